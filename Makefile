@@ -1,0 +1,74 @@
+# Citadel -- a plain Makefile.
+#
+#   make            release build: build/release/citadel
+#   make debug      debug build with position checks after every move
+#   make asan       AddressSanitizer + UndefinedBehaviorSanitizer build
+#   make test       every test tier (unit, integration, sanitizers, fuzz)
+#   make run        build and start the program
+#   make bench      perft speed from the Classic start
+#   make fuzz       build the libFuzzer targets
+#
+# Each build lives in its own folder under build/, so tiers never mix objects.
+
+CC      ?= cc
+FUZZCC  ?= clang
+WARN    := -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion -Wmissing-prototypes \
+           -Wstrict-prototypes -Wpointer-arith -Wformat=2 -Wundef -Wvla -Werror
+STD     := -std=c11 -D_POSIX_C_SOURCE=200809L
+LIBS    := -lm -lpthread
+
+SRC_LIB := $(wildcard src/base/*.c) $(wildcard src/games/*.c) $(wildcard src/games/*/*.c) \
+           src/cli/uci.c
+SRC_CLI := src/cli/main.c
+UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+
+release_CFLAGS := -O3 -march=native -DNDEBUG
+debug_CFLAGS   := -O1 -g -DCITADEL_DEBUG
+asan_CFLAGS    := -O1 -g -DCITADEL_DEBUG -fsanitize=address,undefined \
+                  -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+.PHONY: all release debug asan release-tests debug-tests asan-tests test run bench fuzz clean
+all: release
+
+define BUILD
+$(1)_OBJ := $$(patsubst %.c,build/$(1)/%.o,$$(SRC_LIB))
+build/$(1)/%.o: %.c $$(wildcard src/*/*.h src/*/*/*.h)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(STD) $$(WARN) $$($(1)_CFLAGS) -c $$< -o $$@
+build/$(1)/libcitadel.a: $$($(1)_OBJ)
+	@rm -f $$@
+	ar rcs $$@ $$^
+build/$(1)/citadel: build/$(1)/src/cli/main.o build/$(1)/libcitadel.a
+	$$(CC) $$($(1)_CFLAGS) $$^ -o $$@ $$(LIBS)
+build/$(1)/tests/%: tests/unit/%.c $$(wildcard tests/unit/*.h) build/$(1)/libcitadel.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
+	    build/$(1)/libcitadel.a -o $$@ -lcmocka $$(LIBS)
+$(1): build/$(1)/citadel
+$(1)-tests: $$(addprefix build/$(1)/tests/,$$(UNIT))
+endef
+
+$(eval $(call BUILD,release))
+$(eval $(call BUILD,debug))
+$(eval $(call BUILD,asan))
+
+
+build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*/*.h src/*/*/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(STD) -g -O1 -DCITADEL_DEBUG -fsanitize=fuzzer,address,undefined \
+	    $< $(SRC_LIB) -o $@ $(LIBS)
+
+fuzz: $(addprefix build/fuzz/,$(FUZZ))
+
+test:
+	bash tests/run.sh
+
+run: release
+	./build/release/citadel uci
+
+bench: release
+	./build/release/citadel bench perft
+
+clean:
+	rm -rf build

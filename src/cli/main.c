@@ -1,0 +1,149 @@
+/* main.c -- the `citadel` command: uci, perft, bench, variants.
+ *
+ * Each subcommand parses its own flags; a bad flag prints what is wrong and
+ * the usage, and exits with status 2.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/timer.h"
+#include "../games/game.h"
+#include "uci.h"
+
+static const char usage[] =
+    "usage: citadel <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  uci                      speak the UCI dialect on standard input/output\n"
+    "  perft --variant V --depth N [--fen F] [--seed S] [--move-limit L]\n"
+    "                           count the move tree, one line per first move\n"
+    "  bench perft [--depth N]  time bulk-counted perft from the Classic start\n"
+    "  variants                 list every variant\n"
+    "  help                     this text\n";
+
+static int bad_usage(const char *what)
+{
+    fprintf(stderr, "citadel: %s\n\n%s", what, usage);
+    return 2;
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int cmd_variants(void)
+{
+    for (const game_variant *const *v = game_variants(); *v; v++)
+        printf("%-16s %-17s %s\n", (*v)->name, (*v)->rated ? "rated" : "unrated (Fun Zone)",
+               (*v)->about);
+    return 0;
+}
+
+static int cmd_perft(int argc, char **argv)
+{
+    const char *variant = "rampart", *fen = NULL;
+    long depth = -1, seed = 0, limit = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (i + 1 >= argc)
+            return bad_usage("every perft option needs a value");
+        const char *v = argv[++i];
+        if (strcmp(a, "--variant") == 0)
+            variant = v;
+        else if (strcmp(a, "--fen") == 0)
+            fen = v;
+        else if (strcmp(a, "--depth") == 0) {
+            if (parse_int(v, 1, 64, &depth))
+                return bad_usage("--depth must be 1-64");
+        } else if (strcmp(a, "--seed") == 0) {
+            if (parse_int(v, 0, 1000000000L, &seed))
+                return bad_usage("--seed must be a whole number >= 0");
+        } else if (strcmp(a, "--move-limit") == 0) {
+            if (parse_int(v, 0, 100000, &limit))
+                return bad_usage("--move-limit must be 0-100000");
+        } else
+            return bad_usage("unknown perft option");
+    }
+    if (depth < 0)
+        return bad_usage("perft needs --depth");
+    const game_variant *gv = game_variant_find(variant);
+    if (!gv) {
+        fprintf(stderr, "citadel: unknown variant '%s' (see `citadel variants`)\n", variant);
+        return 2;
+    }
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    game_error err;
+    if (fen) {
+        if (gv->ops->parse(gv, pos, fen, &err) != 0) {
+            fprintf(stderr, "citadel: bad position: %s\n", err.msg);
+            return 2;
+        }
+    } else {
+        gv->ops->start(gv, pos, (uint64_t)seed);
+    }
+    if (limit && gv->ops->set_option(pos, "MoveLimit", (int)limit, &err) != 0) {
+        fprintf(stderr, "citadel: %s\n", err.msg);
+        return 2;
+    }
+    uint64_t t0 = timer_ns();
+    uci_divide(gv, pos, (int)depth, stdout);
+    double secs = (double)(timer_ns() - t0) / 1e9;
+    fprintf(stderr, "time %.3f s\n", secs);
+    return 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    if (argc < 1 || strcmp(argv[0], "perft") != 0)
+        return bad_usage("bench needs a kind: `citadel bench perft`");
+    long depth = 6;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) {
+            if (parse_int(argv[++i], 1, 12, &depth))
+                return bad_usage("--depth must be 1-12");
+        } else
+            return bad_usage("unknown bench option");
+    }
+    const game_variant *v = game_variant_find("rampart");
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    v->ops->start(v, pos, 0);
+    uint64_t t0 = timer_ns();
+    uint64_t nodes = game_perft_fast(v, pos, (int)depth);
+    uint64_t ns = timer_ns() - t0;
+    if (ns == 0)
+        ns = 1;
+    printf("perft %ld from the Classic start\n", depth);
+    printf("Nodes: %llu\n", (unsigned long long)nodes);
+    printf("Time: %.3f s\n", (double)ns / 1e9);
+    printf("NPS: %.0f\n", (double)nodes * 1e9 / (double)ns);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return bad_usage("no command given");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "uci") == 0) {
+        uci_loop(stdin, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "perft") == 0)
+        return cmd_perft(argc - 2, argv + 2);
+    if (strcmp(cmd, "bench") == 0)
+        return cmd_bench(argc - 2, argv + 2);
+    if (strcmp(cmd, "variants") == 0)
+        return cmd_variants();
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    return bad_usage("unknown command");
+}

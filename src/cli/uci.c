@@ -1,0 +1,344 @@
+/* uci.c -- the UCI dialect: variant choice, positions, perft and `d`.
+ *
+ * Every command that changes state builds the new state aside and installs
+ * it only when all of it succeeded, so an error leaves the session as it
+ * was: `position fen F moves m1 m2` with a bad F or an illegal m2 keeps the
+ * previous position in force.
+ */
+#include "uci.h"
+
+#include <strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LINE (1 << 20)  /* bytes; longer lines are refused */
+
+static int *option_slot(uci_session *s, const char *name)
+{
+    for (int i = 0; i < s->nopts; i++)
+        if (strcasecmp(s->opts[i].name, name) == 0)
+            return &s->opts[i].value;
+    return NULL;
+}
+
+/* Applies the session's settings to a fresh position of its variant. */
+static int apply_options(const uci_session *s, void *pos, game_error *err)
+{
+    for (const game_option *o = s->variant->options; o && o->name; o++) {
+        for (int i = 0; i < s->nopts; i++)
+            if (strcmp(s->opts[i].name, o->name) == 0 &&
+                s->variant->ops->set_option(pos, o->name, s->opts[i].value, err) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+static void start_position(uci_session *s, void *pos)
+{
+    game_error err;
+    s->variant->ops->start(s->variant, pos, (uint64_t)s->start_index);
+    apply_options(s, pos, &err);
+}
+
+void uci_init(uci_session *s)
+{
+    memset(s, 0, sizeof *s);
+    s->variant = game_variants()[0];
+    /* Every option any variant has, with its default. */
+    for (const game_variant *const *v = game_variants(); *v; v++) {
+        for (const game_option *o = (*v)->options; o && o->name; o++) {
+            if (!option_slot(s, o->name) && s->nopts < UCI_MAX_OPTIONS) {
+                s->opts[s->nopts].name = o->name;
+                s->opts[s->nopts].value = o->def;
+                s->nopts++;
+            }
+        }
+    }
+    start_position(s, s->pos);
+}
+
+static void error_line(FILE *out, const char *msg)
+{
+    fprintf(out, "info string error: %s\n", msg);
+}
+
+static void cmd_uci(uci_session *s, FILE *out)
+{
+    fprintf(out, "id name Citadel\nid author the Citadel developers\n");
+    fprintf(out, "option name UCI_Variant type combo default %s", game_variants()[0]->name);
+    for (const game_variant *const *v = game_variants(); *v; v++)
+        fprintf(out, " var %s", (*v)->name);
+    fprintf(out, "\n");
+    for (int i = 0; i < s->nopts; i++) {
+        for (const game_variant *const *v = game_variants(); *v; v++) {
+            const game_option *o = (*v)->options;
+            for (; o && o->name; o++)
+                if (strcmp(o->name, s->opts[i].name) == 0)
+                    break;
+            if (o && o->name) {
+                fprintf(out, "option name %s type spin default %d min %d max %d\n", o->name,
+                        o->def, o->min, o->max);
+                break;
+            }
+        }
+    }
+    fprintf(out, "option name StartIndex type spin default 0 min 0 max 1000000\n");
+    fprintf(out, "uciok\n");
+}
+
+/* setoption name <name...> value <value...> */
+static void cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
+{
+    if (ntok < 3 || strcmp(tok[1], "name") != 0) {
+        error_line(out, "usage: setoption name <name> value <value>");
+        return;
+    }
+    int vi = 0;
+    for (int i = 2; i < ntok; i++)
+        if (strcmp(tok[i], "value") == 0) {
+            vi = i;
+            break;
+        }
+    if (vi != 3 || vi + 1 >= ntok) {
+        error_line(out, "usage: setoption name <name> value <value>");
+        return;
+    }
+    const char *name = tok[2], *value = tok[vi + 1];
+    char msg[200];
+    if (strcasecmp(name, "UCI_Variant") == 0) {
+        const game_variant *v = game_variant_find(value);
+        if (!v) {
+            snprintf(msg, sizeof msg, "unknown variant '%.60s'", value);
+            error_line(out, msg);
+            return;
+        }
+        s->variant = v;
+        start_position(s, s->pos);
+        return;
+    }
+    char *end;
+    long n = strtol(value, &end, 10);
+    if (*end || end == value || n < -1000000000L || n > 1000000000L) {
+        snprintf(msg, sizeof msg, "option %.40s needs a whole number, not '%.40s'", name, value);
+        error_line(out, msg);
+        return;
+    }
+    if (strcasecmp(name, "StartIndex") == 0) {
+        if (n < 0 || n > 1000000) {
+            error_line(out, "StartIndex must be 0-1000000");
+            return;
+        }
+        s->start_index = (int)n;
+        return;
+    }
+    int *slot = option_slot(s, name);
+    if (!slot) {
+        snprintf(msg, sizeof msg, "unknown option '%.60s'", name);
+        error_line(out, msg);
+        return;
+    }
+    for (const game_variant *const *v = game_variants(); *v; v++)
+        for (const game_option *o = (*v)->options; o && o->name; o++)
+            if (strcasecmp(o->name, name) == 0 && (n < o->min || n > o->max)) {
+                snprintf(msg, sizeof msg, "%s must be %d-%d", o->name, o->min, o->max);
+                error_line(out, msg);
+                return;
+            }
+    /* Apply to the position in force too, if its variant has the setting. */
+    for (const game_option *o = s->variant->options; o && o->name; o++) {
+        if (strcasecmp(o->name, name) == 0) {
+            game_error err;
+            _Alignas(16) unsigned char pos[GAME_POS_MAX];
+            memcpy(pos, s->pos, s->variant->ops->pos_size);
+            if (s->variant->ops->set_option(pos, o->name, (int)n, &err) != 0) {
+                error_line(out, err.msg);
+                return;
+            }
+            memcpy(s->pos, pos, s->variant->ops->pos_size);
+        }
+    }
+    *slot = (int)n;
+}
+
+/* position startpos|fen <F...> [moves m1 m2 ...] */
+static void cmd_position(uci_session *s, char **tok, int ntok, FILE *out)
+{
+    const game_ops *ops = s->variant->ops;
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    _Alignas(16) unsigned char undo[GAME_POS_MAX];
+    game_error err;
+    int i = 1;
+    if (ntok < 2) {
+        error_line(out, "usage: position startpos|fen <position> [moves ...]");
+        return;
+    }
+    if (strcmp(tok[1], "startpos") == 0) {
+        start_position(s, pos);
+        i = 2;
+    } else if (strcmp(tok[1], "fen") == 0) {
+        char fen[1024];
+        size_t n = 0;
+        for (i = 2; i < ntok && strcmp(tok[i], "moves") != 0; i++) {
+            size_t len = strlen(tok[i]);
+            if (n + len + 2 > sizeof fen) {
+                error_line(out, "position string too long");
+                return;
+            }
+            if (n)
+                fen[n++] = ' ';
+            memcpy(fen + n, tok[i], len);
+            n += len;
+        }
+        fen[n] = 0;
+        if (ops->parse(s->variant, pos, fen, &err) != 0 || apply_options(s, pos, &err) != 0) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "bad position: %s", err.msg);
+            error_line(out, msg);
+            return;
+        }
+    } else {
+        error_line(out, "usage: position startpos|fen <position> [moves ...]");
+        return;
+    }
+    if (i < ntok) {
+        if (strcmp(tok[i], "moves") != 0) {
+            error_line(out, "expected 'moves' after the position");
+            return;
+        }
+        for (i++; i < ntok; i++) {
+            game_move m;
+            if (ops->parse_move(pos, tok[i], &m, &err) != 0) {
+                error_line(out, err.msg);
+                return;
+            }
+            ops->make(pos, m, undo);
+        }
+    }
+    memcpy(s->pos, pos, ops->pos_size);
+}
+
+void uci_divide(const game_variant *v, void *pos, int depth, FILE *out)
+{
+    const game_ops *ops = v->ops;
+    game_move moves[GAME_MAX_MOVES];
+    _Alignas(16) unsigned char undo[GAME_POS_MAX];
+    int n = ops->moves(pos, moves);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        char text[32];
+        ops->format_move(pos, moves[i], text, sizeof text);
+        ops->make(pos, moves[i], undo);
+        uint64_t c = game_perft_fast(v, pos, depth - 1);
+        ops->unmake(pos, moves[i], undo);
+        fprintf(out, "%s: %llu\n", text, (unsigned long long)c);
+        total += c;
+    }
+    fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);
+}
+
+static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
+{
+    if (ntok >= 2 && strcmp(tok[1], "perft") == 0) {
+        char *end;
+        long d = ntok >= 3 ? strtol(tok[2], &end, 10) : -1;
+        if (ntok != 3 || *end || d < 1 || d > 64) {
+            error_line(out, "usage: go perft <depth 1-64>");
+            return;
+        }
+        if (s->max_perft_depth && d > s->max_perft_depth) {
+            error_line(out, "perft depth over this session's cap");
+            return;
+        }
+        uci_divide(s->variant, s->pos, (int)d, out);
+        return;
+    }
+    error_line(out, "only 'go perft <depth>' is available");
+}
+
+static void cmd_d(uci_session *s, FILE *out)
+{
+    const game_ops *ops = s->variant->ops;
+    char buf[4096];
+    ops->render(s->pos, buf, sizeof buf);
+    fputs(buf, out);
+    ops->format(s->pos, buf, sizeof buf);
+    fprintf(out, "\nFen: %s\n", buf);
+    game_result r = ops->result(s->pos);
+    if (!r.over)
+        fprintf(out, "Result: ongoing\n");
+    else
+        fprintf(out, "Result: %s %s\n", r.winner < 0 ? "draw" : ops->side_name(s->pos, r.winner),
+                r.reason);
+}
+
+int uci_command(uci_session *s, const char *line, FILE *out)
+{
+    size_t len = strlen(line);
+    char *buf = malloc(len + 1);
+    char **t = malloc(sizeof(char *) * (len / 2 + 2));
+    if (!buf || !t) {
+        free(buf);
+        free(t);
+        error_line(out, "out of memory");
+        return 0;
+    }
+    memcpy(buf, line, len + 1);
+    int ntok = 0, quit = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(buf, " \t\r\n", &save); p; p = strtok_r(NULL, " \t\r\n", &save))
+        t[ntok++] = p;
+    const char *c = ntok ? t[0] : "";
+    if (ntok == 0)
+        ;
+    else if (strcmp(c, "uci") == 0)
+        cmd_uci(s, out);
+    else if (strcmp(c, "isready") == 0)
+        fprintf(out, "readyok\n");
+    else if (strcmp(c, "ucinewgame") == 0)
+        start_position(s, s->pos);
+    else if (strcmp(c, "setoption") == 0)
+        cmd_setoption(s, t, ntok, out);
+    else if (strcmp(c, "position") == 0)
+        cmd_position(s, t, ntok, out);
+    else if (strcmp(c, "go") == 0)
+        cmd_go(s, t, ntok, out);
+    else if (strcmp(c, "d") == 0)
+        cmd_d(s, out);
+    else if (strcmp(c, "quit") == 0)
+        quit = 1;
+    else if (strcmp(c, "stop") == 0 || strcmp(c, "ponderhit") == 0)
+        ;  /* nothing is running */
+    else {
+        char msg[128];
+        snprintf(msg, sizeof msg, "unknown command '%.60s'", c);
+        error_line(out, msg);
+    }
+    free(t);
+    free(buf);
+    return quit;
+}
+
+void uci_loop(FILE *in, FILE *out)
+{
+    uci_session *s = malloc(sizeof *s);
+    if (!s) {
+        fprintf(out, "info string error: out of memory\n");
+        return;
+    }
+    uci_init(s);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    setvbuf(out, NULL, _IOLBF, 0);
+    while ((n = getline(&line, &cap, in)) >= 0) {
+        if (n > MAX_LINE) {
+            error_line(out, "line too long");
+            continue;
+        }
+        if (uci_command(s, line, out))
+            break;
+        fflush(out);
+    }
+    free(line);
+    free(s);
+}

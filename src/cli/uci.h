@@ -1,0 +1,41 @@
+/* uci.h -- the UCI dialect (like Fairy-Stockfish's) spoken by `citadel uci`.
+ *
+ * A session holds the chosen variant, the position in force and the option
+ * values. uci_command() carries out one line and writes the replies to out.
+ * A command that cannot be carried out writes "info string error: <why>"
+ * and changes nothing.
+ */
+#ifndef CITADEL_UCI_H
+#define CITADEL_UCI_H
+
+#include <stdio.h>
+
+#include "../games/game.h"
+
+#define UCI_MAX_OPTIONS 8
+
+typedef struct uci_session {
+    const game_variant *variant;
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    int nopts;
+    struct {
+        const char *name;
+        int value;
+    } opts[UCI_MAX_OPTIONS];
+    int start_index;          /* StartIndex: which start of a variant with several */
+    int max_perft_depth;      /* refuse deeper `go perft` (for fuzzing); 0 = no cap */
+} uci_session;
+
+void uci_init(uci_session *s);
+
+/* Carries out one command line. Returns 1 after `quit`, else 0. */
+int uci_command(uci_session *s, const char *line, FILE *out);
+
+/* Writes one "<move>: <count>" line per legal move of pos, a blank line and
+ * "Nodes searched: N" (the `go perft` reply). pos is restored. */
+void uci_divide(const game_variant *v, void *pos, int depth, FILE *out);
+
+/* Reads commands from in until `quit` or end of input. */
+void uci_loop(FILE *in, FILE *out);
+
+#endif

@@ -1,0 +1,171 @@
+/* game.h -- the one interface through which everything uses a game.
+ *
+ * The server, the bots and the command line know games only through this
+ * header. A game (Rampart, Stratego, Keeps & Moats) is a set of *variants*,
+ * each a static `game_variant` that names it and points at the game's
+ * `game_ops`. Adding a game means adding a folder under src/games and listing
+ * its variants in registry.c; nothing else changes.
+ *
+ * Positions.  A position is a plain block of `ops->pos_size` bytes owned by
+ * the caller (on the stack, in an array, anywhere). It holds no pointers to
+ * memory the caller must free, so it may be copied with memcpy and dropped
+ * without ceremony. Every position remembers its variant's settings (a move
+ * limit, for example) so that `result` needs nothing else.
+ *
+ * Sides and teams.  Sides are numbered 0 .. nsides-1 in turn order (Rampart:
+ * 0 Bottom, 1 Top; Keeps & Moats: White, Red, Black, Blue; Stratego: Red,
+ * Blue). `team_of` maps a side to its team; sides of one team win or draw
+ * together. In two-sided games each side is its own team.
+ *
+ * Moves.  A move is a `game_move`, a nonzero 32-bit integer whose bits only
+ * the game interprets; 0 is GAME_MOVE_NONE. Moves are valid only for the
+ * position they were generated or parsed in. Their text form (`format_move`,
+ * `parse_move`) is the game's notation from ../shared/rules.
+ *
+ * Hidden information.  For games with hidden information, `view` writes the
+ * position as one side may see it: everything that side may not know is
+ * replaced by the game's "unknown" marker. A view is itself a position of the
+ * same size; it can be formatted, hashed and have moves generated for the
+ * viewing side, but it must never be given to `make` on behalf of another
+ * side. Bots and clients receive only views. For full-information games,
+ * `view` is a copy.
+ *
+ * Results.  `result` is a pure function of the position: ongoing, or over
+ * with the winning team (or a draw) and a short reason word from the rules
+ * (Rampart R7: "no-captures", "insufficient", "move-limit", "no-moves").
+ * Ends that come from outside the board (a flag falling, resignation,
+ * agreement) are decided by the caller, with `timeout` for the game's rule
+ * on flags.
+ *
+ * Errors.  Functions that can fail return 0 on success and -1 on failure,
+ * fill the caller's `game_error` with one line a person can read, and leave
+ * the position they were given untouched.
+ *
+ * Threads.  Game modules keep no mutable global state; any number of threads
+ * may use different positions at once.
+ */
+#ifndef CITADEL_GAME_H
+#define CITADEL_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GAME_MAX_SIDES 4
+#define GAME_MAX_MOVES 1024   /* more than any position of any game has */
+#define GAME_POS_MAX 1024     /* bytes: an upper bound on any pos_size */
+#define GAME_MOVE_NONE 0u
+
+typedef uint32_t game_move;
+
+typedef struct game_error {
+    char msg[160];
+} game_error;
+
+typedef struct game_result {
+    int over;            /* 0 while the game goes on */
+    int winner;          /* the winning team, or -1 for a draw (when over) */
+    const char *reason;  /* static string; "" while ongoing */
+} game_result;
+
+typedef struct game_variant game_variant;
+
+/* A variant's setting, shown by `citadel uci` as a UCI option. */
+typedef struct game_option {
+    const char *name;    /* e.g. "MoveLimit" */
+    int def, min, max;   /* integer settings only, for now */
+    const char *help;
+} game_option;
+
+typedef struct game_ops {
+    size_t pos_size;     /* bytes of a position; at most GAME_POS_MAX */
+    size_t undo_size;    /* bytes `make` writes for `unmake`; at most GAME_POS_MAX */
+
+    /* Writes the variant's start position. `seed` picks among start
+     * positions for variants that have several (a shuffled start); others
+     * ignore it. Settings take their defaults. */
+    void (*start)(const game_variant *v, void *pos, uint64_t seed);
+
+    /* Reads a position string in the game's notation. The board must be the
+     * variant's. Settings take their defaults. */
+    int (*parse)(const game_variant *v, void *pos, const char *text, game_error *err);
+
+    /* Writes the position string (NUL-terminated) into buf of `size` bytes;
+     * returns the length it needs, as snprintf does. */
+    size_t (*format)(const void *pos, char *buf, size_t size);
+
+    /* Changes one setting (see game_variant.options) of a position. */
+    int (*set_option)(void *pos, const char *name, int value, game_error *err);
+
+    int (*side_to_move)(const void *pos);
+    int (*team_of)(const void *pos, int side);
+
+    /* Writes every legal move to out (room for GAME_MAX_MOVES) and returns
+     * how many; 0 when the game is over. */
+    int (*moves)(const void *pos, game_move *out);
+
+    /* Reads a move in the game's notation and checks that it is legal. */
+    int (*parse_move)(const void *pos, const char *text, game_move *move, game_error *err);
+
+    /* Writes a legal move's text; returns the length it needs. */
+    size_t (*format_move)(const void *pos, game_move move, char *buf, size_t size);
+
+    /* Plays a legal move, saving what unmake needs in undo (undo_size
+     * bytes). unmake restores the position exactly. Neither allocates. */
+    void (*make)(void *pos, game_move move, void *undo);
+    void (*unmake)(void *pos, game_move move, const void *undo);
+
+    game_result (*result)(const void *pos);
+
+    /* The result when `side`'s clock runs out in pos, the game having begun
+     * at start (some rules look at what was captured since). */
+    game_result (*timeout)(const void *start, const void *pos, int side);
+
+    /* 1 if a game from start to pos that ended in a draw changes no rating
+     * (Rampart R8: a sterile draw); NULL means never. */
+    int (*sterile)(const void *start, const void *pos);
+
+    /* A 64-bit hash of what decides the future of the game (pieces, side to
+     * move); equal positions hash equally. */
+    uint64_t (*hash)(const void *pos);
+
+    /* Writes what `side` may see of pos into out (pos_size bytes). */
+    void (*view)(const void *pos, int side, void *out);
+
+    /* Optional fast perft (bulk counting); NULL if the game has none. */
+    uint64_t (*perft)(const void *pos, int depth);
+
+    /* A board drawn in text for people (UCI `d`); returns the length. */
+    size_t (*render)(const void *pos, char *buf, size_t size);
+
+    /* Names of sides, in lower case ("bottom", "top"). */
+    const char *(*side_name)(const void *pos, int side);
+} game_ops;
+
+struct game_variant {
+    const char *name;     /* "rampart", "rampart-xl", "rampart-narrow", ... */
+    const char *family;   /* the game: "rampart" */
+    const char *title;    /* "Rampart Classic" */
+    const char *about;    /* one sentence for lists */
+    int rated;            /* 1 for official rated forms */
+    int nsides;
+    int hidden;           /* 1 if players see only views */
+    int starts;           /* how many start positions `seed` chooses among */
+    const game_option *options;  /* terminated by an entry with name NULL */
+    const game_ops *ops;
+    const void *data;     /* the game's own description of the variant */
+};
+
+/* The registry of every variant, in menu order, ending with NULL. */
+const game_variant *const *game_variants(void);
+
+/* The variant of that name, or NULL. */
+const game_variant *game_variant_find(const char *name);
+
+/* Counts the leaf nodes of the move tree `depth` plies deep, through the
+ * interface alone (the slow, obviously correct path). pos is restored. */
+uint64_t game_perft(const game_variant *v, void *pos, int depth);
+
+/* The same count by the game's own fast perft where it has one. */
+uint64_t game_perft_fast(const game_variant *v, void *pos, int depth);
+
+#endif
