@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# tests/run.sh -- every test tier, one summary line at the end.
+#
+# Tiers:
+#   unit         cmocka tests on the debug build (position checks after
+#                every make)
+#   sanitizers   the same unit tests, and the integration tests, built with
+#                AddressSanitizer + UndefinedBehaviorSanitizer
+#   integration  the built `citadel` driven as a subprocess
+#   fuzz         libFuzzer targets on the position, move and UCI parsers, a
+#                bounded run each (FUZZ_SECONDS, default 20)
+#
+# Each test case counts once; the last line is "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+export RESULTS
+RESULTS=$(mktemp)
+trap 'rm -f "$RESULTS"' EXIT
+JOBS=$(nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+
+note() { printf '\n== %s\n' "$*"; }
+record() { echo "$1 $2" >>"$RESULTS"; }  # record pass|fail name
+
+build() {
+    note "build $*"
+    if ! make -s -j"$JOBS" "$@" >/tmp/citadel-build.log 2>&1; then
+        cat /tmp/citadel-build.log
+        record fail "build:$*"
+        return 1
+    fi
+    record pass "build:$*"
+}
+
+# Runs one cmocka binary and records each of its test cases.
+run_cmocka() {
+    local bin=$1 tier=$2 out
+    out=$(timeout 600 "$bin" 2>&1)
+    local rc=$?
+    echo "$out" | grep -E '^\[  (FAILED|ERROR|PASSED)|^\[==========\]' | sed "s|^|$tier $(basename "$bin"): |"
+    local ok bad
+    ok=$(echo "$out" | grep -cE '^\[       OK \]')
+    bad=$(echo "$out" | grep -cE '^\[  (FAILED|ERROR)   \] [a-zA-Z_0-9]+$')
+    for _ in $(seq 1 "$ok"); do record pass "$tier:$(basename "$bin")"; done
+    for _ in $(seq 1 "$bad"); do record fail "$tier:$(basename "$bin")"; done
+    if [ $rc -ne 0 ] && [ "$bad" -eq 0 ]; then
+        echo "$out" | tail -n 40
+        record fail "$tier:$(basename "$bin"):crashed"
+    fi
+}
+
+# --- builds ---------------------------------------------------------------
+build release
+build debug debug-tests
+build asan asan-tests
+
+# --- unit -----------------------------------------------------------------
+note "unit (debug build)"
+for t in build/debug/tests/test_*; do [ -x "$t" ] && run_cmocka "$t" unit; done
+
+note "unit (ASan + UBSan)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+for t in build/asan/tests/test_*; do [ -x "$t" ] && run_cmocka "$t" asan; done
+
+# --- integration ------------------------------------------------------------
+note "integration (release build)"
+for t in tests/integration/test_*.sh; do
+    CITADEL=build/release/citadel TIER=release bash "$t"
+done
+note "integration (ASan + UBSan build)"
+for t in tests/integration/test_*.sh; do
+    CITADEL=build/asan/citadel TIER=asan bash "$t"
+done
+
+# --- fuzz -----------------------------------------------------------------
+note "fuzz (libFuzzer, ${FUZZ_SECONDS}s each)"
+if build fuzz; then
+    for f in build/fuzz/fuzz_*; do
+        name=$(basename "$f")
+        corpus=tests/fuzz/corpus/$name
+        work=$(mktemp -d)
+        cp -r "$corpus"/. "$work"/ 2>/dev/null || true
+        if timeout $((FUZZ_SECONDS + 60)) "$f" -max_total_time="$FUZZ_SECONDS" -max_len=2048 \
+            -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$work" \
+            -artifact_prefix="$work/" >"$work/log" 2>&1; then
+            echo "fuzz $name: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work/log" | grep -o '[0-9]*$') runs, no failure"
+            record pass "fuzz:$name"
+        else
+            tail -n 40 "$work/log"
+            record fail "fuzz:$name"
+        fi
+        rm -rf "$work"
+    done
+fi
+
+# --- summary ----------------------------------------------------------------
+passed=$(grep -c '^pass ' "$RESULTS")
+failed=$(grep -c '^fail ' "$RESULTS")
+if [ "$failed" -gt 0 ]; then
+    echo
+    echo "failures:"
+    grep '^fail ' "$RESULTS" | sort | uniq -c
+fi
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
