@@ -9,6 +9,7 @@
 
 #include "../base/timer.h"
 #include "../games/game.h"
+#include "bench.h"
 #include "uci.h"
 
 static const char usage[] =
@@ -18,6 +19,7 @@ static const char usage[] =
     "  uci                      speak the UCI dialect on standard input/output\n"
     "  perft --variant V --depth N [--fen F] [--seed S] [--move-limit L]\n"
     "                           count the move tree, one line per first move\n"
+    "  bench [--depth N]        search the bench positions: node count and speed\n"
     "  bench perft [--depth N]  time bulk-counted perft from the Classic start\n"
     "  variants                 list every variant\n"
     "  help                     this text\n";
@@ -101,29 +103,16 @@ static int cmd_perft(int argc, char **argv)
 
 static int cmd_bench(int argc, char **argv)
 {
-    if (argc < 1 || strcmp(argv[0], "perft") != 0)
-        return bad_usage("bench needs a kind: `citadel bench perft`");
-    long depth = 6;
-    for (int i = 1; i < argc; i++) {
+    int perft = argc >= 1 && strcmp(argv[0], "perft") == 0;
+    long depth = perft ? 6 : BENCH_DEPTH;
+    for (int i = perft; i < argc; i++) {
         if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) {
-            if (parse_int(argv[++i], 1, 12, &depth))
-                return bad_usage("--depth must be 1-12");
+            if (parse_int(argv[++i], 1, perft ? 12 : 60, &depth))
+                return bad_usage("--depth is out of range");
         } else
             return bad_usage("unknown bench option");
     }
-    const game_variant *v = game_variant_find("rampart");
-    _Alignas(16) unsigned char pos[GAME_POS_MAX];
-    v->ops->start(v, pos, 0);
-    uint64_t t0 = timer_ns();
-    uint64_t nodes = game_perft_fast(v, pos, (int)depth);
-    uint64_t ns = timer_ns() - t0;
-    if (ns == 0)
-        ns = 1;
-    printf("perft %ld from the Classic start\n", depth);
-    printf("Nodes: %llu\n", (unsigned long long)nodes);
-    printf("Time: %.3f s\n", (double)ns / 1e9);
-    printf("NPS: %.0f\n", (double)nodes * 1e9 / (double)ns);
-    return 0;
+    return perft ? bench_perft((int)depth) : bench_search((int)depth);
 }
 
 int main(int argc, char **argv)

@@ -9,6 +9,7 @@
 
 #include <strings.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #define MAX_LINE (1 << 20)  /* bytes; longer lines are refused */
@@ -43,6 +44,9 @@ static void start_position(uci_session *s, void *pos)
 void uci_init(uci_session *s)
 {
     memset(s, 0, sizeof *s);
+    s->level = SEARCH_LEVELS;
+    s->hash_mb = 16;
+    atomic_init(&s->stop, 0);
     s->variant = game_variants()[0];
     /* Every option any variant has, with its default. */
     for (const game_variant *const *v = game_variants(); *v; v++) {
@@ -83,6 +87,9 @@ static void cmd_uci(uci_session *s, FILE *out)
         }
     }
     fprintf(out, "option name StartIndex type spin default 0 min 0 max 1000000\n");
+    fprintf(out, "option name Level type spin default %d min 1 max %d\n", SEARCH_LEVELS,
+            SEARCH_LEVELS);
+    fprintf(out, "option name Hash type spin default 16 min 1 max 4096\n");
     fprintf(out, "uciok\n");
 }
 
@@ -121,6 +128,27 @@ static void cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
     if (*end || end == value || n < -1000000000L || n > 1000000000L) {
         snprintf(msg, sizeof msg, "option %.40s needs a whole number, not '%.40s'", name, value);
         error_line(out, msg);
+        return;
+    }
+    if (strcasecmp(name, "Level") == 0) {
+        if (n < 1 || n > SEARCH_LEVELS) {
+            snprintf(msg, sizeof msg, "Level must be 1-%d", SEARCH_LEVELS);
+            error_line(out, msg);
+            return;
+        }
+        s->level = (int)n;
+        return;
+    }
+    if (strcasecmp(name, "Hash") == 0) {
+        if (n < 1 || n > 4096) {
+            error_line(out, "Hash must be 1-4096 (MB)");
+            return;
+        }
+        if (s->searcher && search_resize(s->searcher, (size_t)n) != 0) {
+            error_line(out, "not enough memory for that Hash");
+            return;
+        }
+        s->hash_mb = (int)n;
         return;
     }
     if (strcasecmp(name, "StartIndex") == 0) {
@@ -236,6 +264,95 @@ void uci_divide(const game_variant *v, void *pos, int depth, FILE *out)
     fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);
 }
 
+/* Writes the report as a UCI info line. Scores of game ends read
+ * "win N" / "loss N", N the mover's own moves until the end. */
+static void print_info(void *ctx, const search_report *r)
+{
+    uci_session *s = ctx;
+    const game_ops *ops = s->job.variant->ops;
+    char line[8192];
+    size_t n = 0;
+    int plies = SEARCH_WIN - abs(r->score);
+    uint64_t nps = r->ms ? r->nodes * 1000 / r->ms : r->nodes * 1000;
+    n += (size_t)snprintf(line + n, sizeof line - n, "info depth %d seldepth %d score ", r->depth,
+                          r->seldepth);
+    if (r->score > SEARCH_WIN_MIN)
+        n += (size_t)snprintf(line + n, sizeof line - n, "win %d", (plies + 1) / 2);
+    else if (r->score < -SEARCH_WIN_MIN)
+        n += (size_t)snprintf(line + n, sizeof line - n, "loss %d", (plies + 1) / 2);
+    else
+        n += (size_t)snprintf(line + n, sizeof line - n, "cp %d", r->score);
+    n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu time %llu pv",
+                          (unsigned long long)r->nodes, (unsigned long long)nps,
+                          (unsigned long long)r->ms);
+    _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
+    memcpy(pos, s->job.pos, ops->pos_size);
+    for (int i = 0; i < r->pvlen && n < sizeof line - 64; i++) {
+        char mv[32];
+        ops->format_move(pos, r->pv[i], mv, sizeof mv);
+        n += (size_t)snprintf(line + n, sizeof line - n, " %s", mv);
+        ops->make(pos, r->pv[i], undo);
+    }
+    fprintf(s->out, "%s\n", line);
+    fflush(s->out);
+}
+
+static void *search_thread(void *arg)
+{
+    uci_session *s = arg;
+    struct uci_job *j = &s->job;
+    game_move m = search_run(s->searcher, j->variant, j->pos, &j->lim, &s->stop, print_info, s,
+                             NULL);
+    /* "go infinite" reports its move only when told to stop. */
+    while (j->lim.infinite && !atomic_load(&s->stop)) {
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+    char mv[32] = "(none)";
+    if (m != GAME_MOVE_NONE)
+        j->variant->ops->format_move(j->pos, m, mv, sizeof mv);
+    fprintf(s->out, "bestmove %s\n", mv);
+    fflush(s->out);
+    return NULL;
+}
+
+/* Stops the background search, if any, and waits for its bestmove. */
+static void stop_search(uci_session *s)
+{
+    if (!s->searching)
+        return;
+    atomic_store(&s->stop, 1);
+    pthread_join(s->thread, NULL);
+    s->searching = 0;
+}
+
+void uci_finish(uci_session *s)
+{
+    stop_search(s);
+    search_free(s->searcher);
+    s->searcher = NULL;
+}
+
+static int go_number(char **tok, int ntok, int *i, long long lo, long long hi, long long *out,
+                     FILE *out_file)
+{
+    char *end;
+    if (*i + 1 >= ntok) {
+        error_line(out_file, "go: a limit needs a number");
+        return -1;
+    }
+    long long v = strtoll(tok[*i + 1], &end, 10);
+    if (*end || end == tok[*i + 1] || v < lo || v > hi) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "go: bad number for %.20s", tok[*i]);
+        error_line(out_file, msg);
+        return -1;
+    }
+    *out = v;
+    (*i)++;
+    return 0;
+}
+
 static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
 {
     if (ntok >= 2 && strcmp(tok[1], "perft") == 0) {
@@ -249,10 +366,65 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
             error_line(out, "perft depth over this session's cap");
             return;
         }
+        stop_search(s);
         uci_divide(s->variant, s->pos, (int)d, out);
         return;
     }
-    error_line(out, "only 'go perft <depth>' is available");
+    search_limits lim = { .time = { -1, -1 } };
+    for (int i = 1; i < ntok; i++) {
+        long long v = 0;
+        const char *k = tok[i];
+        const long long big = 1000000000000LL;
+        if (strcmp(k, "infinite") == 0) {
+            lim.infinite = 1;
+            continue;
+        }
+        if (strcmp(k, "ponder") == 0)
+            continue;
+        if (go_number(tok, ntok, &i, 0, big, &v, out) != 0)
+            return;
+        if (strcmp(k, "depth") == 0 && v >= 1 && v < SEARCH_MAX_PLY)
+            lim.depth = (int)v;
+        else if (strcmp(k, "nodes") == 0)
+            lim.nodes = (uint64_t)v;
+        else if (strcmp(k, "movetime") == 0)
+            lim.movetime = v;
+        else if (strcmp(k, "wtime") == 0)
+            lim.time[0] = v;
+        else if (strcmp(k, "btime") == 0)
+            lim.time[1] = v;
+        else if (strcmp(k, "winc") == 0)
+            lim.inc[0] = v;
+        else if (strcmp(k, "binc") == 0)
+            lim.inc[1] = v;
+        else if (strcmp(k, "movestogo") == 0)
+            ;
+        else {
+            char msg[128];
+            snprintf(msg, sizeof msg, "go: unknown or out-of-range limit '%.20s'", k);
+            error_line(out, msg);
+            return;
+        }
+    }
+    stop_search(s);
+    if (!s->searcher) {
+        s->searcher = search_new((size_t)s->hash_mb);
+        if (!s->searcher) {
+            error_line(out, "out of memory for the search");
+            return;
+        }
+    }
+    search_set_level(s->searcher, s->level, 0x5eed);
+    s->job.variant = s->variant;
+    memcpy(s->job.pos, s->pos, s->variant->ops->pos_size);
+    s->job.lim = lim;
+    s->out = out;
+    atomic_store(&s->stop, 0);
+    if (pthread_create(&s->thread, NULL, search_thread, s) != 0) {
+        error_line(out, "cannot start the search");
+        return;
+    }
+    s->searching = 1;
 }
 
 static void cmd_d(uci_session *s, FILE *out)
@@ -294,20 +466,29 @@ int uci_command(uci_session *s, const char *line, FILE *out)
         cmd_uci(s, out);
     else if (strcmp(c, "isready") == 0)
         fprintf(out, "readyok\n");
-    else if (strcmp(c, "ucinewgame") == 0)
+    else if (strcmp(c, "ucinewgame") == 0) {
+        stop_search(s);
+        if (s->searcher)
+            search_clear(s->searcher);
         start_position(s, s->pos);
-    else if (strcmp(c, "setoption") == 0)
+    } else if (strcmp(c, "setoption") == 0) {
+        stop_search(s);
         cmd_setoption(s, t, ntok, out);
-    else if (strcmp(c, "position") == 0)
+    } else if (strcmp(c, "position") == 0) {
+        stop_search(s);
         cmd_position(s, t, ntok, out);
+    }
     else if (strcmp(c, "go") == 0)
         cmd_go(s, t, ntok, out);
     else if (strcmp(c, "d") == 0)
         cmd_d(s, out);
-    else if (strcmp(c, "quit") == 0)
+    else if (strcmp(c, "quit") == 0) {
+        stop_search(s);
         quit = 1;
-    else if (strcmp(c, "stop") == 0 || strcmp(c, "ponderhit") == 0)
-        ;  /* nothing is running */
+    } else if (strcmp(c, "stop") == 0)
+        stop_search(s);
+    else if (strcmp(c, "ponderhit") == 0)
+        ;
     else {
         char msg[128];
         snprintf(msg, sizeof msg, "unknown command '%.60s'", c);
@@ -339,6 +520,14 @@ void uci_loop(FILE *in, FILE *out)
             break;
         fflush(out);
     }
+    /* End of input: let a running search finish its move, as after quit. */
+    const search_limits *l = &s->job.lim;
+    if (s->searching && !l->infinite &&
+        (l->depth || l->nodes || l->movetime || l->time[0] >= 0 || l->time[1] >= 0)) {
+        pthread_join(s->thread, NULL);
+        s->searching = 0;
+    }
+    uci_finish(s);
     free(line);
     free(s);
 }

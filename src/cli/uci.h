@@ -8,8 +8,11 @@
 #ifndef CITADEL_UCI_H
 #define CITADEL_UCI_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
+#include "../ai/search.h"
 #include "../games/game.h"
 
 #define UCI_MAX_OPTIONS 8
@@ -24,9 +27,26 @@ typedef struct uci_session {
     } opts[UCI_MAX_OPTIONS];
     int start_index;          /* StartIndex: which start of a variant with several */
     int max_perft_depth;      /* refuse deeper `go perft` (for fuzzing); 0 = no cap */
+    int level;                /* Level 1..SEARCH_LEVELS */
+    int hash_mb;              /* Hash */
+
+    /* The search running in the background, if any. */
+    searcher *searcher;
+    pthread_t thread;
+    int searching;
+    atomic_int stop;
+    FILE *out;
+    struct uci_job {
+        const game_variant *variant;
+        _Alignas(16) unsigned char pos[GAME_POS_MAX];
+        search_limits lim;
+    } job;
 } uci_session;
 
 void uci_init(uci_session *s);
+
+/* Stops any search and frees what the session holds. */
+void uci_finish(uci_session *s);
 
 /* Carries out one command line. Returns 1 after `quit`, else 0. */
 int uci_command(uci_session *s, const char *line, FILE *out);

@@ -131,6 +131,16 @@ typedef struct game_ops {
     /* Writes what `side` may see of pos into out (pos_size bytes). */
     void (*view)(const void *pos, int side, void *out);
 
+    /* For bots (all optional, NULL where a game has none):
+     * evaluate: a static score in centipawn-like units for the side to move;
+     * noisy: writes the moves a quiescence search should try (captures and
+     *   the like) and returns how many; empty once the game is over;
+     * move_hint: how promising a move looks before searching it (higher
+     *   first; 0 for a quiet move). */
+    int (*evaluate)(const void *pos);
+    int (*noisy)(const void *pos, game_move *out);
+    int (*move_hint)(const void *pos, game_move move);
+
     /* Optional fast perft (bulk counting); NULL if the game has none. */
     uint64_t (*perft)(const void *pos, int depth);
 

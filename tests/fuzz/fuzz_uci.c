@@ -1,7 +1,8 @@
 /* fuzz_uci.c -- libFuzzer target for the UCI command reader.
  *
  * Input is split into lines, each carried out by one session; replies go to
- * /dev/null. No line may crash or hang the session (perft depth is capped).
+ * /dev/null. No line may crash or hang the session (perft depth is capped;
+ * a search started by `go` is stopped at the end of the input).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
         if (uci_command(s, line, sink))
             break;
+    uci_finish(s);
     free(text);
     free(s);
     return 0;

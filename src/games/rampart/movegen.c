@@ -17,7 +17,7 @@
 
 const int rp_prey[RP_NTYPES] = { RP_KNIGHT, RP_KING, RP_QUEEN, -1 };
 
-static inline uint64_t queen_reach(const rp_geom *g, int sq, uint64_t occ)
+uint64_t rp_queen_reach(const rp_geom *g, int sq, uint64_t occ)
 {
     uint64_t reach = 0;
     for (int d = 0; d < 4; d++) {  /* towards higher squares */
@@ -48,7 +48,7 @@ uint64_t rp_targets(const rp_pos *pos, int side, int type, int sq)
     uint64_t ok = allowed(pos, side ^ 1, type);
     switch (type) {
     case RP_QUEEN:
-        return queen_reach(g, sq, pos->occ[0] | pos->occ[1]) & ok;
+        return rp_queen_reach(g, sq, pos->occ[0] | pos->occ[1]) & ok;
     case RP_KNIGHT:
         return g->knight[sq] & ok;
     case RP_KING:
@@ -123,4 +123,24 @@ int rp_count(const rp_pos *pos)
 int rp_legal(const rp_pos *pos, game_move *out)
 {
     return rp_over(pos) ? 0 : rp_gen(pos, out);
+}
+
+uint64_t rp_encloses(const rp_pos *pos, game_move m)
+{
+    const rp_geom *g = pos->g;
+    int us = pos->stm;
+    uint64_t mine = pos->occ[us] ^ bits_sq(RP_FROM(m)) ^ bits_sq(RP_TO(m));
+    uint64_t theirs = pos->occ[us ^ 1] & ~bits_sq(RP_TO(m));
+    return theirs & (mine >> g->w) & (mine << g->w) & ((mine & g->not_first) >> 1) &
+           ((mine & g->not_last) << 1);
+}
+
+int rp_gen_noisy(const rp_pos *pos, game_move *out)
+{
+    game_move all[RP_MAX_MOVES];
+    int n = rp_gen(pos, all), k = 0;
+    for (int i = 0; i < n; i++)
+        if (RP_CAP(all[i]) || rp_encloses(pos, all[i]))
+            out[k++] = all[i];
+    return k;
 }

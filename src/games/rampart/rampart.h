@@ -111,6 +111,14 @@ int rp_legal(const rp_pos *pos, game_move *out);
 /* Squares the piece on sq (of side, type) may move to. */
 uint64_t rp_targets(const rp_pos *pos, int side, int type, int sq);
 
+/* Squares a Queen on sq reaches (1-3 squares, up to and including the
+ * first occupied square in each direction). */
+uint64_t rp_queen_reach(const rp_geom *g, int sq, uint64_t occ);
+/* Writes the moves that capture or enclose (for quiescence search). */
+int rp_gen_noisy(const rp_pos *pos, game_move *out);
+/* The enemy pieces that move m would enclose (R5). */
+uint64_t rp_encloses(const rp_pos *pos, game_move m);
+
 /* move.c */
 void rp_make(rp_pos *pos, game_move m);
 /* Parses a move in R9 notation and checks it is legal now. */
@@ -141,6 +149,24 @@ int rp_elo_k(int games);
  * `score` (1 win, 0.5 draw, 0 loss) against `opp`. A sterile draw changes
  * nothing. Ratings are kept as doubles; the caller rounds for display. */
 double rp_elo_update(double r, int games, double opp, double score, int sterile);
+
+/* eval.c: the bots' static evaluation, from the side to move's view. */
+typedef struct rp_weights {
+    int material;               /* one point of game material (R6) */
+    int tactical[RP_NTYPES];    /* extra by type: Q N K B */
+    int queen_wide;             /* extra per Queen on boards 7+ files wide */
+    int last_of_type;           /* the last piece of a type that has prey */
+    int no_capture;             /* a side that can take nothing at all */
+    int hanging[RP_NTYPES];     /* attacked by its predator, not covered */
+    int cage;                   /* enemy piece with three sides ours */
+    int cage_to_move;           /* the same when we are to move */
+    int mobility;               /* per legal move */
+    int advance;                /* per row advanced, up to the middle */
+    int centre;                 /* per file towards the centre */
+} rp_weights;
+extern const rp_weights rp_default_weights;
+int rp_evaluate(const rp_pos *pos);
+int rp_evaluate_with(const rp_pos *pos, const rp_weights *w);
 
 /* variants.c */
 typedef struct rp_variant_data {

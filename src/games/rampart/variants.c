@@ -13,10 +13,12 @@
  *                   the Kings' three squares (84 ways) then the Knights'
  *                   among the six left (20 ways).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../base/bits.h"
+#include "../../base/rng.h"
 #include "rampart.h"
 
 static const rp_variant_data classic_data = {
@@ -161,6 +163,9 @@ static void op_unmake(void *pos, game_move m, const void *undo)
 {
     (void)m;
     memcpy(pos, undo, sizeof(rp_pos));
+#ifdef CITADEL_DEBUG
+    assert(rp_pos_ok(pos));
+#endif
 }
 
 static game_result op_result(const void *pos)
@@ -178,9 +183,43 @@ static int op_sterile(const void *start, const void *pos)
     return rp_sterile(start, pos);
 }
 
-static uint64_t op_hash(const void *pos)
+/* Near the move limit the moves left change what a position is worth, so
+ * the last 64 plies before it are told apart. */
+static uint64_t op_hash(const void *vpos)
 {
-    return ((const rp_pos *)pos)->key;
+    const rp_pos *pos = vpos;
+    uint64_t key = pos->key;
+    if (pos->move_limit) {
+        int left = 2 * (pos->move_limit - pos->fullmove) + 2 - pos->stm;
+        if (left >= 0 && left < 64)
+            key ^= rng_mix((uint64_t)left);
+    }
+    return key;
+}
+
+static int op_evaluate(const void *pos)
+{
+    return rp_evaluate(pos);
+}
+
+static int op_noisy(const void *pos, game_move *out)
+{
+    return rp_over(pos) ? 0 : rp_gen_noisy(pos, out);
+}
+
+/* Captures first, cheaper takers first (a King taking a Queen before a
+ * Queen taking a Knight); then enclosures, by how many they remove. */
+static int op_move_hint(const void *vpos, game_move m)
+{
+    const rp_pos *pos = vpos;
+    static const int taker[RP_NTYPES] = { 1, 2, 3, 0 };
+    int hint = 0;
+    if (RP_CAP(m))
+        hint += 100 + 10 * taker[RP_TYPE(m)];
+    uint64_t caged = rp_encloses(pos, m);
+    if (caged)
+        hint += 100 * bits_count(caged);
+    return hint;
 }
 
 static void op_view(const void *pos, int side, void *out)
@@ -224,6 +263,9 @@ static const game_ops rp_ops = {
     .sterile = op_sterile,
     .hash = op_hash,
     .view = op_view,
+    .evaluate = op_evaluate,
+    .noisy = op_noisy,
+    .move_hint = op_move_hint,
     .perft = op_perft,
     .render = op_render,
     .side_name = op_side_name,

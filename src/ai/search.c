@@ -1,0 +1,435 @@
+/* search.c -- iterative deepening PVS over game.h.
+ *
+ * Invariants: the working position is changed only by make/unmake in
+ * matched pairs, so it equals the root position whenever search() returns;
+ * once `stopped` is set every frame returns at once and the unfinished
+ * iteration's results are thrown away (the last completed one stands).
+ */
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/rng.h"
+#include "../base/timer.h"
+
+#define INF (SEARCH_WIN + 1)
+#define HIST 4096
+#define QS_MAX 12
+
+enum { TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
+
+typedef struct tt_entry {
+    uint64_t key;
+    game_move move;
+    int16_t score;
+    uint8_t depth;
+    uint8_t flag;
+} tt_entry;
+
+/* What a level changes: how deep it may look, whether it looks past the
+ * last capture, and how much noise blurs its judgement. */
+typedef struct level_params {
+    int max_depth;
+    int quiescence;
+    int noise;
+    uint64_t max_nodes;
+} level_params;
+
+static const level_params levels[SEARCH_LEVELS + 1] = {
+    { 0, 0, 0, 0 },
+    { 1, 0, 90, 2000 },      /* 1: sees one move, misses recaptures */
+    { 2, 0, 45, 20000 },     /* 2: sees replies, still misses exchanges */
+    { 3, 1, 20, 100000 },    /* 3: sees exchanges */
+    { 5, 1, 8, 1000000 },    /* 4 */
+    { 8, 1, 0, 8000000 },    /* 5 */
+    { 0, 1, 0, 0 },          /* 6: the strongest, limited only by time */
+};
+
+struct searcher {
+    tt_entry *tt;
+    size_t tt_mask;
+    game_move killers[SEARCH_MAX_PLY][2];
+    int32_t history[2][HIST];
+    level_params lv;
+    uint64_t seed;
+
+    /* One run. */
+    const game_ops *ops;
+    atomic_int *stop;
+    int stopped;
+    uint64_t nodes, node_limit, t0;
+    int64_t soft_ms, hard_ms;
+    int seldepth;
+    int pvlen[SEARCH_MAX_PLY + 1];
+    game_move pv[SEARCH_MAX_PLY + 1][SEARCH_MAX_PLY + 1];
+    _Alignas(16) unsigned char undo[SEARCH_MAX_PLY + 1][GAME_POS_MAX];
+};
+
+searcher *search_new(size_t hash_mb)
+{
+    searcher *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (search_resize(s, hash_mb) != 0) {
+        free(s);
+        return NULL;
+    }
+    search_set_level(s, SEARCH_LEVELS, 1);
+    return s;
+}
+
+void search_free(searcher *s)
+{
+    if (!s)
+        return;
+    free(s->tt);
+    free(s);
+}
+
+int search_resize(searcher *s, size_t hash_mb)
+{
+    if (hash_mb < 1)
+        hash_mb = 1;
+    size_t n = 1;
+    while (n * 2 * sizeof(tt_entry) <= hash_mb * 1024 * 1024)
+        n *= 2;
+    tt_entry *tt = calloc(n, sizeof *tt);
+    if (!tt)
+        return -1;
+    free(s->tt);
+    s->tt = tt;
+    s->tt_mask = n - 1;
+    return 0;
+}
+
+void search_clear(searcher *s)
+{
+    memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+}
+
+void search_set_level(searcher *s, int level, uint64_t seed)
+{
+    if (level < 1)
+        level = 1;
+    if (level > SEARCH_LEVELS)
+        level = SEARCH_LEVELS;
+    s->lv = levels[level];
+    s->seed = seed;
+}
+
+static void check_limits(searcher *s)
+{
+    if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
+        s->stopped = 1;
+    if (s->node_limit && s->nodes >= s->node_limit)
+        s->stopped = 1;
+    if (s->hard_ms > 0 && (int64_t)((timer_ns() - s->t0) / 1000000) >= s->hard_ms)
+        s->stopped = 1;
+}
+
+static int end_score(const searcher *s, const void *pos, int ply)
+{
+    game_result r = s->ops->result(pos);
+    if (!r.over || r.winner < 0)
+        return 0;
+    int us = s->ops->team_of(pos, s->ops->side_to_move(pos));
+    return r.winner == us ? SEARCH_WIN - ply : -(SEARCH_WIN - ply);
+}
+
+static int evaluate(const searcher *s, const void *pos)
+{
+    int e = s->ops->evaluate ? s->ops->evaluate(pos) : 0;
+    if (s->lv.noise) {
+        /* The same blur for the same position within a game's search. */
+        uint64_t h = rng_mix(s->ops->hash(pos) ^ s->seed);
+        e += (int)(h % (uint64_t)(2 * s->lv.noise + 1)) - s->lv.noise;
+    }
+    return e;
+}
+
+static inline unsigned hist_index(game_move m)
+{
+    return (m ^ (m >> 12) ^ (m >> 20)) & (HIST - 1);
+}
+
+/* Picks the best-scored move left at or after i and swaps it to i. */
+static void pick(game_move *moves, int *score, int n, int i)
+{
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+        if (score[j] > score[best])
+            best = j;
+    game_move m = moves[i];
+    moves[i] = moves[best];
+    moves[best] = m;
+    int t = score[i];
+    score[i] = score[best];
+    score[best] = t;
+}
+
+static int to_tt(int score, int ply)
+{
+    if (score > SEARCH_WIN_MIN)
+        return score + ply;
+    if (score < -SEARCH_WIN_MIN)
+        return score - ply;
+    return score;
+}
+
+static int from_tt(int score, int ply)
+{
+    if (score > SEARCH_WIN_MIN)
+        return score - ply;
+    if (score < -SEARCH_WIN_MIN)
+        return score + ply;
+    return score;
+}
+
+static int qsearch(searcher *s, void *pos, int alpha, int beta, int ply, int qd)
+{
+    if ((++s->nodes & 1023) == 0)
+        check_limits(s);
+    if (s->stopped)
+        return 0;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    game_result r = s->ops->result(pos);
+    if (r.over)
+        return end_score(s, pos, ply);
+    int stand = evaluate(s, pos);
+    if (!s->lv.quiescence || qd >= QS_MAX || ply >= SEARCH_MAX_PLY || !s->ops->noisy)
+        return stand;
+    if (stand >= beta)
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    game_move moves[GAME_MAX_MOVES];
+    int score[GAME_MAX_MOVES];
+    int n = s->ops->noisy(pos, moves);
+    for (int i = 0; i < n; i++)
+        score[i] = s->ops->move_hint ? s->ops->move_hint(pos, moves[i]) : 0;
+    int best = stand;
+    for (int i = 0; i < n; i++) {
+        pick(moves, score, n, i);
+        s->ops->make(pos, moves[i], s->undo[ply]);
+        int v = -qsearch(s, pos, -beta, -alpha, ply + 1, qd + 1);
+        s->ops->unmake(pos, moves[i], s->undo[ply]);
+        if (s->stopped)
+            return 0;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                alpha = v;
+                if (alpha >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+static int search(searcher *s, void *pos, int depth, int alpha, int beta, int ply)
+{
+    const int pvnode = beta - alpha > 1;
+    s->pvlen[ply] = ply;
+    if ((++s->nodes & 1023) == 0)
+        check_limits(s);
+    if (s->stopped)
+        return 0;
+    if (ply >= SEARCH_MAX_PLY)
+        return evaluate(s, pos);
+
+    game_move moves[GAME_MAX_MOVES];
+    int n = s->ops->moves(pos, moves);
+    if (n == 0)
+        return end_score(s, pos, ply);
+    if (depth <= 0) {
+        s->nodes--;  /* counted again by qsearch */
+        return qsearch(s, pos, alpha, beta, ply, 0);
+    }
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+
+    /* Transposition table. */
+    uint64_t key = s->ops->hash(pos);
+    tt_entry *e = &s->tt[key & s->tt_mask];
+    game_move hash_move = GAME_MOVE_NONE;
+    if (e->key == key) {
+        hash_move = e->move;
+        int v = from_tt(e->score, ply);
+        if (!pvnode && ply > 0 && e->depth >= depth &&
+            (e->flag == TT_EXACT || (e->flag == TT_LOWER && v >= beta) ||
+             (e->flag == TT_UPPER && v <= alpha)))
+            return v;
+    }
+
+    /* Ordering. */
+    int score[GAME_MAX_MOVES];
+    int side = s->ops->side_to_move(pos) & 1;
+    int hint[GAME_MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        game_move m = moves[i];
+        hint[i] = s->ops->move_hint ? s->ops->move_hint(pos, m) : 0;
+        if (m == hash_move)
+            score[i] = 1 << 30;
+        else if (hint[i] > 0)
+            score[i] = (1 << 28) + hint[i];
+        else if (m == s->killers[ply][0])
+            score[i] = (1 << 27) + 1;
+        else if (m == s->killers[ply][1])
+            score[i] = 1 << 27;
+        else
+            score[i] = s->history[side][hist_index(m)];
+    }
+
+    int best = -INF, orig_alpha = alpha;
+    game_move best_move = GAME_MOVE_NONE;
+    for (int i = 0; i < n; i++) {
+        pick(moves, score, n, i);
+        game_move m = moves[i];
+        int quiet = score[i] < (1 << 27);
+        s->ops->make(pos, m, s->undo[ply]);
+        int v;
+        if (i == 0) {
+            v = -search(s, pos, depth - 1, -beta, -alpha, ply + 1);
+        } else {
+            int r = 0;
+            if (depth >= 3 && quiet && i >= 3)
+                r = 1 + (i >= 8) + (depth >= 8 && i >= 16);
+            if (r > depth - 2)
+                r = depth - 2;
+            if (r < 0)
+                r = 0;
+            v = -search(s, pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+            if (v > alpha && r)
+                v = -search(s, pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+            if (v > alpha && v < beta)
+                v = -search(s, pos, depth - 1, -beta, -alpha, ply + 1);
+        }
+        s->ops->unmake(pos, m, s->undo[ply]);
+        if (s->stopped)
+            return 0;
+        if (v > best) {
+            best = v;
+            best_move = m;
+            if (v > alpha) {
+                alpha = v;
+                s->pv[ply][ply] = m;
+                for (int k = ply + 1; k < s->pvlen[ply + 1]; k++)
+                    s->pv[ply][k] = s->pv[ply + 1][k];
+                s->pvlen[ply] = s->pvlen[ply + 1] > ply + 1 ? s->pvlen[ply + 1] : ply + 1;
+                if (alpha >= beta) {
+                    if (quiet) {
+                        if (s->killers[ply][0] != m) {
+                            s->killers[ply][1] = s->killers[ply][0];
+                            s->killers[ply][0] = m;
+                        }
+                        int32_t *h = &s->history[side][hist_index(m)];
+                        *h += depth * depth;
+                        if (*h > (1 << 26))
+                            for (int k = 0; k < HIST; k++)
+                                s->history[side][k] /= 2;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    e->key = key;
+    e->move = best_move;
+    e->score = (int16_t)to_tt(best, ply);
+    e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+    e->flag = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
+    return best;
+}
+
+/* Time for this move: a share of the clock plus most of the increment, and
+ * a hard limit no search passes. */
+static void plan_time(searcher *s, const search_limits *lim, int side)
+{
+    s->soft_ms = s->hard_ms = 0;
+    if (lim->movetime > 0) {
+        s->soft_ms = s->hard_ms = lim->movetime;
+        return;
+    }
+    if (lim->infinite || lim->time[side] < 0)
+        return;
+    int64_t left = lim->time[side], inc = lim->inc[side] > 0 ? lim->inc[side] : 0;
+    int64_t margin = left / 20 < 50 ? left / 20 : 50;  /* lag allowance */
+    int64_t usable = left - margin;
+    if (usable < 1)
+        usable = 1;
+    s->soft_ms = usable / 30 + inc * 3 / 4;
+    s->hard_ms = s->soft_ms * 4;
+    if (s->hard_ms > usable / 3 + inc)
+        s->hard_ms = usable / 3 + inc;
+    if (s->hard_ms > usable)
+        s->hard_ms = usable;
+    if (s->soft_ms > s->hard_ms)
+        s->soft_ms = s->hard_ms;
+    if (s->hard_ms < 1)
+        s->hard_ms = s->soft_ms = 1;
+}
+
+game_move search_run(searcher *s, const game_variant *v, const void *root,
+                     const search_limits *lim, atomic_int *stop, search_info_fn info,
+                     void *ctx, search_report *last)
+{
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    memcpy(pos, root, v->ops->pos_size);
+    s->ops = v->ops;
+    s->stop = stop;
+    s->stopped = 0;
+    s->nodes = 0;
+    s->t0 = timer_ns();
+    s->seldepth = 0;
+    int side = v->ops->side_to_move(pos);
+    plan_time(s, lim, side & 1);
+    s->node_limit = lim->nodes;
+    if (s->lv.max_nodes && (!s->node_limit || s->node_limit > s->lv.max_nodes))
+        s->node_limit = s->lv.max_nodes;
+    int max_depth = lim->depth > 0 ? lim->depth : SEARCH_MAX_PLY - 1;
+    if (s->lv.max_depth && max_depth > s->lv.max_depth)
+        max_depth = s->lv.max_depth;
+    memset(s->killers, 0, sizeof s->killers);
+
+    game_move moves[GAME_MAX_MOVES];
+    int n = v->ops->moves(pos, moves);
+    if (n == 0)
+        return GAME_MOVE_NONE;
+    game_move best = moves[0];
+    search_report rep;
+    memset(&rep, 0, sizeof rep);
+    for (int d = 1; d <= max_depth; d++) {
+        s->seldepth = 0;
+        int score = search(s, pos, d, -INF, INF, 0);
+        if (s->stopped && d > 1)
+            break;
+        if (s->pvlen[0] > 0)
+            best = s->pv[0][0];
+        rep.depth = d;
+        rep.seldepth = s->seldepth;
+        rep.score = score;
+        rep.nodes = s->nodes;
+        rep.ms = (timer_ns() - s->t0) / 1000000;
+        rep.pvlen = s->pvlen[0];
+        memcpy(rep.pv, s->pv[0], sizeof(game_move) * (size_t)rep.pvlen);
+        if (info)
+            info(ctx, &rep);
+        if (s->stopped)
+            break;
+        /* A forced end found: deeper search cannot change it. */
+        if (score > SEARCH_WIN_MIN || score < -SEARCH_WIN_MIN)
+            if (SEARCH_WIN - abs(score) <= d)
+                break;
+        if (s->soft_ms > 0 && (int64_t)rep.ms * 2 > s->soft_ms)
+            break;
+    }
+    rep.nodes = s->nodes;
+    if (last)
+        *last = rep;
+    return best;
+}

@@ -1,0 +1,67 @@
+/* search.h -- alpha-beta search for two-sided games, through game.h alone.
+ *
+ * Iterative deepening principal variation search with a transposition
+ * table, move ordering (hash move, the game's hints for captures and
+ * enclosures, killers, history), late move reductions and a quiescence
+ * search over the game's noisy moves. Game ends score exactly: a win in p
+ * plies is SEARCH_WIN - p, a draw 0.
+ *
+ * A searcher owns its tables and is used by one thread at a time; several
+ * searchers may run at once. search_run() returns when a limit is reached
+ * or *stop becomes nonzero (set it from another thread).
+ */
+#ifndef CITADEL_SEARCH_H
+#define CITADEL_SEARCH_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "../games/game.h"
+
+#define SEARCH_WIN 32000
+#define SEARCH_WIN_MIN (SEARCH_WIN - 1000)  /* scores beyond are game ends */
+#define SEARCH_MAX_PLY 128
+#define SEARCH_LEVELS 6
+
+typedef struct search_limits {
+    int depth;               /* plies; 0 = no limit */
+    uint64_t nodes;          /* 0 = no limit */
+    int64_t movetime;        /* ms for this move; 0 = none */
+    int64_t time[2];         /* ms left on each side's clock; -1 = no clock */
+    int64_t inc[2];          /* ms added per move */
+    int infinite;            /* search until stopped */
+} search_limits;
+
+typedef struct search_report {
+    int depth, seldepth;
+    int score;               /* for the side to move */
+    uint64_t nodes;
+    uint64_t ms;
+    int pvlen;
+    game_move pv[SEARCH_MAX_PLY];
+} search_report;
+
+typedef void (*search_info_fn)(void *ctx, const search_report *r);
+
+typedef struct searcher searcher;
+
+/* A searcher with a hash table of about hash_mb megabytes (1 at least);
+ * NULL if memory is short. */
+searcher *search_new(size_t hash_mb);
+void search_free(searcher *s);
+/* Forgets everything learnt (a new game). */
+void search_clear(searcher *s);
+/* Resizes the hash table; returns 0, or -1 (and keeps the old) if short. */
+int search_resize(searcher *s, size_t hash_mb);
+
+/* Level 1 (a beginner) to SEARCH_LEVELS (the strongest, the default). */
+void search_set_level(searcher *s, int level, uint64_t seed);
+
+/* Searches pos (not changed) and returns the best move, or GAME_MOVE_NONE
+ * if the game is over. info, if not NULL, is called after each iteration.
+ * The final report is left in *last if not NULL. */
+game_move search_run(searcher *s, const game_variant *v, const void *pos,
+                     const search_limits *lim, atomic_int *stop, search_info_fn info,
+                     void *ctx, search_report *last);
+
+#endif

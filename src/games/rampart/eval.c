@@ -1,0 +1,134 @@
+/* eval.c -- a static evaluation of Rampart positions for the bots.
+ *
+ * Scores are centipawn-like, from the side to move's point of view. One
+ * point of game material (R6) is worth RP_W_MATERIAL; on top of that each
+ * piece has a tactical value from the tutorials' ladder Blocker < King <
+ * Knight < Queen (Queens worth more on wide boards), the last piece of a type
+ * that still has prey is worth more, and a side that can no longer capture
+ * anything is penalised. Positional terms: pieces hanging (attacked by their
+ * predator and not defended by the predator's predator), three-sided cages
+ * (enemy pieces with three of four neighbours ours and the fourth empty),
+ * mobility, and space (Blockers and pieces advanced towards the centre).
+ *
+ * The weights live in one table (rp_eval_weights) so that the tuning tool can
+ * change them; the defaults were set by hand from the tutorials.
+ */
+#include "../../base/bits.h"
+#include "rampart.h"
+
+const rp_weights rp_default_weights = {
+    .material = 300,
+    .tactical = { 40, 25, 0, 30 },
+    .queen_wide = 25,
+    .last_of_type = 35,
+    .no_capture = 80,
+    .hanging = { 60, 60, 60, 0 },
+    .cage = 25,
+    .cage_to_move = 60,
+    .mobility = 3,
+    .advance = 4,
+    .centre = 6,
+};
+
+/* Squares attacked by `side`'s pieces of type t, whatever stands there. */
+static uint64_t attacks(const rp_pos *pos, int side, int type)
+{
+    const rp_geom *g = pos->g;
+    uint64_t occ = pos->occ[0] | pos->occ[1], a = 0;
+    for (uint64_t b = pos->pc[side][type]; b;) {
+        int sq = bits_pop(&b);
+        switch (type) {
+        case RP_QUEEN:
+            a |= rp_queen_reach(g, sq, occ);
+            break;
+        case RP_KNIGHT:
+            a |= g->knight[sq];
+            break;
+        case RP_KING:
+            a |= g->king[sq];
+            break;
+        default:
+            break;
+        }
+    }
+    return a;
+}
+
+/* Squares whose four neighbours, but for exactly one empty one, are all
+ * in `mine`: where an enemy piece is one move from being enclosed. */
+static uint64_t three_sided(const rp_geom *g, uint64_t mine, uint64_t empty)
+{
+    uint64_t n = mine >> g->w, s = mine << g->w;
+    uint64_t e = (mine & g->not_first) >> 1, w = (mine & g->not_last) << 1;
+    uint64_t en = empty >> g->w, es = empty << g->w;
+    uint64_t ee = (empty & g->not_first) >> 1, ew = (empty & g->not_last) << 1;
+    return g->interior &
+           ((en & s & e & w) | (n & es & e & w) | (n & s & ee & w) | (n & s & e & ew));
+}
+
+int rp_evaluate_with(const rp_pos *pos, const rp_weights *wt)
+{
+    const rp_geom *g = pos->g;
+    const uint64_t empty = g->board & ~(pos->occ[0] | pos->occ[1]);
+    int score[2] = { 0, 0 };
+    int n[2][RP_NTYPES];
+    uint64_t att[2][RP_NTYPES];
+    for (int s = 0; s < 2; s++)
+        for (int t = 0; t < RP_NTYPES; t++) {
+            n[s][t] = bits_count(pos->pc[s][t]);
+            att[s][t] = attacks(pos, s, t);
+        }
+    for (int s = 0; s < 2; s++) {
+        int o = s ^ 1, *sc = &score[s];
+        int can_capture = 0;
+        for (int t = 0; t < RP_NTYPES; t++) {
+            *sc += n[s][t] * wt->tactical[t];
+            if (t == RP_BLOCKER)
+                continue;
+            *sc += n[s][t] * wt->material;
+            int prey = rp_prey[t];
+            if (n[s][t] && n[o][prey])
+                can_capture = 1;
+            if (n[s][t] == 1 && n[o][prey])
+                *sc += wt->last_of_type;
+            /* Hanging: attacked by its predator, not covered against it. */
+            int pred = (t + 2) % 3;  /* the type whose prey is t */
+            uint64_t hit = pos->pc[s][t] & att[o][pred];
+            uint64_t cover = att[s][(pred + 2) % 3];
+            int hung = bits_count(hit & ~cover);
+            if (s != pos->stm)
+                *sc -= hung * wt->hanging[t];
+            else
+                *sc -= hung * wt->hanging[t] / 4;
+        }
+        if (g->w >= 7)
+            *sc += n[s][RP_QUEEN] * wt->queen_wide;
+        if (!can_capture)
+            *sc -= wt->no_capture;
+        /* Cages: enemy pieces one move from enclosure. */
+        uint64_t cages = three_sided(g, pos->occ[s], empty) & pos->occ[o];
+        *sc += bits_count(cages) * (s == pos->stm ? wt->cage_to_move : wt->cage);
+        /* Space: rows advanced (from own side) and central files. */
+        for (uint64_t b = pos->occ[s]; b;) {
+            int sq = bits_pop(&b), r = sq / g->w, f = sq % g->w;
+            int adv = s == RP_BOTTOM ? r : g->h - 1 - r;
+            int off = 2 * f - (g->w - 1);
+            if (off < 0)
+                off = -off;
+            *sc += wt->advance * (adv < g->h / 2 + 1 ? adv : g->h / 2 + 1) / 2;
+            *sc += wt->centre * (g->w - 1 - off) / 2;
+        }
+    }
+    /* Mobility, both sides. */
+    rp_pos flip = *pos;
+    int mine = rp_count(pos);
+    flip.stm ^= 1;
+    int theirs = rp_count(&flip);
+    int us = pos->stm;
+    return score[us] - score[us ^ 1] + wt->mobility * (mine - theirs);
+}
+
+int rp_evaluate(const rp_pos *pos)
+{
+    return rp_evaluate_with(pos, &rp_default_weights);
+}
