@@ -10,6 +10,7 @@
 #include "../base/timer.h"
 #include "../games/game.h"
 #include "bench.h"
+#include "tune.h"
 #include "uci.h"
 
 static const char usage[] =
@@ -22,6 +23,9 @@ static const char usage[] =
     "  bench [--depth N]        search the bench positions: node count and speed\n"
     "  bench perft [--depth N]  time bulk-counted perft from the Classic start\n"
     "  variants                 list every variant\n"
+    "  tune [--games N] [--depth D] [--level L] [--move-limit M] [--plies P]\n"
+    "       [--concurrency C] [--passes K] [--seed S]\n"
+    "                           fit Rampart's evaluation weights to self-play\n"
     "  help                     this text\n";
 
 static int bad_usage(const char *what)
@@ -115,6 +119,37 @@ static int cmd_bench(int argc, char **argv)
     return perft ? bench_perft((int)depth) : bench_search((int)depth);
 }
 
+static int cmd_tune(int argc, char **argv)
+{
+    tune_options o = { .games = 400, .level = 4, .depth = 3, .move_limit = 100,
+                       .opening_plies = 6, .concurrency = 2, .passes = 50, .seed = 1 };
+    for (int i = 0; i < argc; i++) {
+        long v;
+        if (i + 1 >= argc || parse_int(argv[i + 1], 0, 100000000L, &v))
+            return bad_usage("every tune option needs a whole number");
+        const char *a = argv[i++];
+        if (strcmp(a, "--games") == 0)
+            o.games = (int)v;
+        else if (strcmp(a, "--depth") == 0 && v >= 1 && v <= 20)
+            o.depth = (int)v;
+        else if (strcmp(a, "--level") == 0 && v >= 1 && v <= 6)
+            o.level = (int)v;
+        else if (strcmp(a, "--move-limit") == 0)
+            o.move_limit = (int)v;
+        else if (strcmp(a, "--plies") == 0)
+            o.opening_plies = (int)v;
+        else if (strcmp(a, "--concurrency") == 0)
+            o.concurrency = (int)v;
+        else if (strcmp(a, "--passes") == 0)
+            o.passes = (int)v;
+        else if (strcmp(a, "--seed") == 0)
+            o.seed = (uint64_t)v;
+        else
+            return bad_usage("unknown or out-of-range tune option");
+    }
+    return tune_main(&o);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -130,6 +165,8 @@ int main(int argc, char **argv)
         return cmd_bench(argc - 2, argv + 2);
     if (strcmp(cmd, "variants") == 0)
         return cmd_variants();
+    if (strcmp(cmd, "tune") == 0)
+        return cmd_tune(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         fputs(usage, stdout);
         return 0;
