@@ -5,7 +5,7 @@
 #   make asan       AddressSanitizer + UndefinedBehaviorSanitizer build
 #   make test       every test tier (unit, integration, sanitizers, fuzz)
 #   make run        build and start the program
-#   make bench      perft speed from the Classic start
+#   make bench      the search fingerprint, and perft speed from the Classic start
 #   make fuzz       build the libFuzzer targets
 #
 # Each build lives in its own folder under build/, so tiers never mix objects.
@@ -68,6 +68,7 @@ run: release
 	./build/release/citadel uci
 
 bench: release
+	./build/release/citadel bench
 	./build/release/citadel bench perft
 
 clean:
