@@ -54,21 +54,23 @@ static uint64_t attacks(const rp_pos *pos, int side, int type)
     return a;
 }
 
-/* Squares whose four neighbours, but for exactly one empty one, are all
- * in `mine`: where an enemy piece is one move from being enclosed. */
-static uint64_t three_sided(const rp_geom *g, uint64_t mine, uint64_t empty)
+int rp_evaluate_with(const rp_pos *in, const rp_weights *wt)
 {
-    uint64_t n = mine >> g->w, s = mine << g->w;
-    uint64_t e = (mine & g->not_first) >> 1, w = (mine & g->not_last) << 1;
-    uint64_t en = empty >> g->w, es = empty << g->w;
-    uint64_t ee = (empty & g->not_first) >> 1, ew = (empty & g->not_last) << 1;
-    return g->interior &
-           ((en & s & e & w) | (n & es & e & w) | (n & s & ee & w) | (n & s & e & ew));
-}
-
-int rp_evaluate_with(const rp_pos *pos, const rp_weights *wt)
-{
-    const rp_geom *g = pos->g;
+    const rp_geom *g = in->g;
+    /* Enemy pieces already walled in on all four sides (they stepped in)
+     * fall with our next move, whatever it is: judge the board without. */
+    rp_pos gone;
+    const rp_pos *pos = in;
+    uint64_t mine = in->occ[in->stm];
+    uint64_t doomed = in->occ[in->stm ^ 1] & (mine >> g->w) & (mine << g->w) &
+                      ((mine & g->not_first) >> 1) & ((mine & g->not_last) << 1);
+    if (doomed) {
+        gone = *in;
+        for (int t = 0; t < RP_NTYPES; t++)
+            gone.pc[in->stm ^ 1][t] &= ~doomed;
+        gone.occ[in->stm ^ 1] &= ~doomed;
+        pos = &gone;
+    }
     const uint64_t empty = g->board & ~(pos->occ[0] | pos->occ[1]);
     int score[2] = { 0, 0 };
     int n[2][RP_NTYPES];
@@ -106,7 +108,7 @@ int rp_evaluate_with(const rp_pos *pos, const rp_weights *wt)
         if (!can_capture)
             *sc -= wt->no_capture;
         /* Cages: enemy pieces one move from enclosure. */
-        uint64_t cages = three_sided(g, pos->occ[s], empty) & pos->occ[o];
+        uint64_t cages = rp_three_sided(g, pos->occ[s], empty) & pos->occ[o];
         *sc += bits_count(cages) * (s == pos->stm ? wt->cage_to_move : wt->cage);
         /* Space: rows advanced (from own side) and central files. */
         for (uint64_t b = pos->occ[s]; b;) {
@@ -121,11 +123,11 @@ int rp_evaluate_with(const rp_pos *pos, const rp_weights *wt)
     }
     /* Mobility, both sides. */
     rp_pos flip = *pos;
-    int mine = rp_count(pos);
+    int ours = rp_count(pos);
     flip.stm ^= 1;
     int theirs = rp_count(&flip);
     int us = pos->stm;
-    return score[us] - score[us ^ 1] + wt->mobility * (mine - theirs);
+    return score[us] - score[us ^ 1] + wt->mobility * (ours - theirs);
 }
 
 int rp_evaluate(const rp_pos *pos)

@@ -122,7 +122,20 @@ int rp_count(const rp_pos *pos)
 
 int rp_legal(const rp_pos *pos, game_move *out)
 {
-    return rp_over(pos) ? 0 : rp_gen(pos, out);
+    /* R7.1-3 are cached or cheap; R7.4 (no moves) is rp_gen's own 0. */
+    if (pos->status || (pos->move_limit && pos->fullmove > pos->move_limit))
+        return 0;
+    return rp_gen(pos, out);
+}
+
+uint64_t rp_three_sided(const rp_geom *g, uint64_t mine, uint64_t empty)
+{
+    uint64_t n = mine >> g->w, s = mine << g->w;
+    uint64_t e = (mine & g->not_first) >> 1, w = (mine & g->not_last) << 1;
+    uint64_t en = empty >> g->w, es = empty << g->w;
+    uint64_t ee = (empty & g->not_first) >> 1, ew = (empty & g->not_last) << 1;
+    return g->interior &
+           ((en & s & e & w) | (n & es & e & w) | (n & s & ee & w) | (n & s & e & ew));
 }
 
 uint64_t rp_encloses(const rp_pos *pos, game_move m)
@@ -135,12 +148,31 @@ uint64_t rp_encloses(const rp_pos *pos, game_move m)
            ((mine & g->not_last) << 1);
 }
 
+/* Only two kinds of square can hold a noisy move's target: an enemy piece
+ * (a capture) or the one empty neighbour of an enemy piece walled in on its
+ * other three sides (a possible enclosure, confirmed by rp_encloses since
+ * the mover may be one of the walls). */
 int rp_gen_noisy(const rp_pos *pos, game_move *out)
 {
-    game_move all[RP_MAX_MOVES];
-    int n = rp_gen(pos, all), k = 0;
-    for (int i = 0; i < n; i++)
-        if (RP_CAP(all[i]) || rp_encloses(pos, all[i]))
-            out[k++] = all[i];
+    const rp_geom *g = pos->g;
+    const int us = pos->stm, them = us ^ 1;
+    const uint64_t empty = g->board & ~(pos->occ[0] | pos->occ[1]);
+    uint64_t close = 0;
+    for (uint64_t c = rp_three_sided(g, pos->occ[us], empty) & pos->occ[them]; c;)
+        close |= g->step[bits_pop(&c)] & empty;
+    const uint64_t wanted = pos->occ[them] | close;
+    int k = 0;
+    for (int t = 0; t < RP_NTYPES; t++) {
+        for (uint64_t b = pos->pc[us][t]; b;) {
+            int from = bits_pop(&b);
+            for (uint64_t to = rp_targets(pos, us, t, from) & wanted; to;) {
+                int sq = bits_pop(&to);
+                int cap = (int)((pos->occ[them] >> sq) & 1);
+                game_move m = RP_MOVE(from, sq, t, cap);
+                if (cap || rp_encloses(pos, m))
+                    out[k++] = m;
+            }
+        }
+    }
     return k;
 }

@@ -116,6 +116,9 @@ uint64_t rp_targets(const rp_pos *pos, int side, int type, int sq);
 uint64_t rp_queen_reach(const rp_geom *g, int sq, uint64_t occ);
 /* Writes the moves that capture or enclose (for quiescence search). */
 int rp_gen_noisy(const rp_pos *pos, game_move *out);
+/* Interior squares with three of their four neighbours in `mine` and the
+ * fourth in `empty`: where a piece is one move from being enclosed. */
+uint64_t rp_three_sided(const rp_geom *g, uint64_t mine, uint64_t empty);
 /* The enemy pieces that move m would enclose (R5). */
 uint64_t rp_encloses(const rp_pos *pos, game_move m);
 

@@ -228,6 +228,11 @@ static void op_view(const void *pos, int side, void *out)
     memcpy(out, pos, sizeof(rp_pos));
 }
 
+static int op_material(const void *pos, int side)
+{
+    return rp_material(pos, side);
+}
+
 static uint64_t op_perft(const void *pos, int depth)
 {
     return rp_perft(pos, depth);
@@ -266,6 +271,7 @@ static const game_ops rp_ops = {
     .evaluate = op_evaluate,
     .noisy = op_noisy,
     .move_hint = op_move_hint,
+    .material = op_material,
     .perft = op_perft,
     .render = op_render,
     .side_name = op_side_name,
