@@ -136,10 +136,13 @@ typedef struct game_ops {
      * noisy: writes the moves a quiescence search should try (captures and
      *   the like) and returns how many; empty once the game is over;
      * move_hint: how promising a move looks before searching it (higher
-     *   first; 0 for a quiet move). */
+     *   first; 0 for a quiet move);
+     * material: `side`'s game material as the rules count it (Rampart R6:
+     *   Queens, Knights and Kings 1 each, Blockers 0). */
     int (*evaluate)(const void *pos);
     int (*noisy)(const void *pos, game_move *out);
     int (*move_hint)(const void *pos, game_move move);
+    int (*material)(const void *pos, int side);
 
     /* Optional fast perft (bulk counting); NULL if the game has none. */
     uint64_t (*perft)(const void *pos, int depth);

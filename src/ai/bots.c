@@ -1,0 +1,623 @@
+/* bots.c -- the bot kinds of bots.h: searcher levels, greedy, random, MCTS
+ * (mcts.c) and external UCI engines.
+ *
+ * External engines.  An engine is `/bin/sh -c <command>` in its own process
+ * group, talking over two pipes. Every read waits in poll() against a
+ * deadline, so an engine that hangs or dies costs at most its timeout and
+ * never blocks the caller for good. The timeouts all scale with T, 5 s by
+ * default or CITADEL_UCI_TIMEOUT_MS (for tests): T for each handshake
+ * (uci/uciok, isready/readyok), the move's own time + 2T for a bestmove,
+ * 12T when the move has no time limit. A move that times out is answered
+ * with "stop" and GAME_MOVE_NONE; the next command first resynchronises with
+ * isready/readyok, dropping the late bestmove. After EOF the bot is dead.
+ *
+ * Writing to an engine that died would raise SIGPIPE and kill the whole
+ * program, so making a uci bot sets SIGPIPE to SIG_IGN, once and for the
+ * whole process, unless the program already handles it; a dead engine then
+ * shows as a failed write (EPIPE). Engines get SIGPIPE back at its default.
+ */
+#include "bots.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../base/rng.h"
+#include "../base/timer.h"
+#include "mcts.h"
+
+#define LINE_MAX_BYTES 16384   /* longer engine lines are dropped */
+#define DEFAULT_TIMEOUT_MS 5000
+#define QUIT_GRACE_MS 2000     /* after "quit", before SIGKILL */
+
+enum bot_kind { BOT_LEVEL, BOT_GREEDY, BOT_RANDOM, BOT_MCTS, BOT_UCI };
+
+typedef struct engine {
+    pid_t pid;
+    int to, from;              /* our ends: the engine's stdin and stdout */
+    int dead;                  /* EOF, a failed write: nothing more to say */
+    int desync;                /* a bestmove may still be on its way */
+    int64_t timeout_ms;        /* T */
+    size_t len;                /* bytes in buf */
+    int skipping;              /* dropping the rest of an overlong line */
+    char buf[LINE_MAX_BYTES];
+    char line[LINE_MAX_BYTES];
+} engine;
+
+struct bot {
+    enum bot_kind kind;
+    char *name;
+    rng rng;
+    searcher *search;
+    mcts *mcts;
+    engine *eng;
+};
+
+static void set_err(char *err, size_t errlen, const char *msg)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "%s", msg);
+}
+
+/* --- one-ply and random bots ------------------------------------------- */
+
+static game_move pick(rng *g, const game_move *moves, int n)
+{
+    return n > 0 ? moves[rng_below(g, (uint64_t)n)] : GAME_MOVE_NONE;
+}
+
+/* Material of every side not on `team`'s. */
+static int enemy_material(const game_variant *v, const void *pos, int team)
+{
+    int sum = 0;
+    for (int s = 0; s < v->nsides; s++)
+        if (v->ops->team_of(pos, s) != team)
+            sum += v->ops->material(pos, s);
+    return sum;
+}
+
+/* A move that wins at once; else one taking the most material (captures
+ * and enclosures alike, through ops->material); else any; ties at random.
+ * A game without a material op gets the first and the last rule only. */
+static game_move greedy_move(bot *b, const game_variant *v, const void *root)
+{
+    const game_ops *ops = v->ops;
+    _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
+    game_move moves[GAME_MAX_MOVES], wins[GAME_MAX_MOVES], gains[GAME_MAX_MOVES];
+    int n = ops->moves(root, moves), nwin = 0, ngain = 0, best = 0;
+    memcpy(pos, root, ops->pos_size);
+    int team = ops->team_of(pos, ops->side_to_move(pos));
+    int before = ops->material ? enemy_material(v, pos, team) : 0;
+    for (int i = 0; i < n; i++) {
+        ops->make(pos, moves[i], undo);
+        game_result r = ops->result(pos);
+        int gain = ops->material ? before - enemy_material(v, pos, team) : 0;
+        ops->unmake(pos, moves[i], undo);
+        if (r.over && r.winner == team)
+            wins[nwin++] = moves[i];
+        if (gain > best) {
+            best = gain;
+            ngain = 0;
+        }
+        if (gain > 0 && gain == best)
+            gains[ngain++] = moves[i];
+    }
+    if (nwin)
+        return pick(&b->rng, wins, nwin);
+    if (ngain)
+        return pick(&b->rng, gains, ngain);
+    return pick(&b->rng, moves, n);
+}
+
+static game_move random_move(bot *b, const game_variant *v, const void *pos)
+{
+    game_move moves[GAME_MAX_MOVES];
+    return pick(&b->rng, moves, v->ops->moves(pos, moves));
+}
+
+/* --- external engines ---------------------------------------------------- */
+
+static int64_t env_timeout_ms(void)
+{
+    const char *s = getenv("CITADEL_UCI_TIMEOUT_MS");
+    if (!s || !*s)
+        return DEFAULT_TIMEOUT_MS;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    return (*end || v < 1 || v > 3600000) ? DEFAULT_TIMEOUT_MS : (int64_t)v;
+}
+
+static uint64_t deadline_in(int64_t ms)
+{
+    return timer_ns() + (uint64_t)ms * 1000000u;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+/* Moves fd to a number above 2 with close-on-exec set; -1 on failure (fd
+ * is closed either way). */
+static int high_cloexec(int fd)
+{
+    int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    close(fd);
+    return nfd;
+}
+
+static void ignore_sigpipe(void)
+{
+    struct sigaction old;
+    if (sigaction(SIGPIPE, NULL, &old) == 0 && old.sa_handler == SIG_DFL) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = SIG_IGN;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGPIPE, &sa, NULL);
+    }
+}
+
+/* Starts `/bin/sh -c cmd` on two pipes. 0, or -1 with err filled. */
+static int eng_spawn(engine *e, const char *cmd, char *err, size_t errlen)
+{
+    int in[2], out[2];
+    if (pipe(in) != 0)
+        goto fail;
+    if (pipe(out) != 0) {
+        close(in[0]);
+        close(in[1]);
+        goto fail;
+    }
+    for (int k = 0; k < 2; k++) {
+        in[k] = high_cloexec(in[k]);
+        out[k] = high_cloexec(out[k]);
+    }
+    long maxfd = sysconf(_SC_OPEN_MAX);
+    if (maxfd < 256 || maxfd > 65536)
+        maxfd = 65536;
+    pid_t pid = in[0] < 0 || in[1] < 0 || out[0] < 0 || out[1] < 0 ? -1 : fork();
+    int saved = errno;
+    if (pid == 0) {
+        /* The child: only async-signal-safe calls until exec. */
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        setpgid(0, 0);
+        if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
+            _exit(127);
+        for (int fd = 3; fd < (int)maxfd; fd++)  /* fds other threads opened */
+            close(fd);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    for (int k = 0; k < 2; k++) {
+        if (in[k] >= 0 && (pid < 0 || k == 0))
+            close(in[k]);
+        if (out[k] >= 0 && (pid < 0 || k == 1))
+            close(out[k]);
+    }
+    if (pid < 0) {
+        errno = saved;
+        goto fail;
+    }
+    setpgid(pid, pid);
+    e->pid = pid;
+    e->to = in[1];
+    e->from = out[0];
+    fcntl(e->to, F_SETFL, fcntl(e->to, F_GETFL) | O_NONBLOCK);
+    fcntl(e->from, F_SETFL, fcntl(e->from, F_GETFL) | O_NONBLOCK);
+    return 0;
+fail:
+    if (err && errlen)
+        snprintf(err, errlen, "cannot start the engine: %s", strerror(errno));
+    return -1;
+}
+
+/* Writes one line (a newline is added) within T. 0, or -1 (the engine is
+ * then dead). */
+static int eng_send(engine *e, const char *text)
+{
+    char msg[4096];
+    int len = snprintf(msg, sizeof msg, "%s\n", text);
+    if (e->dead || len < 0 || (size_t)len >= sizeof msg)
+        return -1;
+    uint64_t deadline = deadline_in(e->timeout_ms);
+    size_t done = 0;
+    while (done < (size_t)len) {
+        ssize_t w = write(e->to, msg + done, (size_t)len - done);
+        if (w > 0) {
+            done += (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno != EAGAIN && errno != EINTR)
+            break;
+        uint64_t now = timer_ns();
+        if (now >= deadline)
+            break;
+        struct pollfd p = { .fd = e->to, .events = POLLOUT };
+        poll(&p, 1, (int)((deadline - now) / 1000000u) + 1);
+    }
+    if (done < (size_t)len) {
+        e->dead = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* Takes a complete line out of buf into e->line, if there is one. */
+static int take_line(engine *e)
+{
+    char *nl = memchr(e->buf, '\n', e->len);
+    if (!nl) {
+        if (e->len == sizeof e->buf) {  /* overlong: drop what we have */
+            e->len = 0;
+            e->skipping = 1;
+        }
+        return 0;
+    }
+    size_t n = (size_t)(nl - e->buf);
+    int skipped = e->skipping;
+    if (!skipped) {
+        memcpy(e->line, e->buf, n);
+        if (n > 0 && e->line[n - 1] == '\r')
+            n--;
+        e->line[n] = 0;
+    }
+    e->skipping = 0;
+    e->len -= (size_t)(nl - e->buf) + 1;
+    memmove(e->buf, nl + 1, e->len);
+    return !skipped;
+}
+
+/* Reads lines until one whose first word is `word` (left in e->line).
+ * Returns 1, 0 on the deadline, -1 on EOF. If *stop becomes nonzero,
+ * sends "stop" once and allows 2T more. *errors counts our dialect's
+ * "info string error" lines on the way. */
+static int eng_wait(engine *e, const char *word, uint64_t deadline, atomic_int *stop,
+                    int *errors)
+{
+    size_t wlen = strlen(word);
+    int stop_sent = 0;
+    for (;;) {
+        while (take_line(e)) {
+            const char *l = e->line + strspn(e->line, " \t");
+            if (strncmp(l, word, wlen) == 0 && (l[wlen] == 0 || l[wlen] == ' ' ||
+                                                l[wlen] == '\t'))
+                return 1;
+            if (errors && strncmp(l, "info string error", 17) == 0)
+                (*errors)++;
+        }
+        if (e->dead)
+            return -1;
+        if (stop && !stop_sent && atomic_load(stop)) {
+            stop_sent = 1;
+            eng_send(e, "stop");
+            uint64_t soon = deadline_in(2 * e->timeout_ms);
+            deadline = soon < deadline ? soon : deadline;
+        }
+        uint64_t now = timer_ns();
+        if (now >= deadline)
+            return 0;
+        uint64_t wait = (deadline - now) / 1000000u + 1;
+        if (stop && !stop_sent && wait > 10)
+            wait = 10;  /* look at *stop now and then */
+        struct pollfd p = { .fd = e->from, .events = POLLIN };
+        if (poll(&p, 1, wait > 60000 ? 60000 : (int)wait) <= 0)
+            continue;
+        ssize_t r = read(e->from, e->buf + e->len, sizeof e->buf - e->len);
+        if (r > 0)
+            e->len += (size_t)r;
+        else if (r == 0 || (errno != EAGAIN && errno != EINTR))
+            e->dead = 1;
+    }
+}
+
+/* Says quit, waits QUIT_GRACE_MS for the engine to leave, then kills its
+ * process group; reaps it and closes the pipes. */
+static void eng_close(engine *e)
+{
+    if (!e->dead)
+        eng_send(e, "quit");
+    close(e->to);
+    /* Drain its output so it never blocks on a full pipe while leaving. */
+    uint64_t deadline = deadline_in(QUIT_GRACE_MS);
+    for (;;) {
+        int status;
+        pid_t w = waitpid(e->pid, &status, WNOHANG);
+        if (w == e->pid || (w < 0 && errno != EINTR))  /* gone, or reaped by others */
+            break;
+        if (timer_ns() >= deadline) {
+            kill(-e->pid, SIGKILL);
+            kill(e->pid, SIGKILL);
+            waitpid(e->pid, &status, 0);
+            break;
+        }
+        struct pollfd p = { .fd = e->from, .events = POLLIN };
+        if (e->from >= 0 && poll(&p, 1, 10) > 0) {
+            char sink[4096];
+            ssize_t r = read(e->from, sink, sizeof sink);
+            if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+                close(e->from);
+                e->from = -1;
+            }
+        } else if (e->from < 0) {
+            sleep_ms(10);
+        }
+    }
+    if (e->from >= 0)
+        close(e->from);
+}
+
+/* Starts the engine and does the uci and isready handshakes. */
+static engine *eng_open(const char *cmd, char *err, size_t errlen)
+{
+    engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        set_err(err, errlen, "out of memory");
+        return NULL;
+    }
+    e->timeout_ms = env_timeout_ms();
+    if (eng_spawn(e, cmd, err, errlen) != 0) {
+        free(e);
+        return NULL;
+    }
+    int rc = eng_send(e, "uci") == 0 ? eng_wait(e, "uciok", deadline_in(e->timeout_ms), NULL,
+                                                NULL)
+                                     : -1;
+    if (rc == 1)
+        rc = eng_send(e, "isready") == 0
+                 ? eng_wait(e, "readyok", deadline_in(e->timeout_ms), NULL, NULL)
+                 : -1;
+    if (rc != 1) {
+        if (err && errlen)
+            snprintf(err, errlen, "engine '%.60s' %s", cmd,
+                     rc == 0 ? "did not answer uci/isready in time" : "exited or closed its pipes");
+        eng_close(e);
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+/* isready/readyok, dropping anything older. 0, or -1. */
+static int eng_sync(engine *e, int *errors)
+{
+    if (eng_send(e, "isready") != 0 ||
+        eng_wait(e, "readyok", deadline_in(e->timeout_ms), NULL, errors) != 1)
+        return -1;
+    e->desync = 0;
+    return 0;
+}
+
+static int uci_new_game(engine *e, const game_variant *v, int move_limit)
+{
+    char cmd[256];
+    int errors = 0;
+    if (e->dead)
+        return -1;
+    if (e->desync)
+        eng_send(e, "stop");
+    snprintf(cmd, sizeof cmd, "setoption name UCI_Variant value %s", v->name);
+    eng_send(e, cmd);
+    for (const game_option *o = v->options; o && o->name; o++)
+        if (strcmp(o->name, "MoveLimit") == 0) {
+            snprintf(cmd, sizeof cmd, "setoption name MoveLimit value %d", move_limit);
+            eng_send(e, cmd);
+        }
+    eng_send(e, "ucinewgame");
+    return eng_sync(e, &errors) == 0 && errors == 0 ? 0 : -1;
+}
+
+/* Appends " key value" to a go command when the value is set. */
+static size_t go_arg(char *buf, size_t size, size_t n, const char *key, long long value)
+{
+    if (n < size)
+        n += (size_t)snprintf(buf + n, size - n, " %s %lld", key, value);
+    return n;
+}
+
+static game_move uci_move(engine *e, const game_variant *v, const void *pos,
+                          const search_limits *lim, atomic_int *stop)
+{
+    const game_ops *ops = v->ops;
+    char cmd[2048], fen[1800];
+    if (e->dead || (e->desync && (eng_send(e, "stop") != 0 || eng_sync(e, NULL) != 0)))
+        return GAME_MOVE_NONE;
+    if (ops->format(pos, fen, sizeof fen) >= sizeof fen)
+        return GAME_MOVE_NONE;
+    snprintf(cmd, sizeof cmd, "position fen %s", fen);
+    if (eng_send(e, cmd) != 0)
+        return GAME_MOVE_NONE;
+
+    size_t n = (size_t)snprintf(cmd, sizeof cmd, "go");
+    int side = ops->side_to_move(pos) & 1;
+    int64_t budget = -1;  /* ms the engine may take; -1 = unknown */
+    if (lim->movetime > 0) {
+        n = go_arg(cmd, sizeof cmd, n, "movetime", lim->movetime);
+        budget = lim->movetime;
+    }
+    if (lim->time[0] >= 0 || lim->time[1] >= 0) {
+        static const char *const keys[2][2] = { { "wtime", "winc" }, { "btime", "binc" } };
+        for (int s = 0; s < 2; s++)
+            if (lim->time[s] >= 0) {
+                n = go_arg(cmd, sizeof cmd, n, keys[s][0], lim->time[s]);
+                n = go_arg(cmd, sizeof cmd, n, keys[s][1], lim->inc[s] > 0 ? lim->inc[s] : 0);
+            }
+        if (budget < 0 && lim->time[side] >= 0)
+            budget = lim->time[side] + (lim->inc[side] > 0 ? lim->inc[side] : 0);
+    }
+    if (lim->depth > 0)
+        n = go_arg(cmd, sizeof cmd, n, "depth", lim->depth);
+    if (lim->nodes > 0)
+        n = go_arg(cmd, sizeof cmd, n, "nodes", (long long)lim->nodes);
+    if (lim->infinite && n < sizeof cmd)
+        snprintf(cmd + n, sizeof cmd - n, " infinite");
+    if (eng_send(e, cmd) != 0)
+        return GAME_MOVE_NONE;
+
+    /* An infinite search waits for *stop (then 2T more); without a stop
+     * flag nobody could end it, so it gets the no-time-limit wait. */
+    uint64_t deadline = lim->infinite && stop ? UINT64_MAX
+                        : budget >= 0         ? deadline_in(budget + 2 * e->timeout_ms)
+                                              : deadline_in(12 * e->timeout_ms);
+    int rc = eng_wait(e, "bestmove", deadline, stop, NULL);
+    if (rc != 1) {
+        if (rc == 0 && eng_send(e, "stop") == 0)
+            e->desync = 1;
+        return GAME_MOVE_NONE;
+    }
+    char text[64] = "";
+    game_move m;
+    if (sscanf(e->line, " bestmove %63s", text) != 1 ||
+        ops->parse_move(pos, text, &m, &(game_error){ "" }) != 0)
+        return GAME_MOVE_NONE;
+    return m;
+}
+
+/* --- the interface ------------------------------------------------------- */
+
+/* The N of "level=N" or "levelN", or 0. */
+static int parse_level(const char *spec)
+{
+    if (strncmp(spec, "level", 5) != 0)
+        return 0;
+    const char *s = spec + 5 + (spec[5] == '=');
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (end == s || *end || n < 1 || n > SEARCH_LEVELS)
+        return -1;
+    return (int)n;
+}
+
+bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
+{
+    if (!spec)
+        spec = "";
+    bot *b = calloc(1, sizeof *b);
+    if (!b || !(b->name = malloc(strlen(spec) + 1))) {
+        free(b);
+        set_err(err, errlen, "out of memory");
+        return NULL;
+    }
+    memcpy(b->name, spec, strlen(spec) + 1);
+    rng_seed(&b->rng, seed);
+    int level = parse_level(spec);
+    if (level > 0) {
+        b->kind = BOT_LEVEL;
+        if ((b->search = search_new(16)) != NULL)
+            search_set_level(b->search, level, seed);
+    } else if (level < 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "bad bot '%.40s': the level must be 1-%d", spec,
+                     SEARCH_LEVELS);
+        goto fail;
+    } else if (strcmp(spec, "greedy") == 0) {
+        b->kind = BOT_GREEDY;
+    } else if (strcmp(spec, "random") == 0) {
+        b->kind = BOT_RANDOM;
+    } else if (strcmp(spec, "mcts") == 0) {
+        b->kind = BOT_MCTS;
+        b->mcts = mcts_new(seed);
+    } else if (strncmp(spec, "uci:", 4) == 0) {
+        b->kind = BOT_UCI;
+        if (spec[4 + strspn(spec + 4, " \t")] == 0) {
+            set_err(err, errlen, "bad bot 'uci:': it needs a command after the colon");
+            goto fail;
+        }
+        ignore_sigpipe();
+        if (!(b->eng = eng_open(spec + 4, err, errlen)))
+            goto fail;
+    } else {
+        if (err && errlen)
+            snprintf(err, errlen,
+                     "unknown bot '%.40s' (want level=1-%d, greedy, random, mcts or "
+                     "uci:<command>)",
+                     spec, SEARCH_LEVELS);
+        goto fail;
+    }
+    if ((b->kind == BOT_LEVEL && !b->search) || (b->kind == BOT_MCTS && !b->mcts)) {
+        set_err(err, errlen, "out of memory");
+        goto fail;
+    }
+    return b;
+fail:
+    bot_free(b);
+    return NULL;
+}
+
+void bot_free(bot *b)
+{
+    if (!b)
+        return;
+    search_free(b->search);
+    mcts_free(b->mcts);
+    if (b->eng) {
+        eng_close(b->eng);
+        free(b->eng);
+    }
+    free(b->name);
+    free(b);
+}
+
+const char *bot_name(const bot *b)
+{
+    return b->name;
+}
+
+/* The searcher is for two sides, and it and MCTS play every side's moves
+ * in their trees, which a view of a hidden game does not allow (game.h). */
+static int can_play(const bot *b, const game_variant *v)
+{
+    if (b->kind == BOT_LEVEL && v->nsides != 2)
+        return 0;
+    return !((b->kind == BOT_LEVEL || b->kind == BOT_MCTS) && v->hidden);
+}
+
+int bot_new_game(bot *b, const game_variant *v, int move_limit)
+{
+    if (!can_play(b, v))
+        return -1;
+    switch (b->kind) {
+    case BOT_LEVEL:
+        search_clear(b->search);
+        return 0;
+    case BOT_UCI:
+        return uci_new_game(b->eng, v, move_limit);
+    default:
+        return 0;
+    }
+}
+
+game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_limits *lim,
+                   atomic_int *stop)
+{
+    static const search_limits none = { .time = { -1, -1 } };
+    if (!lim)
+        lim = &none;
+    if (!can_play(b, v))
+        return GAME_MOVE_NONE;
+    switch (b->kind) {
+    case BOT_LEVEL:
+        return search_run(b->search, v, pos, lim, stop, NULL, NULL, NULL);
+    case BOT_GREEDY:
+        return greedy_move(b, v, pos);
+    case BOT_RANDOM:
+        return random_move(b, v, pos);
+    case BOT_MCTS:
+        return mcts_run(b->mcts, v, pos, lim, stop, NULL);
+    case BOT_UCI:
+        return uci_move(b->eng, v, pos, lim, stop);
+    }
+    return GAME_MOVE_NONE;
+}

@@ -1,0 +1,44 @@
+/* bots.h -- every kind of player a program can be, behind one interface.
+ *
+ * A bot is made from a spec string:
+ *   "level=N"       the alpha-beta searcher at level N (1 beginner .. 6)
+ *   "greedy"        one ply: takes the most game material now (captures and
+ *                   enclosures), otherwise a random move
+ *   "random"        a uniformly random legal move
+ *   "mcts"          plain UCT Monte Carlo tree search with random playouts
+ *   "uci:<command>" an external engine speaking our UCI dialect, started
+ *                   with /bin/sh -c <command>
+ * A bot is used by one thread at a time; different bots may play at once.
+ * Bots see only what they are given: the caller passes a player's view.
+ */
+#ifndef CITADEL_BOTS_H
+#define CITADEL_BOTS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../games/game.h"
+#include "search.h"
+
+typedef struct bot bot;
+
+/* Makes a bot from a spec; seed makes its random choices repeatable. On
+ * error returns NULL and writes why into err. */
+bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen);
+void bot_free(bot *b);
+
+/* The spec it was made from, for reports ("level=6", "greedy"). */
+const char *bot_name(const bot *b);
+
+/* A new game of variant v begins; move_limit is the game's limit in full
+ * moves (0 = none). Returns 0, or -1 if the bot cannot play it (an
+ * external engine that died, say). */
+int bot_new_game(bot *b, const game_variant *v, int move_limit);
+
+/* Chooses a legal move in pos within lim; *stop (may be NULL) ends the
+ * thinking early. GAME_MOVE_NONE if it has no move or failed. */
+game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_limits *lim,
+                   atomic_int *stop);
+
+#endif
