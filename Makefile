@@ -18,7 +18,8 @@ STD     := -std=c11 -D_POSIX_C_SOURCE=200809L
 LIBS    := -lm -lpthread
 
 SRC_LIB := $(wildcard src/base/*.c) $(wildcard src/games/*.c) $(wildcard src/games/*/*.c) \
-           $(wildcard src/ai/*.c) src/cli/uci.c src/cli/bench.c src/cli/tune.c
+           $(wildcard src/ai/*.c) src/cli/uci.c src/cli/bench.c src/cli/tune.c \
+           src/cli/match_cmd.c
 SRC_CLI := src/cli/main.c
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))

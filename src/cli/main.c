@@ -1,4 +1,4 @@
-/* main.c -- the `citadel` command: uci, perft, bench, variants.
+/* main.c -- the `citadel` command: uci, perft, bench, match, variants.
  *
  * Each subcommand parses its own flags; a bad flag prints what is wrong and
  * the usage, and exits with status 2.
@@ -10,6 +10,7 @@
 #include "../base/timer.h"
 #include "../games/game.h"
 #include "bench.h"
+#include "match_cmd.h"
 #include "tune.h"
 #include "uci.h"
 
@@ -22,6 +23,8 @@ static const char usage[] =
     "                           count the move tree, one line per first move\n"
     "  bench [--depth N]        search the bench positions: node count and speed\n"
     "  bench perft [--depth N]  time bulk-counted perft from the Classic start\n"
+    "  match A B [options]      bot against bot: score, Elo +/- error, SPRT\n"
+    "                           (`citadel match --help` lists the options)\n"
     "  variants                 list every variant\n"
     "  tune [--games N] [--depth D] [--level L] [--move-limit M] [--plies P]\n"
     "       [--concurrency C] [--passes K] [--seed S]\n"
@@ -163,6 +166,8 @@ int main(int argc, char **argv)
         return cmd_perft(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0)
         return cmd_bench(argc - 2, argv + 2);
+    if (strcmp(cmd, "match") == 0)
+        return match_main(argc - 2, argv + 2);
     if (strcmp(cmd, "variants") == 0)
         return cmd_variants();
     if (strcmp(cmd, "tune") == 0)

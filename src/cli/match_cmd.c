@@ -1,0 +1,301 @@
+/* match_cmd.c -- `citadel match`: parses the options, shows progress on
+ * stderr, and prints the result on stdout:
+ *
+ *   Score of A vs B: W - L - D  [0.xxx] N
+ *   Elo difference: X +/- Y
+ *   SPRT: llr 2.97 (lbound -2.94, ubound 2.94) - H1 was accepted
+ *
+ * The last line only with --sprt. The playing is src/ai/match.c's.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../ai/bots.h"
+#include "../ai/match.h"
+#include "../ai/stats.h"
+#include "match_cmd.h"
+
+static const char match_usage[] =
+    "usage: citadel match A B [options]\n"
+    "\n"
+    "Plays bot A against bot B and prints the score, the Elo difference with its\n"
+    "95% interval and, with --sprt, the SPRT verdict. Bots: level=N (1-6), greedy,\n"
+    "random, mcts, \"uci:<command>\" (an engine speaking our UCI dialect).\n"
+    "\n"
+    "options:\n"
+"      --variant V          default rampart\n"
+    "      --games N            default 100, rounded up to even: each opening is\n"
+    "                           played twice, colours swapped\n"
+    "      --concurrency C      games at once, default 1\n"
+    "      --movetime MS | --tc BASE+INC (seconds, e.g. 10+0.1) | --depth N | --nodes N\n"
+    "                           limits per move (any mix; without any, --movetime 100).\n"
+    "                           Under --tc a side whose clock runs out loses by the\n"
+    "                           game's time rule; a bot that returns no move or an\n"
+    "                           illegal one loses (reason \"illegal\")\n"
+    "      --move-limit N       full moves, default 100 (0 = none)\n"
+    "      --openings-plies K   random plies of each opening, default 4\n"
+    "      --seed S             openings and bots' random choices, default 0\n"
+    "      --sprt [elo0=0] [elo1=10] [alpha=0.05] [beta=0.05]\n"
+    "                           stop when the SPRT accepts a hypothesis\n"
+    "      --records FILE       append every game as a text record\n"
+    "      --quiet              no progress on stderr\n";
+
+__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("citadel: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n\n%s", match_usage);
+    return 2;
+}
+
+static int whole(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int real(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || v != v)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* "BASE" or "BASE+INC", in seconds. */
+static int parse_tc(const char *s, match_config *cfg)
+{
+    char buf[64];
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    char *plus = strchr(buf, '+');
+    double base, inc = 0.0;
+    if (plus)
+        *plus = 0;
+    if (real(buf, &base) || base <= 0 || base > 1e6 || (plus && real(plus + 1, &inc)) ||
+        inc < 0 || inc > 1e6)
+        return -1;
+    cfg->base_ms = (int64_t)(base * 1000.0 + 0.5);
+    cfg->inc_ms = (int64_t)(inc * 1000.0 + 0.5);
+    return cfg->base_ms > 0 ? 0 : -1;
+}
+
+/* Reads the key=value words after --sprt; returns how many it took, or -1. */
+static int parse_sprt(int argc, char **argv, match_config *cfg)
+{
+    int used = 0;
+    for (; used < argc; used++) {
+        const char *a = argv[used], *eq = strchr(a, '=');
+        double *to = NULL;
+        if (!eq)
+            break;
+        size_t k = (size_t)(eq - a);
+        if (k == 4 && strncmp(a, "elo0", 4) == 0)
+            to = &cfg->elo0;
+        else if (k == 4 && strncmp(a, "elo1", 4) == 0)
+            to = &cfg->elo1;
+        else if (k == 5 && strncmp(a, "alpha", 5) == 0)
+            to = &cfg->alpha;
+        else if (k == 4 && strncmp(a, "beta", 4) == 0)
+            to = &cfg->beta;
+        else
+            break;
+        if (real(eq + 1, to))
+            return -1;
+    }
+    return used;
+}
+
+typedef struct progress {
+    int tty;
+    int tenths;   /* of the match reported so far, when not a tty */
+} progress;
+
+static void show_progress(void *ctx, const match_tally *t)
+{
+    progress *p = ctx;
+    int done = t->wins + t->losses + t->draws;
+    stats_elo e = stats_elo_of(t->wins, t->losses, t->draws);
+    if (p->tty) {
+        char bar[21];
+        int fill = (int)((long long)done * 20 / t->games);
+        for (int i = 0; i < 20; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[20] = 0;
+        fprintf(stderr, "\r[%s] %d/%d  %d-%d-%d  Elo %.1f +/- %.1f   ", bar, done, t->games,
+                t->wins, t->losses, t->draws, e.elo, e.margin);
+    } else {
+        int tenths = (int)((long long)done * 10 / t->games);
+        if (tenths <= p->tenths)
+            return;
+        p->tenths = tenths;
+        fprintf(stderr, "%d/%d games  %d-%d-%d  Elo %.1f +/- %.1f\n", done, t->games, t->wins,
+                t->losses, t->draws, e.elo, e.margin);
+    }
+    fflush(stderr);
+}
+
+static void print_result(const match_config *cfg, const match_tally *t)
+{
+    int n = t->wins + t->losses + t->draws;
+    stats_elo e = stats_elo_of(t->wins, t->losses, t->draws);
+    printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", cfg->spec[0], cfg->spec[1], t->wins,
+           t->losses, t->draws, e.score, n);
+    printf("Elo difference: %.1f +/- %.1f\n", e.elo, e.margin);
+    if (cfg->sprt) {
+        const stats_sprt *s = &t->sprt;
+        printf("SPRT: llr %.2f (lbound %.2f, ubound %.2f) - %s\n", s->llr, s->lbound, s->ubound,
+               s->verdict == STATS_SPRT_H1   ? "H1 was accepted"
+               : s->verdict == STATS_SPRT_H0 ? "H0 was accepted"
+                                             : "no hypothesis was accepted");
+    }
+    fflush(stdout);
+}
+
+int match_main(int argc, char **argv)
+{
+    match_config cfg;
+    match_defaults(&cfg);
+    int nspecs = 0, quiet = 0, limited = 0;
+    const char *variant = "rampart";
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        long long v;
+        if (strncmp(a, "--", 2) != 0) {
+            if (nspecs == 2)
+                return bad("one bot too many: '%s'", a);
+            cfg.spec[nspecs++] = a;
+            continue;
+        }
+        if (strcmp(a, "--help") == 0) {
+            fputs(match_usage, stdout);
+            return 0;
+        }
+        if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+            continue;
+        }
+        if (strcmp(a, "--sprt") == 0) {
+            int used = parse_sprt(argc - i - 1, argv + i + 1, &cfg);
+            if (used < 0)
+                return bad("%s: bad SPRT value (want elo0=0 elo1=10 alpha=0.05 beta=0.05)", a);
+            cfg.sprt = 1;
+            i += used;
+            continue;
+        }
+        if (i + 1 >= argc)
+            return bad("%s needs a value", a);
+        const char *val = argv[++i];
+        if (strcmp(a, "--variant") == 0) {
+            variant = val;
+        } else if (strcmp(a, "--games") == 0) {
+            if (whole(val, 1, 100000000, &v))
+                return bad("--games must be 1-100000000, not '%s'", val);
+            cfg.games = (int)v;
+        } else if (strcmp(a, "--concurrency") == 0) {
+            if (whole(val, 1, 256, &v))
+                return bad("--concurrency must be 1-256, not '%s'", val);
+            cfg.concurrency = (int)v;
+        } else if (strcmp(a, "--movetime") == 0) {
+            if (whole(val, 1, 100000000, &v))
+                return bad("--movetime must be 1-100000000 ms, not '%s'", val);
+            cfg.movetime = v;
+            limited = 1;
+        } else if (strcmp(a, "--tc") == 0) {
+            if (parse_tc(val, &cfg))
+                return bad("--tc must be BASE+INC in seconds (e.g. 10+0.1), not '%s'", val);
+            limited = 1;
+        } else if (strcmp(a, "--depth") == 0) {
+            if (whole(val, 1, SEARCH_MAX_PLY - 1, &v))
+                return bad("--depth must be 1-127, not '%s'", val);
+            cfg.depth = (int)v;
+            limited = 1;
+        } else if (strcmp(a, "--nodes") == 0) {
+            if (whole(val, 1, 1000000000000000LL, &v))
+                return bad("--nodes must be a whole number >= 1, not '%s'", val);
+            cfg.nodes = (uint64_t)v;
+            limited = 1;
+        } else if (strcmp(a, "--move-limit") == 0) {
+            if (whole(val, 0, 100000, &v))
+                return bad("--move-limit must be 0-100000, not '%s'", val);
+            cfg.move_limit = (int)v;
+        } else if (strcmp(a, "--openings-plies") == 0) {
+            if (whole(val, 0, MATCH_MAX_OPENING_PLIES, &v))
+                return bad("--openings-plies must be 0-40, not '%s'", val);
+            cfg.opening_plies = (int)v;
+        } else if (strcmp(a, "--seed") == 0) {
+            char *end;
+            errno = 0;
+            cfg.seed = strtoull(val, &end, 10);
+            if (end == val || *end || errno || val[0] == '-')
+                return bad("--seed must be a whole number >= 0, not '%s'", val);
+        } else if (strcmp(a, "--records") == 0) {
+            cfg.records = val;
+        } else {
+            return bad("unknown match option '%s'", a);
+        }
+    }
+    if (nspecs < 2)
+        return bad("%s", "match needs two bots, e.g. `citadel match level=6 greedy`");
+    if (!(cfg.alpha > 0 && cfg.alpha < 1 && cfg.beta > 0 && cfg.beta < 1))
+        return bad("%s", "--sprt: alpha and beta must be between 0 and 1");
+    if (!(cfg.elo0 < cfg.elo1))
+        return bad("%s", "--sprt: elo0 must be below elo1");
+    cfg.variant = game_variant_find(variant);
+    if (!cfg.variant)
+        return bad("unknown variant '%s' (see `citadel variants`)", variant);
+    if (cfg.variant->nsides != 2)
+        return bad("variant '%s' is not for two players", variant);
+    if (!limited)
+        cfg.movetime = 100;
+    for (int i = 0; i < 2; i++) {
+        char why[160] = "";
+        bot *b = bot_new(cfg.spec[i], 0, why, sizeof why);
+        if (!b) {
+            fprintf(stderr, "citadel: bot '%s': %s\n", cfg.spec[i], why);
+            return bad("%s", "bad bot spec");
+        }
+        bot_free(b);
+    }
+    if (cfg.records) {
+        FILE *f = fopen(cfg.records, "a");
+        if (!f)
+            return bad("cannot open the records file '%s'", cfg.records);
+        fclose(f);
+    }
+
+    progress p = { isatty(STDERR_FILENO), 0 };
+    if (!quiet) {
+        cfg.progress = show_progress;
+        cfg.progress_ctx = &p;
+    }
+    match_tally t;
+    char err[200];
+    int rc = match_run(&cfg, &t, err, sizeof err);
+    if (!quiet && p.tty)
+        fputc('\n', stderr);
+    if (rc != 0) {
+        fprintf(stderr, "citadel: match stopped: %s\n", err);
+        if (t.wins + t.losses + t.draws)
+            print_result(&cfg, &t);
+        return 1;
+    }
+    print_result(&cfg, &t);
+    return 0;
+}
