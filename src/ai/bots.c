@@ -59,7 +59,41 @@ struct bot {
     searcher *search;
     mcts *mcts;
     engine *eng;
+    /* Limits of its own ("level=6/movetime=50"), replacing the caller's. */
+    int64_t own_movetime;
+    int own_depth;
+    uint64_t own_nodes;
 };
+
+/* Reads "/movetime=N", "/depth=N" and "/nodes=N" suffixes (any order) into
+ * b; returns 0, or -1 on anything else. */
+static int parse_own_limits(bot *b, const char *s)
+{
+    while (*s == '/') {
+        s++;
+        char key[16];
+        size_t k = 0;
+        while (*s && *s != '=' && k < sizeof key - 1)
+            key[k++] = *s++;
+        key[k] = 0;
+        if (*s++ != '=')
+            return -1;
+        char *end;
+        long long v = strtoll(s, &end, 10);
+        if (end == s || v < 1 || v > 100000000000LL)
+            return -1;
+        s = end;
+        if (strcmp(key, "movetime") == 0)
+            b->own_movetime = v;
+        else if (strcmp(key, "depth") == 0 && v < SEARCH_MAX_PLY)
+            b->own_depth = (int)v;
+        else if (strcmp(key, "nodes") == 0)
+            b->own_nodes = (uint64_t)v;
+        else
+            return -1;
+    }
+    return *s ? -1 : 0;
+}
 
 static void set_err(char *err, size_t errlen, const char *msg)
 {
@@ -512,6 +546,20 @@ bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
     }
     memcpy(b->name, spec, strlen(spec) + 1);
     rng_seed(&b->rng, seed);
+    char base[64];
+    const char *slash = strncmp(spec, "uci:", 4) == 0 ? NULL : strchr(spec, '/');
+    if (slash) {
+        size_t len = (size_t)(slash - spec);
+        if (len >= sizeof base || parse_own_limits(b, slash) != 0) {
+            if (err && errlen)
+                snprintf(err, errlen,
+                         "bad bot '%.60s': limits are /movetime=MS, /depth=N or /nodes=N", spec);
+            goto fail;
+        }
+        memcpy(base, spec, len);
+        base[len] = 0;
+        spec = base;
+    }
     int level = parse_level(spec);
     if (level > 0) {
         b->kind = BOT_LEVEL;
@@ -607,6 +655,19 @@ game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_
         lim = &none;
     if (!can_play(b, v))
         return GAME_MOVE_NONE;
+    search_limits own;
+    if (b->own_movetime || b->own_depth || b->own_nodes) {
+        own = *lim;
+        if (b->own_movetime) {
+            own.movetime = b->own_movetime;
+            own.time[0] = own.time[1] = -1;
+        }
+        if (b->own_depth)
+            own.depth = b->own_depth;
+        if (b->own_nodes)
+            own.nodes = b->own_nodes;
+        lim = &own;
+    }
     switch (b->kind) {
     case BOT_LEVEL:
         return search_run(b->search, v, pos, lim, stop, NULL, NULL, NULL);

@@ -8,6 +8,9 @@
  *   "mcts"          plain UCT Monte Carlo tree search with random playouts
  *   "uci:<command>" an external engine speaking our UCI dialect, started
  *                   with /bin/sh -c <command>
+ * Any spec but "uci:" may end with limits of the bot's own that replace the
+ * caller's for every move: "/movetime=MS", "/depth=N", "/nodes=N", e.g.
+ * "level=6/movetime=50" (so one match can pit two thinking times).
  * A bot is used by one thread at a time; different bots may play at once.
  * Bots see only what they are given: the caller passes a player's view.
  */

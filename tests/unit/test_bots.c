@@ -242,7 +242,16 @@ static void test_bad_specs(void **state)
     expect_refused("uci:   ", "needs a command");
     expect_refused("foo", "unknown bot 'foo'");
     expect_refused("", "unknown bot");
+    expect_refused("level=6/", "limits are");
+    expect_refused("level=6/movetime=0", "limits are");
+    expect_refused("level=6/speed=3", "limits are");
+    expect_refused("greedy/nodes=x", "limits are");
     assert_null(bot_new("foo", 1, NULL, 0));
+    /* Limits of its own are accepted, and the name keeps them. */
+    bot *b = bot_new("level=6/movetime=5/depth=2", 1, NULL, 0);
+    assert_non_null(b);
+    assert_string_equal(bot_name(b), "level=6/movetime=5/depth=2");
+    bot_free(b);
 }
 
 /* The `citadel` built beside this test binary (build/<tier>/citadel), or 0. */
