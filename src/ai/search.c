@@ -41,8 +41,8 @@ static const level_params levels[SEARCH_LEVELS + 1] = {
     { 1, 0, 90, 2000 },      /* 1: sees one move, misses recaptures */
     { 2, 0, 45, 20000 },     /* 2: sees replies, still misses exchanges */
     { 3, 1, 20, 100000 },    /* 3: sees exchanges */
-    { 5, 1, 8, 1000000 },    /* 4 */
-    { 8, 1, 0, 8000000 },    /* 5 */
+    { 4, 1, 8, 400000 },     /* 4 */
+    { 6, 1, 0, 2000000 },    /* 5 */
     { 0, 1, 0, 0 },          /* 6: the strongest, limited only by time */
 };
 
