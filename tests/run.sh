@@ -41,7 +41,9 @@ run_cmocka() {
     echo "$out" | grep -E '^\[  (FAILED|ERROR|PASSED)|^\[==========\]' | sed "s|^|$tier $(basename "$bin"): |"
     local ok bad
     ok=$(echo "$out" | grep -cE '^\[       OK \]')
-    bad=$(echo "$out" | grep -cE '^\[  (FAILED|ERROR)   \] [a-zA-Z_0-9]+$')
+    # cmocka's summary: "[  FAILED  ] N test(s), listed below:"
+    bad=$(echo "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:$/\1/p')
+    bad=${bad:-0}
     for _ in $(seq 1 "$ok"); do record pass "$tier:$(basename "$bin")"; done
     for _ in $(seq 1 "$bad"); do record fail "$tier:$(basename "$bin")"; done
     if [ $rc -ne 0 ] && [ "$bad" -eq 0 ]; then
