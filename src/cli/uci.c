@@ -1,9 +1,10 @@
-/* uci.c -- the UCI dialect: variant choice, positions, perft and `d`.
+/* uci.c -- the UCI dialect: variant choice, positions, perft, search and `d`.
  *
  * Every command that changes state builds the new state aside and installs
  * it only when all of it succeeded, so an error leaves the session as it
  * was: `position fen F moves m1 m2` with a bad F or an illegal m2 keeps the
- * previous position in force.
+ * previous position in force. A search runs on a thread of its own; every
+ * command that changes the session stops it first.
  */
 #include "uci.h"
 
