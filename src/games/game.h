@@ -74,6 +74,12 @@ typedef struct game_option {
     const char *name;    /* e.g. "MoveLimit" */
     int def, min, max;   /* integer settings only, for now */
     const char *help;
+    /* The values a server offers players, ending with -1 (NULL: any value
+     * from min to max), and the one it offers first. The engine's own
+     * default (def) may differ: Rampart's engine has no move limit unless
+     * told, while its games are offered with 100 (R7.3). */
+    const int *offered;
+    int offer_def;
 } game_option;
 
 typedef struct game_ops {

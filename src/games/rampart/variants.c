@@ -34,10 +34,14 @@ static const rp_variant_data narrow_data = { 3, 9, "qqq/nnn/kkk/bbb/3/BBB/KKK/NN
 static const rp_variant_data mini_data = { 5, 7, "1qnq1/1knk1/1bbb1/5/1BBB1/1KNK1/1QNQ1 b 1" };
 static const rp_variant_data shuffle_data = { 5, 9, NULL };
 
+/* R7.3: the limits offered to players, 100 first. */
+static const int offered_limits[] = { 50, 100, 150, 200, -1 };
+
 static const game_option options[] = {
     { "MoveLimit", 0, 0, 100000,
-      "full moves after which the game is decided by material (R7.3); 0 = none" },
-    { NULL, 0, 0, 0, NULL },
+      "full moves after which the game is decided by material (R7.3); 0 = none",
+      offered_limits, 100 },
+    { NULL, 0, 0, 0, NULL, NULL, 0 },
 };
 
 /* The k-th (0-based, lexicographic) 3-subset of n slots, as slot indices. */
