@@ -1,0 +1,187 @@
+/* store.h -- everything the server keeps, behind one interface.
+ *
+ * The server stores players, sessions, games, every move with its clock
+ * time, results, ratings and their history. This header is the only way it
+ * does so; store_sqlite.c implements it on SQLite (WAL). Another backend
+ * (PostgreSQL, for several servers) would implement the same functions.
+ *
+ * Durability.  Every function that writes returns only after its change is
+ * committed: a process killed at any moment afterwards loses nothing that
+ * a write function reported as done. (SQLite: WAL, synchronous=NORMAL by
+ * default, which survives a killed process; store_open's `sync_full`
+ * makes it survive a power cut as well.)
+ *
+ * Threads.  A store is used by one thread at a time (the server's event
+ * loop). Functions return 0 on success and -1 on failure with a line for
+ * people in err; "not found" is reported as STORE_NOT_FOUND (1) where
+ * the function says so, and a name already taken as STORE_TAKEN (2).
+ *
+ * Times are milliseconds since the Unix epoch (int64_t). Ids are positive
+ * int64_t, given by the store.
+ */
+#ifndef CITADEL_STORE_H
+#define CITADEL_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_NOT_FOUND 1
+#define STORE_TAKEN 2
+#define STORE_NAME_MAX 32
+#define STORE_TEXT_MAX 256
+
+typedef struct store store;
+
+typedef struct store_err {
+    char msg[200];
+} store_err;
+
+/* Opens (creating if needed) the database at path and brings its schema
+ * up to date by numbered migrations kept in the code (PRAGMA user_version).
+ * ":memory:" gives a private in-memory store for tests. NULL on failure. */
+store *store_open(const char *path, int sync_full, store_err *err);
+void store_close(store *s);
+
+/* The schema version the store is at after store_open. */
+int store_schema_version(store *s);
+
+/* --- players ------------------------------------------------------------ */
+typedef struct store_player {
+    int64_t id;
+    char name[STORE_NAME_MAX + 1];
+    int is_bot;            /* bots are accounts too */
+    int is_guest;          /* anonymous players: never rated */
+    char bot_spec[64];     /* bots: "level=3" and the like; "" otherwise */
+    int64_t created;
+} store_player;
+
+/* Creates a player. pass_hash is the Argon2id string (libsodium's
+ * crypto_pwhash_str), or "" for bots and guests. Returns STORE_TAKEN if the
+ * name is in use (names compare case-insensitively). Sets *id. */
+int store_player_add(store *s, const char *name, const char *pass_hash, int is_bot,
+                     int is_guest, const char *bot_spec, int64_t now, int64_t *id,
+                     store_err *err);
+/* By name (case-insensitive) or id; STORE_NOT_FOUND if none. pass_hash
+ * (may be NULL) receives the stored hash, room for STORE_TEXT_MAX bytes. */
+int store_player_by_name(store *s, const char *name, store_player *p, char *pass_hash,
+                         store_err *err);
+int store_player_by_id(store *s, int64_t id, store_player *p, store_err *err);
+/* Every bot account, in id order; returns how many (up to max), or -1. */
+int store_bots(store *s, store_player *out, int max, store_err *err);
+
+/* --- sessions ----------------------------------------------------------- */
+/* token: the session cookie's value (the caller makes it, random). */
+int store_session_add(store *s, const char *token, int64_t player, int64_t now,
+                      int64_t expires, store_err *err);
+/* The player of a session that has not expired at `now`; STORE_NOT_FOUND
+ * otherwise. */
+int store_session_player(store *s, const char *token, int64_t now, int64_t *player,
+                         store_err *err);
+int store_session_del(store *s, const char *token, store_err *err);
+
+/* --- ratings ------------------------------------------------------------ */
+typedef struct store_rating {
+    char variant[32];
+    double rating;         /* 1500 until the first rated game */
+    int games;             /* rated games played in that variant */
+} store_rating;
+
+/* A player's rating in a variant (1500 and 0 games if never rated). */
+int store_rating_get(store *s, int64_t player, const char *variant, store_rating *r,
+                     store_err *err);
+/* Every variant the player has a rating in; returns how many, or -1. */
+int store_ratings(store *s, int64_t player, store_rating *out, int max, store_err *err);
+
+typedef struct store_rating_point {
+    int64_t game;
+    int64_t time;
+    double before, after;
+} store_rating_point;
+/* A player's rating history in a variant, oldest first; returns how many
+ * (the latest `max` if there are more), or -1. */
+int store_rating_history(store *s, int64_t player, const char *variant,
+                         store_rating_point *out, int max, store_err *err);
+
+typedef struct store_ladder_row {
+    int64_t player;
+    char name[STORE_NAME_MAX + 1];
+    int is_bot;
+    double rating;
+    int games;
+} store_ladder_row;
+/* The ladder of a variant: rated players, best first; returns how many. */
+int store_ladder(store *s, const char *variant, store_ladder_row *out, int max,
+                 store_err *err);
+
+/* --- games -------------------------------------------------------------- */
+#define STORE_MAX_SIDES 4
+
+enum { STORE_GAME_LIVE = 0, STORE_GAME_OVER = 1, STORE_GAME_ABORTED = 2 };
+
+typedef struct store_game {
+    int64_t id;
+    char variant[32];
+    char start[STORE_TEXT_MAX];  /* the start position in the game's notation */
+    int64_t base_ms, inc_ms;     /* clock; base_ms 0 means no clock */
+    int move_limit;              /* 0 = none */
+    int rated;
+    int nsides;
+    int64_t players[STORE_MAX_SIDES];  /* player id per side */
+    int64_t created;
+    int64_t started;             /* when the clocks began; 0 if not yet */
+    int status;                  /* STORE_GAME_* */
+    int winner;                  /* winning team, -1 draw (when over) */
+    char reason[32];             /* "move-limit", "time", "resign", ... */
+    int sterile;                 /* 1 for a sterile draw */
+    int64_t ended;
+    int nmoves;                  /* moves stored */
+} store_game;
+
+/* Creates a live game from g (id, status, nmoves ignored); sets g->id. */
+int store_game_add(store *s, store_game *g, store_err *err);
+/* STORE_NOT_FOUND if none. */
+int store_game_get(store *s, int64_t id, store_game *g, store_err *err);
+
+typedef struct store_move {
+    int ply;                 /* 0 for the first move */
+    char text[32];           /* the move in the game's notation */
+    int64_t clock_ms;        /* the mover's clock after the move (with increment) */
+    int64_t time;            /* when it was made */
+} store_move;
+
+/* Appends move number m->ply (must equal the number stored so far, else
+ * -1 and nothing changes) and, in the same transaction, sets the game's
+ * `started` to started if it is nonzero. */
+int store_move_add(store *s, int64_t game, const store_move *m, int64_t started,
+                   store_err *err);
+/* All moves of a game in order into out (room for max); returns how many,
+ * or -1. */
+int store_moves(store *s, int64_t game, store_move *out, int max, store_err *err);
+
+/* Ends a game and, in the same transaction, writes the rating changes:
+ * for each of n entries, the player's new rating in g->variant (games + 1)
+ * and a history point. Ending a game that is not live fails. */
+typedef struct store_rating_change {
+    int64_t player;
+    double before, after;
+} store_rating_change;
+int store_game_end(store *s, int64_t game, int status, int winner, const char *reason,
+                   int sterile, int64_t ended, const store_rating_change *changes, int n,
+                   store_err *err);
+
+/* Ids of every live game, oldest first (for resuming after a restart);
+ * returns how many, or -1. */
+int store_live_games(store *s, int64_t *out, int max, store_err *err);
+/* A player's games, newest first, skipping `offset`; returns how many. */
+int store_player_games(store *s, int64_t player, int offset, store_game *out, int max,
+                       store_err *err);
+
+/* --- saved setups and other per-player text ---------------------------- */
+/* Key/value text per player ("setup:stratego:1" -> setup string). */
+int store_kv_put(store *s, int64_t player, const char *key, const char *value,
+                 store_err *err);
+/* STORE_NOT_FOUND if none. */
+int store_kv_get(store *s, int64_t player, const char *key, char *value, size_t size,
+                 store_err *err);
+
+#endif

@@ -1,0 +1,1017 @@
+/* store_sqlite.c -- store.h on SQLite.
+ *
+ * One connection per store, in WAL mode, used by one thread. Every
+ * statement the store runs is prepared once in store_open and kept in
+ * s->st[]; a function takes its statements with use(), which resets them,
+ * and resets them again before returning, so no statement holds a read
+ * transaction between calls (that would stop WAL checkpoints).
+ *
+ * A function that writes one row runs one statement in autocommit mode; a
+ * function that writes several opens BEGIN IMMEDIATE and either commits
+ * all of it or rolls all of it back. Either way the change is committed
+ * when the function returns 0.
+ *
+ * The schema is built by the migrations in migrations[], numbered from 1;
+ * PRAGMA user_version is the number of the last one applied, and each is
+ * applied in its own transaction together with the bump of user_version.
+ *
+ * Tables (schema 1):
+ *   players        id, name (unique, NOCASE), pass_hash, is_bot, is_guest,
+ *                  bot_spec, created
+ *   sessions       token -> player, created, expires
+ *   games          id, variant, start, clock, move_limit, rated, nsides,
+ *                  created, started, status, winner, reason, sterile,
+ *                  ended, nmoves (the count of its rows in moves)
+ *   game_players   (game, side) -> player
+ *   moves          (game, ply) -> text, clock_ms, time
+ *   ratings        (player, variant) -> rating, games
+ *   rating_history one row per player per rated game: before, after, time
+ *   kv             (player, key) -> value
+ *
+ * The invariant: games.nmoves equals the number of rows in moves for that
+ * game, which are plies 0 .. nmoves-1; store_move_add keeps it with one
+ * guarded UPDATE (status live and nmoves == ply) in the same transaction
+ * as the INSERT.
+ */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* The longest text a char array field of a struct holds. */
+#define FIELD_MAX(type, field) (sizeof ((type *)0)->field - 1)
+
+#define BUSY_TIMEOUT_MS 5000
+#define KV_VALUE_MAX 4096   /* bytes of one kv value */
+
+/* --- schema ------------------------------------------------------------- */
+
+static const char *const migrations[] = {
+    /* 1: the first schema. */
+    "CREATE TABLE players ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL COLLATE NOCASE UNIQUE"
+    "    CHECK (length(CAST(name AS BLOB)) BETWEEN 1 AND 32),"
+    "  pass_hash TEXT NOT NULL DEFAULT '',"
+    "  is_bot INTEGER NOT NULL DEFAULT 0 CHECK (is_bot IN (0, 1)),"
+    "  is_guest INTEGER NOT NULL DEFAULT 0 CHECK (is_guest IN (0, 1)),"
+    "  bot_spec TEXT NOT NULL DEFAULT '',"
+    "  created INTEGER NOT NULL);"
+    "CREATE INDEX players_bots ON players(id) WHERE is_bot = 1;"
+
+    "CREATE TABLE sessions ("
+    "  token TEXT PRIMARY KEY,"
+    "  player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,"
+    "  created INTEGER NOT NULL,"
+    "  expires INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX sessions_expires ON sessions(expires);"
+    "CREATE INDEX sessions_player ON sessions(player);"
+
+    "CREATE TABLE games ("
+    "  id INTEGER PRIMARY KEY,"
+    "  variant TEXT NOT NULL,"
+    "  start TEXT NOT NULL,"
+    "  base_ms INTEGER NOT NULL,"
+    "  inc_ms INTEGER NOT NULL,"
+    "  move_limit INTEGER NOT NULL,"
+    "  rated INTEGER NOT NULL CHECK (rated IN (0, 1)),"
+    "  nsides INTEGER NOT NULL CHECK (nsides BETWEEN 1 AND 4),"
+    "  created INTEGER NOT NULL,"
+    "  started INTEGER NOT NULL DEFAULT 0,"
+    "  status INTEGER NOT NULL DEFAULT 0 CHECK (status IN (0, 1, 2)),"
+    "  winner INTEGER NOT NULL DEFAULT -1,"
+    "  reason TEXT NOT NULL DEFAULT '',"
+    "  sterile INTEGER NOT NULL DEFAULT 0,"
+    "  ended INTEGER NOT NULL DEFAULT 0,"
+    "  nmoves INTEGER NOT NULL DEFAULT 0);"
+    "CREATE INDEX games_status ON games(status);"
+
+    "CREATE TABLE game_players ("
+    "  game INTEGER NOT NULL REFERENCES games(id),"
+    "  side INTEGER NOT NULL CHECK (side BETWEEN 0 AND 3),"
+    "  player INTEGER NOT NULL REFERENCES players(id),"
+    "  PRIMARY KEY (game, side)) WITHOUT ROWID;"
+    "CREATE INDEX game_players_player ON game_players(player, game);"
+
+    "CREATE TABLE moves ("
+    "  game INTEGER NOT NULL REFERENCES games(id),"
+    "  ply INTEGER NOT NULL,"
+    "  text TEXT NOT NULL,"
+    "  clock_ms INTEGER NOT NULL,"
+    "  time INTEGER NOT NULL,"
+    "  PRIMARY KEY (game, ply)) WITHOUT ROWID;"
+
+    "CREATE TABLE ratings ("
+    "  player INTEGER NOT NULL REFERENCES players(id),"
+    "  variant TEXT NOT NULL,"
+    "  rating REAL NOT NULL,"
+    "  games INTEGER NOT NULL,"
+    "  PRIMARY KEY (player, variant)) WITHOUT ROWID;"
+    "CREATE INDEX ratings_ladder ON ratings(variant, rating DESC, games DESC);"
+
+    "CREATE TABLE rating_history ("
+    "  id INTEGER PRIMARY KEY,"
+    "  player INTEGER NOT NULL REFERENCES players(id),"
+    "  variant TEXT NOT NULL,"
+    "  game INTEGER NOT NULL REFERENCES games(id),"
+    "  time INTEGER NOT NULL,"
+    "  before REAL NOT NULL,"
+    "  after REAL NOT NULL,"
+    "  UNIQUE (player, game));"
+    "CREATE INDEX rating_history_player ON rating_history(player, variant, time, game);"
+
+    "CREATE TABLE kv ("
+    "  player INTEGER NOT NULL REFERENCES players(id),"
+    "  key TEXT NOT NULL,"
+    "  value TEXT NOT NULL,"
+    "  PRIMARY KEY (player, key)) WITHOUT ROWID;",
+};
+
+#define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
+
+/* --- statements --------------------------------------------------------- */
+
+enum {
+    ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
+    ST_PLAYER_ADD, ST_PLAYER_BY_NAME, ST_PLAYER_BY_ID, ST_BOTS,
+    ST_SESSION_PURGE, ST_SESSION_ADD, ST_SESSION_PLAYER, ST_SESSION_DEL,
+    ST_RATING_GET, ST_RATINGS, ST_HISTORY, ST_LADDER,
+    ST_GAME_ADD, ST_SIDE_ADD, ST_GAME_GET, ST_SIDES,
+    ST_GAME_ADVANCE, ST_GAME_STATE, ST_MOVE_ADD, ST_MOVES,
+    ST_GAME_END, ST_RATING_SET, ST_HISTORY_ADD,
+    ST_LIVE, ST_PLAYER_GAMES,
+    ST_KV_PUT, ST_KV_GET,
+    ST_COUNT
+};
+
+#define PLAYER_COLS "id, name, is_bot, is_guest, bot_spec, created"
+#define GAME_COLS                                                                  \
+    "id, variant, start, base_ms, inc_ms, move_limit, rated, nsides, created, "    \
+    "started, status, winner, reason, sterile, ended, nmoves"
+
+static const char *const sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+
+    [ST_PLAYER_ADD] = "INSERT INTO players (name, pass_hash, is_bot, is_guest, bot_spec, "
+                      "created) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    [ST_PLAYER_BY_NAME] = "SELECT " PLAYER_COLS ", pass_hash FROM players WHERE name = ?1",
+    [ST_PLAYER_BY_ID] = "SELECT " PLAYER_COLS " FROM players WHERE id = ?1",
+    [ST_BOTS] = "SELECT " PLAYER_COLS " FROM players WHERE is_bot = 1 ORDER BY id LIMIT ?1",
+
+    [ST_SESSION_PURGE] = "DELETE FROM sessions WHERE expires <= ?1",
+    [ST_SESSION_ADD] = "INSERT INTO sessions (token, player, created, expires) "
+                       "VALUES (?1, ?2, ?3, ?4)",
+    [ST_SESSION_PLAYER] = "SELECT player FROM sessions WHERE token = ?1 AND expires > ?2",
+    [ST_SESSION_DEL] = "DELETE FROM sessions WHERE token = ?1",
+
+    [ST_RATING_GET] = "SELECT rating, games FROM ratings WHERE player = ?1 AND variant = ?2",
+    [ST_RATINGS] = "SELECT variant, rating, games FROM ratings WHERE player = ?1 "
+                   "ORDER BY variant LIMIT ?2",
+    [ST_HISTORY] = "SELECT game, time, before, after FROM rating_history "
+                   "WHERE player = ?1 AND variant = ?2 "
+                   "ORDER BY time DESC, game DESC LIMIT ?3",
+    [ST_LADDER] = "SELECT r.player, p.name, p.is_bot, r.rating, r.games "
+                  "FROM ratings r JOIN players p ON p.id = r.player "
+                  "WHERE r.variant = ?1 AND r.games > 0 AND p.is_guest = 0 "
+                  "ORDER BY r.rating DESC, r.games DESC, r.player LIMIT ?2",
+
+    [ST_GAME_ADD] = "INSERT INTO games (variant, start, base_ms, inc_ms, move_limit, rated, "
+                    "nsides, created, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    [ST_SIDE_ADD] = "INSERT INTO game_players (game, side, player) VALUES (?1, ?2, ?3)",
+    [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
+    [ST_SIDES] = "SELECT side, player FROM game_players WHERE game = ?1 ORDER BY side",
+
+    [ST_GAME_ADVANCE] = "UPDATE games SET nmoves = nmoves + 1, "
+                        "started = CASE WHEN ?3 != 0 THEN ?3 ELSE started END "
+                        "WHERE id = ?1 AND status = 0 AND nmoves = ?2",
+    [ST_GAME_STATE] = "SELECT status, nmoves, variant, rated FROM games WHERE id = ?1",
+    [ST_MOVE_ADD] = "INSERT INTO moves (game, ply, text, clock_ms, time) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_MOVES] = "SELECT ply, text, clock_ms, time FROM moves WHERE game = ?1 "
+                 "ORDER BY ply LIMIT ?2",
+
+    [ST_GAME_END] = "UPDATE games SET status = ?2, winner = ?3, reason = ?4, sterile = ?5, "
+                    "ended = ?6 WHERE id = ?1 AND status = 0",
+    [ST_RATING_SET] = "INSERT INTO ratings (player, variant, rating, games) "
+                      "SELECT id, ?2, ?3, 1 FROM players WHERE id = ?1 AND is_guest = 0 "
+                      "ON CONFLICT (player, variant) "
+                      "DO UPDATE SET rating = excluded.rating, games = games + 1",
+    [ST_HISTORY_ADD] = "INSERT INTO rating_history (player, variant, game, time, before, "
+                       "after) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+
+    [ST_LIVE] = "SELECT id FROM games WHERE status = 0 ORDER BY id LIMIT ?1",
+    [ST_PLAYER_GAMES] = "SELECT " GAME_COLS " FROM games WHERE id IN "
+                        "(SELECT game FROM game_players WHERE player = ?1) "
+                        "ORDER BY id DESC LIMIT ?2 OFFSET ?3",
+
+    [ST_KV_PUT] = "INSERT INTO kv (player, key, value) VALUES (?1, ?2, ?3) "
+                  "ON CONFLICT (player, key) DO UPDATE SET value = excluded.value",
+    [ST_KV_GET] = "SELECT value FROM kv WHERE player = ?1 AND key = ?2",
+};
+
+struct store {
+    sqlite3 *db;
+    int version;
+    sqlite3_stmt *st[ST_COUNT];
+};
+
+/* --- helpers ------------------------------------------------------------ */
+
+__attribute__((format(printf, 2, 3))) static int fail(store_err *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* A failure of SQLite itself: what we were doing, and SQLite's reason. */
+static int db_fail(store *s, store_err *err, const char *what)
+{
+    return fail(err, "%s: %s", what, sqlite3_errmsg(s->db));
+}
+
+/* Statement `id`, reset and without bindings, ready to bind and step. */
+static sqlite3_stmt *use(store *s, int id)
+{
+    sqlite3_stmt *st = s->st[id];
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return st;
+}
+
+static void done(sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+}
+
+/* Binds a string the caller keeps alive until the statement is done. */
+static void bind_text(sqlite3_stmt *st, int i, const char *text)
+{
+    sqlite3_bind_text(st, i, text, -1, SQLITE_STATIC);
+}
+
+/* Copies column i into dst (room for size bytes), cut to fit. Input checks
+ * keep stored text within the fields, so the cut happens only to a
+ * database edited by hand. */
+static void column_text(sqlite3_stmt *st, int i, char *dst, size_t size)
+{
+    const char *text = (const char *)sqlite3_column_text(st, i);
+    size_t len = text ? (size_t)sqlite3_column_bytes(st, i) : 0;
+    if (len >= size)
+        len = size - 1;
+    if (len)
+        memcpy(dst, text, len);
+    dst[len] = '\0';
+}
+
+/* Is text (NULL counts as "") at most max bytes long? */
+static int fits(const char *text, size_t max)
+{
+    return text == NULL || strnlen(text, max + 1) <= max;
+}
+
+/* Runs a statement that returns no rows (BEGIN, COMMIT, INSERT, ...). */
+static int step_done(store *s, sqlite3_stmt *st, store_err *err, const char *what)
+{
+    int rc = sqlite3_step(st);
+    done(st);
+    return rc == SQLITE_DONE ? 0 : db_fail(s, err, what);
+}
+
+static int begin(store *s, store_err *err, const char *what)
+{
+    return step_done(s, use(s, ST_BEGIN), err, what);
+}
+
+/* Undoes the open transaction. Keeps the error already in err. */
+static int rollback(store *s)
+{
+    if (!sqlite3_get_autocommit(s->db))
+        step_done(s, use(s, ST_ROLLBACK), NULL, "");
+    return -1;
+}
+
+static int commit(store *s, store_err *err, const char *what)
+{
+    if (step_done(s, use(s, ST_COMMIT), err, what) != 0)
+        return rollback(s);
+    return 0;
+}
+
+/* --- open and close ----------------------------------------------------- */
+
+static int exec(sqlite3 *db, const char *text, store_err *err, const char *what)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, text, NULL, NULL, &msg) == SQLITE_OK)
+        return 0;
+    fail(err, "%s: %s", what, msg ? msg : sqlite3_errmsg(db));
+    sqlite3_free(msg);
+    return -1;
+}
+
+/* One text value from a PRAGMA, into out. */
+static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size, store_err *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, text, -1, &st, NULL) != SQLITE_OK)
+        return fail(err, "%s: %s", text, sqlite3_errmsg(db));
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        column_text(st, 0, out, size);
+    else
+        fail(err, "%s: %s", text, sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int migrate(store *s, store_err *err)
+{
+    char buf[32];
+    if (pragma_text(s->db, "PRAGMA user_version", buf, sizeof buf, err) != 0)
+        return -1;
+    int version = atoi(buf);
+    if (version < 0 || version > SCHEMA_VERSION)
+        return fail(err, "the database is at schema %d, newer than this program's %d",
+                    version, SCHEMA_VERSION);
+    for (; version < SCHEMA_VERSION; version++) {
+        char bump[48];
+        snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version + 1);
+        snprintf(buf, sizeof buf, "migration %d", version + 1);
+        if (exec(s->db, "BEGIN IMMEDIATE", err, buf) != 0)
+            return -1;
+        if (exec(s->db, migrations[version], err, buf) != 0 ||
+            exec(s->db, bump, err, buf) != 0 || exec(s->db, "COMMIT", err, buf) != 0) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+    }
+    s->version = version;
+    return 0;
+}
+
+static int configure(store *s, int sync_full, store_err *err)
+{
+    char mode[16];
+    if (sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS) != SQLITE_OK)
+        return db_fail(s, err, "busy timeout");
+    if (pragma_text(s->db, "PRAGMA journal_mode = WAL", mode, sizeof mode, err) != 0)
+        return -1;
+    if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0)
+        return fail(err, "cannot switch the database to WAL (journal mode is %s)", mode);
+    if (exec(s->db, sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
+             err, "synchronous") != 0 ||
+        exec(s->db, "PRAGMA foreign_keys = ON", err, "foreign keys") != 0)
+        return -1;
+    return 0;
+}
+
+store *store_open(const char *path, int sync_full, store_err *err)
+{
+    assert(path);
+    store *s = calloc(1, sizeof *s);
+    if (!s) {
+        fail(err, "out of memory");
+        return NULL;
+    }
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        fail(err, "cannot open %s: %s", path,
+             s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        store_close(s);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(s->db, 1);
+    if (configure(s, sync_full, err) != 0 || migrate(s, err) != 0) {
+        store_close(s);
+        return NULL;
+    }
+    for (int i = 0; i < ST_COUNT; i++) {
+        if (sqlite3_prepare_v3(s->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
+                               NULL) != SQLITE_OK) {
+            fail(err, "cannot prepare statement %d: %s", i, sqlite3_errmsg(s->db));
+            store_close(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+void store_close(store *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(s->st[i]);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+int store_schema_version(store *s)
+{
+    return s->version;
+}
+
+/* --- players ------------------------------------------------------------ */
+
+static void read_player(sqlite3_stmt *st, store_player *p)
+{
+    memset(p, 0, sizeof *p);
+    p->id = sqlite3_column_int64(st, 0);
+    column_text(st, 1, p->name, sizeof p->name);
+    p->is_bot = sqlite3_column_int(st, 2);
+    p->is_guest = sqlite3_column_int(st, 3);
+    column_text(st, 4, p->bot_spec, sizeof p->bot_spec);
+    p->created = sqlite3_column_int64(st, 5);
+}
+
+int store_player_add(store *s, const char *name, const char *pass_hash, int is_bot,
+                     int is_guest, const char *bot_spec, int64_t now, int64_t *id,
+                     store_err *err)
+{
+    assert(s && name && id);
+    if (!name[0] || !fits(name, STORE_NAME_MAX))
+        return fail(err, "a player name has 1 to %d bytes", STORE_NAME_MAX);
+    if (!fits(pass_hash, STORE_TEXT_MAX - 1))
+        return fail(err, "password hash longer than %d bytes", STORE_TEXT_MAX - 1);
+    if (!fits(bot_spec, FIELD_MAX(store_player, bot_spec)))
+        return fail(err, "bot spec longer than %zu bytes", FIELD_MAX(store_player, bot_spec));
+    sqlite3_stmt *st = use(s, ST_PLAYER_ADD);
+    bind_text(st, 1, name);
+    bind_text(st, 2, pass_hash ? pass_hash : "");
+    sqlite3_bind_int(st, 3, is_bot != 0);
+    sqlite3_bind_int(st, 4, is_guest != 0);
+    bind_text(st, 5, bot_spec ? bot_spec : "");
+    sqlite3_bind_int64(st, 6, now);
+    int rc = sqlite3_step(st);
+    done(st);
+    if (rc == SQLITE_CONSTRAINT_UNIQUE) {
+        fail(err, "the name %s is taken", name);
+        return STORE_TAKEN;
+    }
+    if (rc != SQLITE_DONE)
+        return db_fail(s, err, "add player");
+    *id = sqlite3_last_insert_rowid(s->db);
+    return 0;
+}
+
+int store_player_by_name(store *s, const char *name, store_player *p, char *pass_hash,
+                         store_err *err)
+{
+    assert(s && name && p);
+    if (!fits(name, STORE_NAME_MAX)) {
+        fail(err, "no player by that name");
+        return STORE_NOT_FOUND;
+    }
+    sqlite3_stmt *st = use(s, ST_PLAYER_BY_NAME);
+    bind_text(st, 1, name);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        read_player(st, p);
+        if (pass_hash)
+            column_text(st, 6, pass_hash, STORE_TEXT_MAX);
+    }
+    done(st);
+    if (rc == SQLITE_DONE) {
+        fail(err, "no player named %s", name);
+        return STORE_NOT_FOUND;
+    }
+    return rc == SQLITE_ROW ? 0 : db_fail(s, err, "find player");
+}
+
+int store_player_by_id(store *s, int64_t id, store_player *p, store_err *err)
+{
+    assert(s && p);
+    sqlite3_stmt *st = use(s, ST_PLAYER_BY_ID);
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        read_player(st, p);
+    done(st);
+    if (rc == SQLITE_DONE) {
+        fail(err, "no player %lld", (long long)id);
+        return STORE_NOT_FOUND;
+    }
+    return rc == SQLITE_ROW ? 0 : db_fail(s, err, "find player");
+}
+
+int store_bots(store *s, store_player *out, int max, store_err *err)
+{
+    assert(s && (out || max <= 0));
+    if (max < 0)
+        return fail(err, "negative room (%d)", max);
+    sqlite3_stmt *st = use(s, ST_BOTS);
+    sqlite3_bind_int(st, 1, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
+        read_player(st, &out[n++]);
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list bots");
+}
+
+/* --- sessions ----------------------------------------------------------- */
+
+int store_session_add(store *s, const char *token, int64_t player, int64_t now,
+                      int64_t expires, store_err *err)
+{
+    assert(s && token);
+    if (!token[0] || !fits(token, STORE_TEXT_MAX - 1))
+        return fail(err, "a session token has 1 to %d bytes", STORE_TEXT_MAX - 1);
+    if (begin(s, err, "add session") != 0)
+        return -1;
+    /* Expired sessions go here, so the table holds only live ones. */
+    sqlite3_stmt *st = use(s, ST_SESSION_PURGE);
+    sqlite3_bind_int64(st, 1, now);
+    if (step_done(s, st, err, "purge sessions") != 0)
+        return rollback(s);
+    st = use(s, ST_SESSION_ADD);
+    bind_text(st, 1, token);
+    sqlite3_bind_int64(st, 2, player);
+    sqlite3_bind_int64(st, 3, now);
+    sqlite3_bind_int64(st, 4, expires);
+    int rc = sqlite3_step(st);
+    done(st);
+    if (rc == SQLITE_CONSTRAINT_PRIMARYKEY) {
+        rollback(s);
+        fail(err, "the session token is taken");
+        return STORE_TAKEN;
+    }
+    if (rc != SQLITE_DONE) {
+        db_fail(s, err, "add session");
+        return rollback(s);
+    }
+    return commit(s, err, "add session");
+}
+
+int store_session_player(store *s, const char *token, int64_t now, int64_t *player,
+                         store_err *err)
+{
+    assert(s && token && player);
+    if (!fits(token, STORE_TEXT_MAX - 1)) {
+        fail(err, "no such session");
+        return STORE_NOT_FOUND;
+    }
+    sqlite3_stmt *st = use(s, ST_SESSION_PLAYER);
+    bind_text(st, 1, token);
+    sqlite3_bind_int64(st, 2, now);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *player = sqlite3_column_int64(st, 0);
+    done(st);
+    if (rc == SQLITE_DONE) {
+        fail(err, "no such session, or it has expired");
+        return STORE_NOT_FOUND;
+    }
+    return rc == SQLITE_ROW ? 0 : db_fail(s, err, "find session");
+}
+
+int store_session_del(store *s, const char *token, store_err *err)
+{
+    assert(s && token);
+    sqlite3_stmt *st = use(s, ST_SESSION_DEL);
+    bind_text(st, 1, token);
+    return step_done(s, st, err, "delete session");
+}
+
+/* --- ratings ------------------------------------------------------------ */
+
+#define VARIANT_MAX FIELD_MAX(store_rating, variant)
+
+int store_rating_get(store *s, int64_t player, const char *variant, store_rating *r,
+                     store_err *err)
+{
+    assert(s && variant && r);
+    if (!fits(variant, VARIANT_MAX))
+        return fail(err, "variant name longer than %zu bytes", VARIANT_MAX);
+    memset(r, 0, sizeof *r);
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    r->rating = 1500;
+    sqlite3_stmt *st = use(s, ST_RATING_GET);
+    sqlite3_bind_int64(st, 1, player);
+    bind_text(st, 2, variant);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        r->rating = sqlite3_column_double(st, 0);
+        r->games = sqlite3_column_int(st, 1);
+    }
+    done(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(s, err, "read rating");
+}
+
+int store_ratings(store *s, int64_t player, store_rating *out, int max, store_err *err)
+{
+    assert(s && (out || max <= 0));
+    if (max < 0)
+        return fail(err, "negative room (%d)", max);
+    sqlite3_stmt *st = use(s, ST_RATINGS);
+    sqlite3_bind_int64(st, 1, player);
+    sqlite3_bind_int(st, 2, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
+        store_rating *r = &out[n++];
+        memset(r, 0, sizeof *r);
+        column_text(st, 0, r->variant, sizeof r->variant);
+        r->rating = sqlite3_column_double(st, 1);
+        r->games = sqlite3_column_int(st, 2);
+    }
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list ratings");
+}
+
+int store_rating_history(store *s, int64_t player, const char *variant,
+                         store_rating_point *out, int max, store_err *err)
+{
+    assert(s && variant && (out || max <= 0));
+    if (max < 0)
+        return fail(err, "negative room (%d)", max);
+    if (!fits(variant, VARIANT_MAX))
+        return fail(err, "variant name longer than %zu bytes", VARIANT_MAX);
+    /* The latest `max`, newest first; turned round below. */
+    sqlite3_stmt *st = use(s, ST_HISTORY);
+    sqlite3_bind_int64(st, 1, player);
+    bind_text(st, 2, variant);
+    sqlite3_bind_int(st, 3, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
+        store_rating_point *p = &out[n++];
+        p->game = sqlite3_column_int64(st, 0);
+        p->time = sqlite3_column_int64(st, 1);
+        p->before = sqlite3_column_double(st, 2);
+        p->after = sqlite3_column_double(st, 3);
+    }
+    done(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return db_fail(s, err, "read rating history");
+    for (int i = 0, j = n - 1; i < j; i++, j--) {
+        store_rating_point t = out[i];
+        out[i] = out[j];
+        out[j] = t;
+    }
+    return n;
+}
+
+int store_ladder(store *s, const char *variant, store_ladder_row *out, int max,
+                 store_err *err)
+{
+    assert(s && variant && (out || max <= 0));
+    if (max < 0)
+        return fail(err, "negative room (%d)", max);
+    if (!fits(variant, VARIANT_MAX))
+        return fail(err, "variant name longer than %zu bytes", VARIANT_MAX);
+    sqlite3_stmt *st = use(s, ST_LADDER);
+    bind_text(st, 1, variant);
+    sqlite3_bind_int(st, 2, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
+        store_ladder_row *r = &out[n++];
+        memset(r, 0, sizeof *r);
+        r->player = sqlite3_column_int64(st, 0);
+        column_text(st, 1, r->name, sizeof r->name);
+        r->is_bot = sqlite3_column_int(st, 2);
+        r->rating = sqlite3_column_double(st, 3);
+        r->games = sqlite3_column_int(st, 4);
+    }
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "read ladder");
+}
+
+/* --- games -------------------------------------------------------------- */
+
+/* Fills g from a row of GAME_COLS, and its sides from game_players. */
+static int read_game(store *s, sqlite3_stmt *row, store_game *g, store_err *err)
+{
+    memset(g, 0, sizeof *g);
+    g->id = sqlite3_column_int64(row, 0);
+    column_text(row, 1, g->variant, sizeof g->variant);
+    column_text(row, 2, g->start, sizeof g->start);
+    g->base_ms = sqlite3_column_int64(row, 3);
+    g->inc_ms = sqlite3_column_int64(row, 4);
+    g->move_limit = sqlite3_column_int(row, 5);
+    g->rated = sqlite3_column_int(row, 6);
+    g->nsides = sqlite3_column_int(row, 7);
+    g->created = sqlite3_column_int64(row, 8);
+    g->started = sqlite3_column_int64(row, 9);
+    g->status = sqlite3_column_int(row, 10);
+    g->winner = sqlite3_column_int(row, 11);
+    column_text(row, 12, g->reason, sizeof g->reason);
+    g->sterile = sqlite3_column_int(row, 13);
+    g->ended = sqlite3_column_int64(row, 14);
+    g->nmoves = sqlite3_column_int(row, 15);
+    sqlite3_stmt *st = use(s, ST_SIDES);
+    sqlite3_bind_int64(st, 1, g->id);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int side = sqlite3_column_int(st, 0);
+        if (side >= 0 && side < STORE_MAX_SIDES)
+            g->players[side] = sqlite3_column_int64(st, 1);
+    }
+    done(st);
+    return rc == SQLITE_DONE ? 0 : db_fail(s, err, "read the players of a game");
+}
+
+int store_game_add(store *s, store_game *g, store_err *err)
+{
+    assert(s && g);
+    if (!g->variant[0] || !fits(g->variant, VARIANT_MAX))
+        return fail(err, "a variant name has 1 to %zu bytes", VARIANT_MAX);
+    if (!fits(g->start, STORE_TEXT_MAX - 1))
+        return fail(err, "start position longer than %d bytes", STORE_TEXT_MAX - 1);
+    if (g->nsides < 1 || g->nsides > STORE_MAX_SIDES)
+        return fail(err, "a game has 1 to %d sides, not %d", STORE_MAX_SIDES, g->nsides);
+    if (begin(s, err, "add game") != 0)
+        return -1;
+    sqlite3_stmt *st = use(s, ST_GAME_ADD);
+    bind_text(st, 1, g->variant);
+    bind_text(st, 2, g->start);
+    sqlite3_bind_int64(st, 3, g->base_ms);
+    sqlite3_bind_int64(st, 4, g->inc_ms);
+    sqlite3_bind_int(st, 5, g->move_limit);
+    sqlite3_bind_int(st, 6, g->rated != 0);
+    sqlite3_bind_int(st, 7, g->nsides);
+    sqlite3_bind_int64(st, 8, g->created);
+    sqlite3_bind_int64(st, 9, g->started);
+    if (step_done(s, st, err, "add game") != 0)
+        return rollback(s);
+    int64_t id = sqlite3_last_insert_rowid(s->db);
+    for (int side = 0; side < g->nsides; side++) {
+        st = use(s, ST_SIDE_ADD);
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int(st, 2, side);
+        sqlite3_bind_int64(st, 3, g->players[side]);
+        int rc = sqlite3_step(st);
+        done(st);
+        if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+            fail(err, "add game: side %d: no player %lld", side,
+                 (long long)g->players[side]);
+        else if (rc != SQLITE_DONE)
+            db_fail(s, err, "add game");
+        if (rc != SQLITE_DONE)
+            return rollback(s);
+    }
+    if (commit(s, err, "add game") != 0)
+        return -1;
+    g->id = id;
+    g->status = STORE_GAME_LIVE;
+    g->nmoves = 0;
+    return 0;
+}
+
+int store_game_get(store *s, int64_t id, store_game *g, store_err *err)
+{
+    assert(s && g);
+    sqlite3_stmt *st = use(s, ST_GAME_GET);
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    int ret = 0;
+    if (rc == SQLITE_ROW)
+        ret = read_game(s, st, g, err);
+    done(st);
+    if (rc == SQLITE_DONE) {
+        fail(err, "no game %lld", (long long)id);
+        return STORE_NOT_FOUND;
+    }
+    return rc == SQLITE_ROW ? ret : db_fail(s, err, "read game");
+}
+
+/* Why a guarded update of a game found no row: says so in err. */
+static int not_live(store *s, int64_t game, int ply, store_err *err, const char *what)
+{
+    sqlite3_stmt *st = use(s, ST_GAME_STATE);
+    sqlite3_bind_int64(st, 1, game);
+    int rc = sqlite3_step(st);
+    int status = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    int nmoves = rc == SQLITE_ROW ? sqlite3_column_int(st, 1) : 0;
+    done(st);
+    if (rc == SQLITE_DONE)
+        return fail(err, "%s: no game %lld", what, (long long)game);
+    if (rc != SQLITE_ROW)
+        return db_fail(s, err, what);
+    if (status != STORE_GAME_LIVE)
+        return fail(err, "%s: game %lld is over", what, (long long)game);
+    return fail(err, "%s: game %lld has %d moves stored, not %d", what, (long long)game,
+                nmoves, ply);
+}
+
+int store_move_add(store *s, int64_t game, const store_move *m, int64_t started,
+                   store_err *err)
+{
+    assert(s && m);
+    if (m->ply < 0)
+        return fail(err, "store move: negative ply %d", m->ply);
+    if (!m->text[0] || !memchr(m->text, '\0', sizeof m->text))
+        return fail(err, "store move: the move text has 1 to %zu bytes",
+                    sizeof m->text - 1);
+    if (begin(s, err, "store move") != 0)
+        return -1;
+    sqlite3_stmt *st = use(s, ST_GAME_ADVANCE);
+    sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int(st, 2, m->ply);
+    sqlite3_bind_int64(st, 3, started);
+    if (step_done(s, st, err, "store move") != 0)
+        return rollback(s);
+    if (sqlite3_changes(s->db) != 1) {
+        not_live(s, game, m->ply, err, "store move");
+        return rollback(s);
+    }
+    st = use(s, ST_MOVE_ADD);
+    sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int(st, 2, m->ply);
+    bind_text(st, 3, m->text);
+    sqlite3_bind_int64(st, 4, m->clock_ms);
+    sqlite3_bind_int64(st, 5, m->time);
+    if (step_done(s, st, err, "store move") != 0)
+        return rollback(s);
+    return commit(s, err, "store move");
+}
+
+int store_moves(store *s, int64_t game, store_move *out, int max, store_err *err)
+{
+    assert(s && (out || max <= 0));
+    if (max < 0)
+        return fail(err, "negative room (%d)", max);
+    sqlite3_stmt *st = use(s, ST_MOVES);
+    sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int(st, 2, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
+        store_move *m = &out[n++];
+        memset(m, 0, sizeof *m);
+        m->ply = sqlite3_column_int(st, 0);
+        column_text(st, 1, m->text, sizeof m->text);
+        m->clock_ms = sqlite3_column_int64(st, 2);
+        m->time = sqlite3_column_int64(st, 3);
+    }
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "read moves");
+}
+
+/* The rating changes of store_game_end, inside its transaction. */
+static int write_ratings(store *s, int64_t game, const char *variant, int64_t ended,
+                         const store_rating_change *changes, int n, store_err *err)
+{
+    for (int i = 0; i < n; i++) {
+        const store_rating_change *c = &changes[i];
+        sqlite3_stmt *st = use(s, ST_RATING_SET);
+        sqlite3_bind_int64(st, 1, c->player);
+        bind_text(st, 2, variant);
+        sqlite3_bind_double(st, 3, c->after);
+        if (step_done(s, st, err, "end game: rating") != 0)
+            return -1;
+        if (sqlite3_changes(s->db) != 1)
+            return fail(err, "end game: player %lld does not exist or is a guest",
+                        (long long)c->player);
+        st = use(s, ST_HISTORY_ADD);
+        sqlite3_bind_int64(st, 1, c->player);
+        bind_text(st, 2, variant);
+        sqlite3_bind_int64(st, 3, game);
+        sqlite3_bind_int64(st, 4, ended);
+        sqlite3_bind_double(st, 5, c->before);
+        sqlite3_bind_double(st, 6, c->after);
+        int rc = sqlite3_step(st);
+        done(st);
+        if (rc == SQLITE_CONSTRAINT_UNIQUE)
+            return fail(err, "end game: player %lld has two rating changes",
+                        (long long)c->player);
+        if (rc != SQLITE_DONE)
+            return db_fail(s, err, "end game: rating history");
+    }
+    return 0;
+}
+
+int store_game_end(store *s, int64_t game, int status, int winner, const char *reason,
+                   int sterile, int64_t ended, const store_rating_change *changes, int n,
+                   store_err *err)
+{
+    assert(s && (changes || n <= 0));
+    const char *what = "end game";
+    if (status != STORE_GAME_OVER && status != STORE_GAME_ABORTED)
+        return fail(err, "%s: %d is not an end status", what, status);
+    if (!fits(reason, FIELD_MAX(store_game, reason)))
+        return fail(err, "%s: reason longer than %zu bytes", what, FIELD_MAX(store_game, reason));
+    if (n < 0)
+        return fail(err, "%s: negative count of rating changes (%d)", what, n);
+    if (begin(s, err, what) != 0)
+        return -1;
+    sqlite3_stmt *st = use(s, ST_GAME_STATE);
+    sqlite3_bind_int64(st, 1, game);
+    int rc = sqlite3_step(st);
+    char variant[VARIANT_MAX + 1] = "";
+    int live = 0, rated = 0;
+    if (rc == SQLITE_ROW) {
+        live = sqlite3_column_int(st, 0) == STORE_GAME_LIVE;
+        column_text(st, 2, variant, sizeof variant);
+        rated = sqlite3_column_int(st, 3);
+    }
+    done(st);
+    if (rc == SQLITE_DONE)
+        fail(err, "%s: no game %lld", what, (long long)game);
+    else if (rc != SQLITE_ROW)
+        db_fail(s, err, what);
+    else if (!live)
+        fail(err, "%s: game %lld is not live", what, (long long)game);
+    else if (n > 0 && !rated)
+        fail(err, "%s: game %lld is not rated", what, (long long)game);
+    if (rc != SQLITE_ROW || !live || (n > 0 && !rated))
+        return rollback(s);
+    st = use(s, ST_GAME_END);
+    sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int(st, 2, status);
+    sqlite3_bind_int(st, 3, winner);
+    bind_text(st, 4, reason ? reason : "");
+    sqlite3_bind_int(st, 5, sterile != 0);
+    sqlite3_bind_int64(st, 6, ended);
+    if (step_done(s, st, err, what) != 0 ||
+        write_ratings(s, game, variant, ended, changes, n, err) != 0)
+        return rollback(s);
+    return commit(s, err, what);
+}
+
+int store_live_games(store *s, int64_t *out, int max, store_err *err)
+{
+    assert(s && (out || max <= 0));
+    if (max < 0)
+        return fail(err, "negative room (%d)", max);
+    sqlite3_stmt *st = use(s, ST_LIVE);
+    sqlite3_bind_int(st, 1, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
+        out[n++] = sqlite3_column_int64(st, 0);
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list live games");
+}
+
+int store_player_games(store *s, int64_t player, int offset, store_game *out, int max,
+                       store_err *err)
+{
+    assert(s && (out || max <= 0));
+    if (max < 0 || offset < 0)
+        return fail(err, "negative room (%d) or offset (%d)", max, offset);
+    sqlite3_stmt *st = use(s, ST_PLAYER_GAMES);
+    sqlite3_bind_int64(st, 1, player);
+    sqlite3_bind_int(st, 2, max);
+    sqlite3_bind_int(st, 3, offset);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
+        if (read_game(s, st, &out[n++], err) != 0) {
+            done(st);
+            return -1;
+        }
+    }
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list games");
+}
+
+/* --- key/value ---------------------------------------------------------- */
+
+int store_kv_put(store *s, int64_t player, const char *key, const char *value,
+                 store_err *err)
+{
+    assert(s && key && value);
+    if (!key[0] || !fits(key, STORE_TEXT_MAX - 1))
+        return fail(err, "a key has 1 to %d bytes", STORE_TEXT_MAX - 1);
+    if (!fits(value, KV_VALUE_MAX))
+        return fail(err, "value of %s longer than %d bytes", key, KV_VALUE_MAX);
+    sqlite3_stmt *st = use(s, ST_KV_PUT);
+    sqlite3_bind_int64(st, 1, player);
+    bind_text(st, 2, key);
+    bind_text(st, 3, value);
+    return step_done(s, st, err, "store value");
+}
+
+int store_kv_get(store *s, int64_t player, const char *key, char *value, size_t size,
+                 store_err *err)
+{
+    assert(s && key && value && size > 0);
+    if (!fits(key, STORE_TEXT_MAX - 1)) {
+        fail(err, "no value for that key");
+        return STORE_NOT_FOUND;
+    }
+    sqlite3_stmt *st = use(s, ST_KV_GET);
+    sqlite3_bind_int64(st, 1, player);
+    bind_text(st, 2, key);
+    int rc = sqlite3_step(st), ret = 0;
+    if (rc == SQLITE_ROW) {
+        size_t len = (size_t)sqlite3_column_bytes(st, 0);
+        if (len < size)
+            column_text(st, 0, value, size);
+        else
+            ret = fail(err, "value of %s has %zu bytes, more than the room given", key, len);
+    }
+    done(st);
+    if (rc == SQLITE_DONE) {
+        fail(err, "no value for %s", key);
+        return STORE_NOT_FOUND;
+    }
+    return rc == SQLITE_ROW ? ret : db_fail(s, err, "read value");
+}
