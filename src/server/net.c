@@ -1,0 +1,677 @@
+/* net.c -- net.h on libwebsockets.
+ *
+ * One lws protocol serves both HTTP and the WebSocket. Per connection lws
+ * keeps a `pss` (per-session state, zeroed when the connection opens); an
+ * HTTP connection reuses it for each request it carries (keep-alive), so a
+ * request resets it first.
+ *
+ * Answers are written in two turns of the writeable callback: headers,
+ * then the body, so that a partial write never has a second write behind
+ * it (lws buffers what the kernel did not take and asks again).
+ */
+#include <errno.h>
+#include <libwebsockets.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "net.h"
+
+struct net {
+    struct lws_context *ctx;
+    net_callbacks cb;
+    void *app;
+    char webroot[512];
+    int port;
+    atomic_int stop;
+};
+
+struct net_http {
+    struct lws *wsi;     /* NULL once the client has gone */
+    int answered;
+};
+
+typedef struct msg {
+    struct msg *next;
+    size_t len;
+    unsigned char data[];  /* LWS_PRE bytes of room, then the text */
+} msg;
+
+struct net_conn {
+    struct lws *wsi;
+    net *n;
+    void *data;
+    msg *head, *tail;
+    size_t queued;
+    int closing;
+    char *rx;            /* a message being reassembled from fragments */
+    size_t rx_len;
+};
+
+struct net_timer {
+    lws_sorted_usec_list_t sul;  /* first: the callback gets its address */
+    net *n;
+    net_timer_fn fn;
+    void *arg;
+};
+
+enum { RESP_NONE, RESP_HEADERS, RESP_BODY };
+
+typedef struct pss {
+    int is_ws;
+    net_conn *conn;
+    /* the HTTP request being read */
+    char method[8];
+    char path[1024];
+    char query[1024];
+    char *body;
+    size_t body_len, body_cap;
+    long content_length;
+    net_http *pending;
+    /* the answer being written */
+    int resp_state;
+    int status;
+    char ctype[64];
+    char *extra;
+    char *resp;
+    size_t resp_len;
+} pss;
+
+int64_t net_mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t net_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static net *net_of(struct lws *wsi)
+{
+    return lws_context_user(lws_get_context(wsi));
+}
+
+static void request_reset(pss *p)
+{
+    free(p->body);
+    free(p->resp);
+    free(p->extra);
+    p->body = p->resp = p->extra = NULL;
+    p->body_len = p->body_cap = p->resp_len = 0;
+    p->resp_state = RESP_NONE;
+    p->content_length = 0;
+    p->method[0] = p->path[0] = p->query[0] = 0;
+    if (p->pending)
+        p->pending->wsi = NULL;  /* an answer still to come is dropped */
+    p->pending = NULL;
+}
+
+static void header_copy(struct lws *wsi, enum lws_token_indexes t, char *buf, int size)
+{
+    buf[0] = 0;
+    if (lws_hdr_total_length(wsi, t) < size && lws_hdr_copy(wsi, buf, size, t) < 0)
+        buf[0] = 0;
+}
+
+static void query_copy(struct lws *wsi, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0;; i++) {
+        char frag[256];
+        int len = lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i);
+        if (len <= 0)
+            break;
+        if (used + (size_t)len + 2 > size)
+            break;
+        if (used)
+            buf[used++] = '&';
+        memcpy(buf + used, frag, (size_t)len);
+        used += (size_t)len;
+        buf[used] = 0;
+    }
+}
+
+/* Hands a complete request to the app. */
+static void dispatch(net *n, struct lws *wsi, pss *p)
+{
+    char cookie[2048], peer[64];
+    header_copy(wsi, WSI_TOKEN_HTTP_COOKIE, cookie, sizeof cookie);
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    net_http *h = calloc(1, sizeof *h);
+    if (!h) {
+        lws_return_http_status(wsi, HTTP_STATUS_INTERNAL_SERVER_ERROR, NULL);
+        return;
+    }
+    h->wsi = wsi;
+    p->pending = h;
+    net_request req = {
+        .method = p->method, .path = p->path, .query = p->query, .cookie = cookie,
+        .peer = peer, .body = p->body ? p->body : "", .body_len = p->body_len,
+    };
+    n->cb.http(n->app, h, &req);
+}
+
+void net_http_reply(net_http *h, int status, const char *content_type,
+                    const char *extra_headers, const char *body, size_t len)
+{
+    struct lws *wsi = h->wsi;
+    if (!wsi || h->answered) {
+        free(h);  /* the client went away; nobody waits for this answer */
+        return;
+    }
+    h->answered = 1;
+    pss *p = lws_wsi_user(wsi);
+    p->pending = NULL;
+    free(h);
+    p->status = status;
+    snprintf(p->ctype, sizeof p->ctype, "%s", content_type ? content_type : "text/plain");
+    p->extra = extra_headers ? strdup(extra_headers) : NULL;
+    p->resp = malloc(LWS_PRE + len + 1);
+    if (p->resp) {
+        if (len)
+            memcpy(p->resp + LWS_PRE, body, len);
+        p->resp_len = len;
+    }
+    p->resp_state = RESP_HEADERS;
+    lws_callback_on_writable(wsi);
+}
+
+/* Writes the next part of an answer; returns -1 to close. */
+static int write_answer(struct lws *wsi, pss *p)
+{
+    if (p->resp_state == RESP_HEADERS) {
+        unsigned char buf[LWS_PRE + 4096];
+        unsigned char *start = buf + LWS_PRE, *q = start, *end = buf + sizeof buf - 1;
+        if (!p->resp) {
+            p->status = HTTP_STATUS_INTERNAL_SERVER_ERROR;
+            p->resp_len = 0;
+        }
+        if (lws_add_http_common_headers(wsi, (unsigned)p->status, p->ctype,
+                                        (lws_filepos_t)p->resp_len, &q, end))
+            return -1;
+        static const char nosniff[] = "nosniff";
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                        (const unsigned char *)nosniff, sizeof nosniff - 1,
+                                        &q, end))
+            return -1;
+        static const char nocache[] = "no-store";
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                        (const unsigned char *)nocache, sizeof nocache - 1,
+                                        &q, end))
+            return -1;
+        /* extra headers: "Name: value\r\n" lines */
+        for (char *line = p->extra; line && *line;) {
+            char *eol = strstr(line, "\r\n");
+            size_t llen = eol ? (size_t)(eol - line) : strlen(line);
+            char *colon = memchr(line, ':', llen);
+            if (colon) {
+                char name[64];
+                size_t nlen = (size_t)(colon - line) + 1;
+                if (nlen < sizeof name) {
+                    memcpy(name, line, nlen);
+                    name[nlen] = 0;
+                    for (char *c = name; *c; c++)
+                        if (*c >= 'A' && *c <= 'Z')
+                            *c = (char)(*c - 'A' + 'a');
+                    const char *val = colon + 1;
+                    while (*val == ' ')
+                        val++;
+                    if (lws_add_http_header_by_name(wsi, (const unsigned char *)name,
+                                                    (const unsigned char *)val,
+                                                    (int)(line + llen - val), &q, end))
+                        return -1;
+                }
+            }
+            line = eol ? eol + 2 : line + llen;
+        }
+        if (lws_finalize_write_http_header(wsi, start, &q, end))
+            return -1;
+        p->resp_state = RESP_BODY;
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (p->resp_state == RESP_BODY) {
+        p->resp_state = RESP_NONE;
+        if (p->resp_len &&
+            lws_write(wsi, (unsigned char *)p->resp + LWS_PRE, p->resp_len,
+                      LWS_WRITE_HTTP_FINAL) < (int)p->resp_len)
+            return -1;
+        request_reset(p);
+        if (lws_http_transaction_completed(wsi))
+            return -1;
+    }
+    return 0;
+}
+
+static const char *mime_of(const char *path)
+{
+    static const struct { const char *ext, *mime; } types[] = {
+        {".html", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".ico", "image/x-icon"},
+        {".json", "application/json"},
+        {".map", "application/json"},
+        {".txt", "text/plain; charset=utf-8"},
+        {".wav", "audio/wav"},
+        {".mp3", "audio/mpeg"},
+        {".webmanifest", "application/manifest+json"},
+    };
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        return NULL;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(dot, types[i].ext) == 0)
+            return types[i].mime;
+    return "application/octet-stream";
+}
+
+/* Serves a file of the web root; routes without a file extension are the
+ * page's own (/play/..., /learn) and get index.html. Returns what the lws
+ * callback should return. */
+static int serve_static(net *n, struct lws *wsi, const char *path)
+{
+    if (!n->webroot[0] || strstr(path, "..") || strchr(path, '\\') || path[0] != '/') {
+        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    char file[2048];
+    const char *mime = mime_of(path);
+    if (!mime || strcmp(path, "/") == 0) {
+        snprintf(file, sizeof file, "%s/index.html", n->webroot);
+        mime = "text/html; charset=utf-8";
+    } else {
+        snprintf(file, sizeof file, "%s%s", n->webroot, path);
+    }
+    struct stat st;
+    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
+        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    int r = lws_serve_http_file(wsi, file, mime, NULL, 0);
+    if (r < 0 || (r > 0 && lws_http_transaction_completed(wsi)))
+        return -1;
+    return 0;
+}
+
+static void conn_free(net_conn *c)
+{
+    while (c->head) {
+        msg *m = c->head;
+        c->head = m->next;
+        free(m);
+    }
+    free(c->rx);
+    free(c);
+}
+
+static int on_http(net *n, struct lws *wsi, pss *p)
+{
+    request_reset(p);
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0) {
+        strcpy(p->method, "GET");
+        header_copy(wsi, WSI_TOKEN_GET_URI, p->path, sizeof p->path);
+    } else if (lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0) {
+        strcpy(p->method, "POST");
+        header_copy(wsi, WSI_TOKEN_POST_URI, p->path, sizeof p->path);
+    } else {
+        lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    if (!p->path[0]) {
+        lws_return_http_status(wsi, HTTP_STATUS_REQ_URI_TOO_LONG, NULL);
+        return -1;
+    }
+    query_copy(wsi, p->query, sizeof p->query);
+    if (strncmp(p->path, "/api/", 5) != 0) {
+        if (strcmp(p->method, "GET") != 0) {
+            lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
+            return lws_http_transaction_completed(wsi) ? -1 : 0;
+        }
+        return serve_static(n, wsi, p->path);
+    }
+    if (strcmp(p->method, "POST") == 0) {
+        char len[32];
+        header_copy(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, len, sizeof len);
+        char *end;
+        errno = 0;
+        long cl = len[0] ? strtol(len, &end, 10) : 0;
+        if (len[0] && (errno || *end || cl < 0)) {
+            lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST, NULL);
+            return -1;
+        }
+        if (cl > NET_BODY_MAX) {
+            lws_return_http_status(wsi, HTTP_STATUS_REQ_ENTITY_TOO_LARGE, NULL);
+            return -1;
+        }
+        p->content_length = cl;
+        if (cl > 0)
+            return 0;  /* the body follows */
+    }
+    dispatch(n, wsi, p);
+    return 0;
+}
+
+static int on_body(struct lws *wsi, pss *p, const void *in, size_t len)
+{
+    if (p->body_len + len > NET_BODY_MAX) {
+        lws_return_http_status(wsi, HTTP_STATUS_REQ_ENTITY_TOO_LARGE, NULL);
+        return -1;
+    }
+    if (p->body_len + len + 1 > p->body_cap) {
+        size_t cap = p->body_cap ? p->body_cap : 1024;
+        while (cap < p->body_len + len + 1)
+            cap *= 2;
+        char *b = realloc(p->body, cap);
+        if (!b)
+            return -1;
+        p->body = b;
+        p->body_cap = cap;
+    }
+    if (len)
+        memcpy(p->body + p->body_len, in, len);
+    p->body_len += len;
+    p->body[p->body_len] = 0;
+    return 0;
+}
+
+static int on_ws_open(net *n, struct lws *wsi, pss *p)
+{
+    char path[256], cookie[2048], peer[64];
+    header_copy(wsi, WSI_TOKEN_GET_URI, path, sizeof path);
+    if (strcmp(path, "/ws") != 0)
+        return -1;
+    header_copy(wsi, WSI_TOKEN_HTTP_COOKIE, cookie, sizeof cookie);
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    net_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return -1;
+    c->wsi = wsi;
+    c->n = n;
+    p->is_ws = 1;
+    p->conn = c;
+    if (n->cb.ws_open(n->app, c, cookie, peer)) {
+        p->conn = NULL;
+        conn_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+static int on_ws_receive(net *n, struct lws *wsi, pss *p, const void *in, size_t len)
+{
+    net_conn *c = p->conn;
+    if (!c || c->closing)
+        return 0;
+    if (lws_frame_is_binary(wsi)) {
+        static const char why[] = "text messages only";
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE,
+                         (unsigned char *)why, sizeof why - 1);
+        return -1;
+    }
+    if (c->rx_len + len > NET_MSG_MAX) {
+        static const char why[] = "message too big";
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+                         (unsigned char *)why, sizeof why - 1);
+        return -1;
+    }
+    char *rx = realloc(c->rx, c->rx_len + len + 1);
+    if (!rx)
+        return -1;
+    c->rx = rx;
+    if (len)
+        memcpy(c->rx + c->rx_len, in, len);
+    c->rx_len += len;
+    c->rx[c->rx_len] = 0;
+    if (lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi)) {
+        char *text = c->rx;
+        size_t tlen = c->rx_len;
+        c->rx = NULL;
+        c->rx_len = 0;
+        n->cb.ws_message(n->app, c, text, tlen);
+        free(text);
+    }
+    return 0;
+}
+
+static int on_ws_writeable(struct lws *wsi, pss *p)
+{
+    net_conn *c = p->conn;
+    if (!c)
+        return 0;
+    if (c->closing)
+        return -1;
+    msg *m = c->head;
+    if (!m)
+        return 0;
+    c->head = m->next;
+    if (!c->head)
+        c->tail = NULL;
+    c->queued -= m->len;
+    int w = lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
+    size_t len = m->len;
+    free(m);
+    if (w < (int)len)
+        return -1;
+    if (c->head)
+        lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    pss *p = user;
+    net *n;
+    switch (reason) {
+    case LWS_CALLBACK_HTTP:
+        return on_http(net_of(wsi), wsi, p);
+    case LWS_CALLBACK_HTTP_BODY:
+        return on_body(wsi, p, in, len);
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        dispatch(net_of(wsi), wsi, p);
+        return 0;
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return write_answer(wsi, p);
+    case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    case LWS_CALLBACK_CLOSED_HTTP:
+        if (p && !p->is_ws)
+            request_reset(p);
+        return 0;
+    case LWS_CALLBACK_ESTABLISHED:
+        return on_ws_open(net_of(wsi), wsi, p);
+    case LWS_CALLBACK_RECEIVE:
+        return on_ws_receive(net_of(wsi), wsi, p, in, len);
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return on_ws_writeable(wsi, p);
+    case LWS_CALLBACK_CLOSED:
+        if (p && p->conn) {
+            n = net_of(wsi);
+            n->cb.ws_close(n->app, p->conn);
+            conn_free(p->conn);
+            p->conn = NULL;
+        }
+        return 0;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        n = net_of(wsi);
+        if (n && !atomic_load(&n->stop))
+            n->cb.wake(n->app);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static const struct lws_protocols protocols[] = {
+    {"citadel", callback, sizeof(pss), 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *err,
+             size_t errlen)
+{
+    net *n = calloc(1, sizeof *n);
+    if (!n) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    n->cb = *cb;
+    n->app = app;
+    if (cfg->webroot)
+        snprintf(n->webroot, sizeof n->webroot, "%s", cfg->webroot);
+
+    /* Thousands of connections need as many descriptors. */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+
+    lws_set_log_level(LLL_ERR, NULL);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = cfg->port;
+    info.iface = cfg->addr;
+    info.protocols = protocols;
+    info.user = n;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+    if (!cfg->ipv6)
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.timeout_secs = 20;
+    info.ka_time = 0;
+    n->ctx = lws_create_context(&info);
+    if (!n->ctx) {
+        snprintf(err, errlen, "cannot listen on %s:%d", cfg->addr, cfg->port);
+        free(n);
+        return NULL;
+    }
+    n->port = cfg->port;
+    struct lws_vhost *vh = lws_get_vhost_by_name(n->ctx, "default");
+    if (vh && lws_get_vhost_listen_port(vh) > 0)
+        n->port = lws_get_vhost_listen_port(vh);
+    return n;
+}
+
+void net_free(net *n)
+{
+    if (!n)
+        return;
+    lws_context_destroy(n->ctx);
+    free(n);
+}
+
+int net_run(net *n)
+{
+    while (!atomic_load(&n->stop))
+        if (lws_service(n->ctx, 0) < 0)
+            break;
+    return 0;
+}
+
+void net_stop(net *n)
+{
+    atomic_store(&n->stop, 1);
+    lws_cancel_service(n->ctx);
+}
+
+void net_wake(net *n)
+{
+    lws_cancel_service(n->ctx);
+}
+
+int net_port(const net *n)
+{
+    return n->port;
+}
+
+int net_ws_send(net_conn *c, const char *text, size_t len)
+{
+    if (c->closing)
+        return -1;
+    if (c->queued + len > NET_QUEUE_MAX) {
+        net_ws_close(c);  /* a reader this slow is gone in all but name */
+        return -1;
+    }
+    msg *m = malloc(sizeof *m + LWS_PRE + len);
+    if (!m)
+        return -1;
+    m->next = NULL;
+    m->len = len;
+    memcpy(m->data + LWS_PRE, text, len);
+    if (c->tail)
+        c->tail->next = m;
+    else
+        c->head = m;
+    c->tail = m;
+    c->queued += len;
+    lws_callback_on_writable(c->wsi);
+    return 0;
+}
+
+void net_ws_close(net_conn *c)
+{
+    if (c->closing)
+        return;
+    c->closing = 1;
+    lws_callback_on_writable(c->wsi);
+}
+
+void net_conn_set_data(net_conn *c, void *data)
+{
+    c->data = data;
+}
+
+void *net_conn_data(const net_conn *c)
+{
+    return c->data;
+}
+
+static void timer_fire(lws_sorted_usec_list_t *sul)
+{
+    net_timer *t = (net_timer *)sul;
+    t->fn(t->arg);
+}
+
+net_timer *net_timer_new(net *n, net_timer_fn fn, void *arg)
+{
+    net_timer *t = calloc(1, sizeof *t);
+    if (t) {
+        t->n = n;
+        t->fn = fn;
+        t->arg = arg;
+    }
+    return t;
+}
+
+void net_timer_free(net_timer *t)
+{
+    if (t) {
+        lws_sul_cancel(&t->sul);
+        free(t);
+    }
+}
+
+void net_timer_set(net_timer *t, int64_t ms)
+{
+    lws_sul_schedule(t->n->ctx, 0, &t->sul, timer_fire, (lws_usec_t)(ms < 0 ? 0 : ms) * 1000);
+}
+
+void net_timer_cancel(net_timer *t)
+{
+    lws_sul_cancel(&t->sul);
+}

@@ -1,0 +1,97 @@
+/* net.h -- HTTP and WebSocket on one port: the server's only door to the
+ * network. Everything about libwebsockets stays inside net.c.
+ *
+ * One thread runs the loop (net_run); every callback below runs on it.
+ * Other threads may only call net_wake, which makes the loop call
+ * `wake` soon after.
+ *
+ * HTTP.  Each request (its body read in full, at most NET_BODY_MAX bytes;
+ * larger ones are refused with 413 before the app sees them) reaches the
+ * app as a net_http. The app answers it exactly once with net_http_reply,
+ * at once or later (after work on another thread, say); if the client has
+ * gone meanwhile the answer is dropped. Paths not under /api/ and not /ws
+ * are served from the web root, if one is set.
+ *
+ * WebSocket.  Connections to /ws reach the app as a net_conn, with the
+ * request's Cookie header. Messages are text, at most NET_MSG_MAX bytes (a
+ * longer message closes the connection with code 1009). net_ws_send queues
+ * a message; a connection whose queue passes NET_QUEUE_MAX is closed, so a
+ * slow reader cannot eat the server's memory.
+ */
+#ifndef CITADEL_NET_H
+#define CITADEL_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NET_BODY_MAX (64 * 1024)
+#define NET_MSG_MAX (16 * 1024)
+#define NET_QUEUE_MAX (4 * 1024 * 1024)
+
+typedef struct net net;
+typedef struct net_conn net_conn;
+typedef struct net_http net_http;
+typedef struct net_timer net_timer;
+
+typedef struct net_request {
+    const char *method;   /* "GET", "POST", ... */
+    const char *path;     /* "/api/me", without the query */
+    const char *query;    /* "offset=50", or "" */
+    const char *cookie;   /* the Cookie header, or "" */
+    const char *peer;     /* the client's address */
+    const char *body;     /* NUL-terminated; "" if none */
+    size_t body_len;
+} net_request;
+
+typedef struct net_callbacks {
+    void (*http)(void *app, net_http *h, const net_request *req);
+    /* A WebSocket opened; return nonzero to close it at once. */
+    int (*ws_open)(void *app, net_conn *c, const char *cookie, const char *peer);
+    void (*ws_message)(void *app, net_conn *c, const char *text, size_t len);
+    /* The connection is gone; c is invalid after this returns. */
+    void (*ws_close)(void *app, net_conn *c);
+    /* Some thread called net_wake. */
+    void (*wake)(void *app);
+} net_callbacks;
+
+typedef struct net_config {
+    const char *addr;     /* "127.0.0.1", "0.0.0.0", "::" (IPv6 only if ipv6) */
+    int port;
+    int ipv6;             /* 0: IPv4 only */
+    const char *webroot;  /* folder of static files, or NULL */
+} net_config;
+
+/* NULL on failure (port taken, say), with the reason in err. */
+net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *err,
+             size_t errlen);
+void net_free(net *n);
+/* Runs the loop until net_stop; returns 0. */
+int net_run(net *n);
+/* Ends net_run soon; safe from any thread and from a signal handler. */
+void net_stop(net *n);
+void net_wake(net *n);
+/* The port actually bound (useful with port 0). */
+int net_port(const net *n);
+
+/* Answers a request. extra_headers: "Name: value\r\n" lines, or NULL. */
+void net_http_reply(net_http *h, int status, const char *content_type,
+                    const char *extra_headers, const char *body, size_t len);
+
+int net_ws_send(net_conn *c, const char *text, size_t len);
+void net_ws_close(net_conn *c);
+void net_conn_set_data(net_conn *c, void *data);
+void *net_conn_data(const net_conn *c);
+
+/* One-shot timers on the loop. */
+typedef void (*net_timer_fn)(void *arg);
+net_timer *net_timer_new(net *n, net_timer_fn fn, void *arg);
+void net_timer_free(net_timer *t);
+/* Fires fn(arg) after ms milliseconds, replacing any earlier setting. */
+void net_timer_set(net_timer *t, int64_t ms);
+void net_timer_cancel(net_timer *t);
+
+/* Milliseconds of a monotonic clock, and of the wall clock. */
+int64_t net_mono_ms(void);
+int64_t net_wall_ms(void);
+
+#endif
