@@ -7,6 +7,7 @@
 #   make run        build and start the program
 #   make bench      the search fingerprint, and perft speed from the Classic start
 #   make fuzz       build the libFuzzer targets
+#   make load       build the server's load generator (tools/load)
 #
 # Each build lives in its own folder under build/, so tiers never mix objects.
 
@@ -21,7 +22,14 @@ SRC_LIB := $(wildcard src/base/*.c) $(wildcard src/games/*.c) $(wildcard src/gam
            $(wildcard src/ai/*.c) src/cli/uci.c src/cli/bench.c src/cli/tune.c \
            src/cli/match_cmd.c
 SRC_CLI := src/cli/main.c
+# The server, linked into the `citadel` binary only (the unit tests and fuzz
+# targets need none of its libraries).
+SRC_SRV := $(wildcard src/server/*.c) $(wildcard src/store/*.c)
+SRV_LIBS := -lwebsockets -ljansson -lsqlite3 -lsodium
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+# Tests of the server: the store on its own, the test client on its own, and
+# the real server driven over the wire by that client.
+SRVTEST := test_store test_client_selftest test_server
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 release_CFLAGS := -O3 -march=native -DNDEBUG
@@ -29,25 +37,34 @@ debug_CFLAGS   := -O1 -g -DCITADEL_DEBUG
 asan_CFLAGS    := -O1 -g -DCITADEL_DEBUG -fsanitize=address,undefined \
                   -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all release debug asan release-tests debug-tests asan-tests test run bench fuzz clean
+.PHONY: all release debug asan release-tests debug-tests asan-tests test run bench fuzz load clean
 all: release
 
 define BUILD
 $(1)_OBJ := $$(patsubst %.c,build/$(1)/%.o,$$(SRC_LIB))
+$(1)_SRV := $$(patsubst %.c,build/$(1)/%.o,$$(SRC_SRV))
 build/$(1)/%.o: %.c $$(wildcard src/*/*.h src/*/*/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) $$($(1)_CFLAGS) -c $$< -o $$@
 build/$(1)/libcitadel.a: $$($(1)_OBJ)
 	@rm -f $$@
 	ar rcs $$@ $$^
-build/$(1)/citadel: build/$(1)/src/cli/main.o build/$(1)/libcitadel.a
-	$$(CC) $$($(1)_CFLAGS) $$^ -o $$@ $$(LIBS)
+build/$(1)/citadel: build/$(1)/src/cli/main.o $$($(1)_SRV) build/$(1)/libcitadel.a
+	$$(CC) $$($(1)_CFLAGS) $$^ -o $$@ $$(SRV_LIBS) $$(LIBS)
 build/$(1)/tests/%: tests/unit/%.c $$(wildcard tests/unit/*.h) build/$(1)/libcitadel.a
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
 	    build/$(1)/libcitadel.a -o $$@ -lcmocka $$(LIBS)
+build/$(1)/tests/test_store: tests/server/test_store.c src/store/store_sqlite.c src/store/store.h
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
+	    tests/server/test_store.c src/store/store_sqlite.c -o $$@ -lsqlite3 -lcmocka $$(LIBS)
+build/$(1)/tests/test_%: tests/server/test_%.c tests/server/client.c tests/server/client.h
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
+	    tests/server/client.c -o $$@ -ljansson -lcmocka -lcrypto $$(LIBS)
 $(1): build/$(1)/citadel
-$(1)-tests: $$(addprefix build/$(1)/tests/,$$(UNIT))
+$(1)-tests: $$(addprefix build/$(1)/tests/,$$(UNIT) $$(SRVTEST))
 endef
 
 $(eval $(call BUILD,release))
@@ -67,6 +84,12 @@ test:
 
 run: release
 	./build/release/citadel uci
+
+# The load generator for `citadel serve` (tools/load/README.md).
+load: build/release/load
+build/release/load: tools/load/load.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) -D_DEFAULT_SOURCE $(WARN) $(release_CFLAGS) $< -o $@ -ljansson -lcrypto
 
 bench: release
 	./build/release/citadel bench

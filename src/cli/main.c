@@ -1,4 +1,4 @@
-/* main.c -- the `citadel` command: uci, perft, bench, match, variants.
+/* main.c -- the `citadel` command: serve, uci, perft, bench, match, variants.
  *
  * Each subcommand parses its own flags; a bad flag prints what is wrong and
  * the usage, and exits with status 2.
@@ -9,6 +9,7 @@
 
 #include "../base/timer.h"
 #include "../games/game.h"
+#include "../server/serve.h"
 #include "bench.h"
 #include "match_cmd.h"
 #include "tune.h"
@@ -18,6 +19,8 @@ static const char usage[] =
     "usage: citadel <command> [options]\n"
     "\n"
     "commands:\n"
+    "  serve [--listen ADDR:PORT] [--db FILE] [--web DIR]\n"
+    "                           the web server: play, watch, ladders (docs/api.md)\n"
     "  uci                      speak the UCI dialect on standard input/output\n"
     "  perft --variant V --depth N [--fen F] [--seed S] [--move-limit L]\n"
     "                           count the move tree, one line per first move\n"
@@ -162,6 +165,8 @@ int main(int argc, char **argv)
         uci_loop(stdin, stdout);
         return 0;
     }
+    if (strcmp(cmd, "serve") == 0)
+        return serve_main(argc - 2, argv + 2);
     if (strcmp(cmd, "perft") == 0)
         return cmd_perft(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0)

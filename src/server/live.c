@@ -1,0 +1,1174 @@
+/* live.c -- live games: moves, clocks, bots, results, ratings, records.
+ *
+ * A game's state changes only here, on the loop thread. A move is checked
+ * by the game, stored, and only then made and sent to anyone: a killed
+ * server, started again, resumes every game at its last stored move.
+ *
+ * Clocks (Fischer).  The side to move has been thinking since turn_began;
+ * a move is charged that time less a lag allowance of up to SRV_LAG_MS,
+ * then gains the increment. A timer fires when the side to move's clock
+ * (plus the allowance) runs out, or when a player gone from the server has
+ * been gone SRV_ABANDON_MS on its turn. After a restart, the side to move's
+ * clock resumes where it was stored: time the server was down is nobody's.
+ *
+ * Bots think on the worker pool, on a copy of what their side may see;
+ * their move comes back through the same path as a person's.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../ai/bots.h"
+#include "../base/elo.h"
+#include "server.h"
+
+static unsigned bucket(int64_t id)
+{
+    return (unsigned)((uint64_t)id % SRV_GAME_BUCKETS);
+}
+
+live *live_find(srv *s, int64_t id)
+{
+    for (live *g = s->games[bucket(id)]; g; g = g->next)
+        if (g->id == id)
+            return g;
+    return NULL;
+}
+
+static void live_insert(srv *s, live *g)
+{
+    unsigned b = bucket(g->id);
+    g->next = s->games[b];
+    s->games[b] = g;
+    s->nlive++;
+}
+
+static int to_move(const live *g)
+{
+    return g->v->ops->side_to_move(g->pos);
+}
+
+/* Sides the client plays (bit mask). */
+static unsigned sides_of(const live *g, const client *c)
+{
+    unsigned m = 0;
+    if (c)
+        for (int i = 0; i < g->v->nsides; i++)
+            if (g->players[i].id == c->me.id)
+                m |= 1u << i;
+    return m;
+}
+
+static void live_free(live *g)
+{
+    net_timer_free(g->timer);
+    json_decref(g->end_msg);
+    free(g->moves);
+    free(g->watchers);
+    free(g);
+}
+
+void live_free_all(srv *s)
+{
+    for (int i = 0; i < SRV_GAME_BUCKETS; i++)
+        while (s->games[i]) {
+            live *g = s->games[i];
+            s->games[i] = g->next;
+            live_free(g);
+        }
+}
+
+/* --- JSON ---------------------------------------------------------------------- */
+
+/* Clocks as they stand now: the side to move's is running. */
+static json_t *clocks_json(const live *g)
+{
+    json_t *a = json_array();
+    int stm = g->over ? -1 : to_move(g);
+    int64_t now = net_mono_ms();
+    for (int i = 0; i < g->v->nsides; i++) {
+        int64_t c = g->clock[i];
+        if (i == stm && g->g.base_ms > 0) {
+            int64_t used = now - g->turn_began - SRV_LAG_MS;
+            if (used > 0)
+                c -= used;
+            if (c < 0)
+                c = 0;
+        }
+        json_array_append_new(a, json_integer(c));
+    }
+    return a;
+}
+
+/* The position as `to` may see it: a view of its side in hidden games
+ * (spectators of hidden games see no position string). */
+static json_t *position_json(const live *g, const client *to)
+{
+    char buf[2048];
+    if (g->v->hidden) {
+        unsigned m = sides_of(g, to);
+        if (!m || (m & (m - 1)))
+            return json_string("");
+        _Alignas(16) unsigned char view[GAME_POS_MAX];
+        g->v->ops->view(g->pos, __builtin_ctz(m), view);
+        g->v->ops->format(view, buf, sizeof buf);
+    } else {
+        g->v->ops->format(g->pos, buf, sizeof buf);
+    }
+    return json_string(buf);
+}
+
+static json_t *legal_json(const live *g)
+{
+    json_t *a = json_array();
+    game_move moves[GAME_MAX_MOVES];
+    int n = g->v->ops->moves(g->pos, moves);
+    for (int i = 0; i < n; i++) {
+        char text[32];
+        g->v->ops->format_move(g->pos, moves[i], text, sizeof text);
+        json_array_append_new(a, json_string(text));
+    }
+    return a;
+}
+
+static json_t *players_json(const live *g)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->v->nsides; i++)
+        json_array_append_new(a, ident_json(&g->players[i]));
+    return a;
+}
+
+static json_t *sides_json(const live *g, unsigned mask)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->v->nsides; i++)
+        if (mask & (1u << i))
+            json_array_append_new(a, json_integer(i));
+    return a;
+}
+
+static json_t *result_json(const live *g)
+{
+    return json_object_get(json_object_get(g->end_msg, "result"), "winner")
+        ? json_deep_copy(json_object_get(g->end_msg, "result"))
+        : json_null();
+}
+
+json_t *live_state(live *g, const client *to)
+{
+    json_t *side_names = json_array(), *moves = json_array();
+    for (int i = 0; i < g->v->nsides; i++)
+        json_array_append_new(side_names, json_string(g->v->ops->side_name(g->pos, i)));
+    for (int i = 0; i < g->nmoves; i++)
+        json_array_append_new(moves, json_string(g->moves[i]));
+    unsigned mine = sides_of(g, to);
+    int stm = to_move(g);
+    json_t *j = json_pack(
+        "{s:I, s:s, s:s, s:s, s:o, s:i, s:o, s:o, s:I, s:I, s:i, s:b, s:o, s:o, s:o, s:i, s:s, "
+        "s:o, s:I}",
+        "id", (json_int_t)g->id, "variant", g->v->name, "title", g->v->title, "start",
+        g->g.start, "position", position_json(g, to), "ply", g->nmoves, "moves", moves,
+        "clocks", clocks_json(g), "base_ms", (json_int_t)g->g.base_ms, "inc_ms",
+        (json_int_t)g->g.inc_ms, "move_limit", g->g.move_limit, "rated", g->g.rated, "players",
+        players_json(g), "sides", side_names, "you", sides_json(g, mine), "to_move", stm,
+        "status", g->over ? "over" : "live", "draw_offer", sides_json(g, g->draw_offer),
+        "created", (json_int_t)g->g.created);
+    if (!g->over && (mine & (1u << stm)))
+        json_object_set_new(j, "legal", legal_json(g));
+    if (g->over)
+        json_object_set_new(j, "result", result_json(g));
+    if (g->rematch_id)
+        json_object_set_new(j, "rematch", json_integer(g->rematch_id));
+    return j;
+}
+
+json_t *live_summary(const live *g)
+{
+    return json_pack("{s:I, s:s, s:s, s:o, s:i, s:b, s:I, s:I, s:s}", "id", (json_int_t)g->id,
+                     "variant", g->v->name, "title", g->v->title, "players", players_json(g),
+                     "ply", g->nmoves, "rated", g->g.rated, "base_ms", (json_int_t)g->g.base_ms,
+                     "inc_ms", (json_int_t)g->g.inc_ms, "status", g->over ? "over" : "live");
+}
+
+json_t *live_list(srv *s, int max)
+{
+    /* the newest live games: highest ids */
+    live **best = calloc((size_t)max, sizeof *best);
+    int n = 0;
+    for (int b = 0; best && b < SRV_GAME_BUCKETS; b++)
+        for (live *g = s->games[b]; g; g = g->next) {
+            if (g->over)
+                continue;
+            if (n < max)
+                best[n++] = g;
+            else {
+                int low = 0;
+                for (int i = 1; i < n; i++)
+                    if (best[i]->id < best[low]->id)
+                        low = i;
+                if (g->id > best[low]->id)
+                    best[low] = g;
+            }
+        }
+    /* order newest first */
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && best[k]->id > best[k - 1]->id; k--) {
+            live *t = best[k];
+            best[k] = best[k - 1];
+            best[k - 1] = t;
+        }
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, live_summary(best[i]));
+    free(best);
+    return a;
+}
+
+json_t *live_of_player(srv *s, int64_t player)
+{
+    json_t *a = json_array();
+    for (int b = 0; b < SRV_GAME_BUCKETS; b++)
+        for (live *g = s->games[b]; g; g = g->next)
+            if (!g->over)
+                for (int i = 0; i < g->v->nsides; i++)
+                    if (g->players[i].id == player) {
+                        json_array_append_new(a, json_integer(g->id));
+                        break;
+                    }
+    return a;
+}
+
+/* Sends msg to every watcher; those who play the side to move (of a live
+ * game) get the legal moves too, and in hidden games each gets its view. */
+static void broadcast(live *g, json_t *msg, int with_position)
+{
+    int stm = g->over ? -1 : to_move(g);
+    json_t *for_mover = NULL;
+    for (int i = 0; i < g->nwatch; i++) {
+        client *c = g->watchers[i];
+        unsigned mine = sides_of(g, c);
+        if (g->v->hidden && with_position) {
+            json_t *m = json_copy(msg);
+            json_object_set_new(m, "position", position_json(g, c));
+            if (stm >= 0 && (mine & (1u << stm)))
+                json_object_set_new(m, "legal", legal_json(g));
+            client_send(c, m);
+            json_decref(m);
+        } else if (stm >= 0 && (mine & (1u << stm)) && with_position) {
+            if (!for_mover) {
+                for_mover = json_copy(msg);
+                json_object_set_new(for_mover, "legal", legal_json(g));
+            }
+            client_send(c, for_mover);
+        } else {
+            client_send(c, msg);
+        }
+    }
+    json_decref(for_mover);
+}
+
+void live_watch(srv *s, live *g, client *c)
+{
+    (void)s;
+    int present = 0;
+    for (int i = 0; i < g->nwatch; i++)
+        present |= g->watchers[i] == c;
+    if (!present) {
+        if (g->nwatch == g->capwatch) {
+            int cap = g->capwatch ? 2 * g->capwatch : 4;
+            client **w = realloc(g->watchers, (size_t)cap * sizeof *w);
+            if (!w) {
+                client_error(c, NULL, "out of memory");
+                return;
+            }
+            g->watchers = w;
+            g->capwatch = cap;
+        }
+        g->watchers[g->nwatch++] = c;
+        client_watch(c, g->id);
+    }
+    json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", live_state(g, c));
+    client_send(c, m);
+    json_decref(m);
+}
+
+void live_unwatch(live *g, client *c)
+{
+    for (int i = 0; i < g->nwatch; i++)
+        if (g->watchers[i] == c) {
+            g->watchers[i] = g->watchers[--g->nwatch];
+            break;
+        }
+    client_unwatch(c, g->id);
+}
+
+/* --- bots ------------------------------------------------------------------------ */
+
+/* Bots made so far, reused across moves: making a searcher clears a hash
+ * table, too slow to do for every move. */
+typedef struct pooled {
+    char spec[64];
+    bot *b;
+    int busy;
+    int64_t game;        /* the game it last played: a new one starts afresh */
+    struct pooled *next;
+} pooled;
+
+struct botpool {
+    pthread_mutex_t lock;
+    pooled *all;
+};
+
+typedef struct bot_job {
+    job base;
+    struct botpool *pool;
+    const game_variant *v;
+    int64_t game;
+    int ply;
+    int side;
+    int move_limit;
+    char spec[64];
+    uint64_t seed;
+    search_limits lim;
+    _Alignas(16) unsigned char view[GAME_POS_MAX];
+    char move[32];       /* the answer; "" if the bot found none */
+} bot_job;
+
+static pooled *pool_take(struct botpool *p, const char *spec, uint64_t seed)
+{
+    pthread_mutex_lock(&p->lock);
+    for (pooled *b = p->all; b; b = b->next)
+        if (!b->busy && strcmp(b->spec, spec) == 0) {
+            b->busy = 1;
+            pthread_mutex_unlock(&p->lock);
+            return b;
+        }
+    pthread_mutex_unlock(&p->lock);
+    pooled *b = calloc(1, sizeof *b);
+    char err[160];
+    if (!b || !(b->b = bot_new(spec, seed, err, sizeof err))) {
+        free(b);
+        return NULL;
+    }
+    snprintf(b->spec, sizeof b->spec, "%s", spec);
+    b->busy = 1;
+    pthread_mutex_lock(&p->lock);
+    b->next = p->all;
+    p->all = b;
+    pthread_mutex_unlock(&p->lock);
+    return b;
+}
+
+static void pool_give(struct botpool *p, pooled *b)
+{
+    pthread_mutex_lock(&p->lock);
+    b->busy = 0;
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void bot_run(job *j)
+{
+    bot_job *bj = (bot_job *)j;
+    bj->move[0] = 0;
+    pooled *b = pool_take(bj->pool, bj->spec, bj->seed);
+    if (!b)
+        return;
+    if (b->game != bj->game) {
+        if (bot_new_game(b->b, bj->v, bj->move_limit) != 0) {
+            pool_give(bj->pool, b);
+            return;
+        }
+        b->game = bj->game;
+    }
+    game_move m = bot_move(b->b, bj->v, bj->view, &bj->lim, NULL);
+    if (m != GAME_MOVE_NONE)
+        bj->v->ops->format_move(bj->view, m, bj->move, sizeof bj->move);
+    pool_give(bj->pool, b);
+}
+
+static void apply_move(srv *s, live *g, int side, const char *text, client *from,
+                       json_t *ref);
+static void finish(srv *s, live *g, int winner, const char *reason);
+
+static void bot_done(void *app, job *j)
+{
+    srv *s = app;
+    bot_job *bj = (bot_job *)j;
+    live *g = live_find(s, bj->game);
+    if (g && g->nmoves == bj->ply && !g->over) {
+        g->bot_busy = 0;
+        if (bj->move[0])
+            apply_move(s, g, bj->side, bj->move, NULL, NULL);
+        else
+            finish(s, g, -2, "resign");  /* a bot with no move gives up */
+    }
+    free(bj);
+}
+
+static struct botpool *botpool_of(srv *s)
+{
+    if (!s->botpool) {
+        s->botpool = calloc(1, sizeof *s->botpool);
+        if (s->botpool)
+            pthread_mutex_init(&s->botpool->lock, NULL);
+    }
+    return s->botpool;
+}
+
+void botpool_free(srv *s)
+{
+    if (!s->botpool)
+        return;
+    while (s->botpool->all) {
+        pooled *b = s->botpool->all;
+        s->botpool->all = b->next;
+        bot_free(b->b);
+        free(b);
+    }
+    pthread_mutex_destroy(&s->botpool->lock);
+    free(s->botpool);
+    s->botpool = NULL;
+}
+
+/* If a bot is to move, sends it to think. */
+static void kick_bot(srv *s, live *g)
+{
+    if (g->over || g->bot_busy)
+        return;
+    int stm = to_move(g);
+    if (!g->players[stm].bot)
+        return;
+    bot_job *bj = calloc(1, sizeof *bj);
+    struct botpool *pool = botpool_of(s);
+    if (!bj || !pool) {
+        free(bj);
+        return;
+    }
+    bj->base.run = bot_run;
+    bj->base.done = bot_done;
+    bj->pool = pool;
+    bj->v = g->v;
+    bj->game = g->id;
+    bj->ply = g->nmoves;
+    bj->side = stm;
+    bj->move_limit = g->g.move_limit;
+    snprintf(bj->spec, sizeof bj->spec, "%s", g->players[stm].spec);
+    bj->seed = rng_next(&s->rng);
+    /* Think about a thirtieth of the clock plus most of the increment,
+     * between 50 ms and 3 s; a second a move without a clock. */
+    int64_t think = 1000;
+    if (g->g.base_ms > 0) {
+        think = g->clock[stm] / 30 + g->g.inc_ms * 3 / 4;
+        if (think < 50)
+            think = 50;
+        if (think > 3000)
+            think = 3000;
+    }
+    bj->lim.movetime = think;
+    bj->lim.time[0] = bj->lim.time[1] = -1;
+    g->v->ops->view(g->pos, stm, bj->view);
+    g->bot_busy = 1;
+    workers_submit(s->pool, &bj->base);
+}
+
+/* --- clocks and ends ------------------------------------------------------------ */
+
+static void on_timer(void *arg);
+
+/* Sets the game's timer for the next thing that can end it. */
+static void arm(live *g)
+{
+    if (g->over) {
+        net_timer_cancel(g->timer);
+        return;
+    }
+    int stm = to_move(g);
+    int64_t now = net_mono_ms(), wait = -1;
+    if (g->g.base_ms > 0)
+        wait = g->turn_began + g->clock[stm] + SRV_LAG_MS - now;
+    if (g->gone[stm]) {
+        int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
+        int64_t w = since + SRV_ABANDON_MS - now;
+        if (wait < 0 || w < wait)
+            wait = w;
+    }
+    if (wait < 0 && g->g.base_ms <= 0 && !g->gone[stm])
+        net_timer_cancel(g->timer);
+    else
+        net_timer_set(g->timer, wait < 0 ? 0 : wait);
+}
+
+static void end_by_clock(srv *s, live *g, int side, const char *reason)
+{
+    game_result r = g->v->ops->timeout(g->start, g->pos, side);
+    finish(s, g, r.over ? r.winner : -1, reason);
+}
+
+static void on_timer(void *arg)
+{
+    live *g = arg;
+    srv *s = g->s;
+    if (g->over)
+        return;
+    int stm = to_move(g);
+    int64_t now = net_mono_ms();
+    if (g->g.base_ms > 0 && now - g->turn_began >= g->clock[stm] + SRV_LAG_MS) {
+        g->clock[stm] = 0;
+        end_by_clock(s, g, stm, "time");
+        return;
+    }
+    if (g->gone[stm]) {
+        int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
+        if (now - since >= SRV_ABANDON_MS) {
+            end_by_clock(s, g, stm, "abandoned");
+            return;
+        }
+    }
+    arm(g);
+}
+
+/* The team that wins when `side` gives up: in two-sided games, the other. */
+static int winner_against(const live *g, int side)
+{
+    if (g->v->nsides != 2)
+        return -1;
+    return g->v->ops->team_of(g->pos, side ^ 1);
+}
+
+/* Ends the game: winner is a team, -1 a draw, or -2 "the side to move
+ * loses" (a resignation). Stores the result and the rating changes in one
+ * transaction, then tells everyone. */
+static void finish(srv *s, live *g, int winner, const char *reason)
+{
+    if (g->over)
+        return;
+    if (winner == -2)
+        winner = winner_against(g, to_move(g));
+    int sterile = winner < 0 && g->v->ops->sterile && g->v->ops->sterile(g->start, g->pos);
+    store_rating_change ch[2];
+    int nch = 0;
+    store_err e;
+    json_t *ratings = json_array();
+    if (g->g.rated && g->v->nsides == 2 && !sterile) {
+        store_rating r[2];
+        int ok = 1;
+        for (int i = 0; i < 2; i++)
+            ok &= store_rating_get(s->st, g->players[i].id, g->v->name, &r[i], &e) == 0;
+        for (int i = 0; ok && i < 2; i++) {
+            int team = g->v->ops->team_of(g->pos, i);
+            double score = winner < 0 ? 0.5 : winner == team ? 1.0 : 0.0;
+            ch[i].player = g->players[i].id;
+            ch[i].before = r[i].rating;
+            ch[i].after = elo_update(r[i].rating, r[i].games, r[i ^ 1].rating, score);
+        }
+        nch = ok ? 2 : 0;
+    }
+    int64_t now = net_wall_ms();
+    if (store_game_end(s->st, g->id, STORE_GAME_OVER, winner, reason, sterile, now, ch, nch,
+                       &e) != 0) {
+        fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
+        nch = 0;
+    }
+    for (int i = 0; i < nch; i++)
+        json_array_append_new(ratings, json_pack("{s:s, s:f, s:f}", "name", g->players[i].name,
+                                                 "before", ch[i].before, "after",
+                                                 ch[i].after));
+    g->over = 1;
+    g->over_mono = net_mono_ms();
+    g->g.status = STORE_GAME_OVER;
+    g->g.winner = winner;
+    snprintf(g->g.reason, sizeof g->g.reason, "%s", reason);
+    g->g.sterile = sterile;
+    g->g.ended = now;
+    net_timer_cancel(g->timer);
+    g->end_msg = json_pack("{s:s, s:I, s:{s:i, s:s, s:b, s:o}, s:o}", "type", "end", "game",
+                           (json_int_t)g->id, "result", "winner", winner, "reason", reason,
+                           "sterile", sterile, "ratings", ratings, "clocks", clocks_json(g));
+    broadcast(g, g->end_msg, 0);
+    lobby_changed(s);
+}
+
+/* Plays `text` for `side`: checks, charges the clock, stores, then makes
+ * and tells. A client's error goes back to it with ref. */
+static void apply_move(srv *s, live *g, int side, const char *text, client *from, json_t *ref)
+{
+    const game_ops *ops = g->v->ops;
+    game_move m;
+    game_error gerr;
+    if (ops->parse_move(g->pos, text, &m, &gerr) != 0) {
+        if (from)
+            client_error(from, ref, "illegal move: %s", gerr.msg);
+        return;
+    }
+    int64_t now = net_mono_ms(), clock = g->clock[side];
+    if (g->g.base_ms > 0) {
+        int64_t used = now - g->turn_began - SRV_LAG_MS;
+        if (used > 0)
+            clock -= used;
+        if (clock <= 0) {
+            g->clock[side] = 0;
+            end_by_clock(s, g, side, "time");
+            return;
+        }
+        clock += g->g.inc_ms;
+    }
+    store_move sm = {.ply = g->nmoves, .clock_ms = clock, .time = net_wall_ms()};
+    ops->format_move(g->pos, m, sm.text, sizeof sm.text);
+    store_err e;
+    if (store_move_add(s->st, g->id, &sm, 0, &e) != 0) {
+        if (from)
+            client_error(from, ref, "the move could not be stored; try again");
+        fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
+        return;
+    }
+    if (g->nmoves == g->capmoves) {
+        int cap = g->capmoves ? 2 * g->capmoves : 64;
+        char(*mv)[32] = realloc(g->moves, (size_t)cap * sizeof *mv);
+        if (!mv) {
+            fprintf(stderr, "citadel serve: out of memory\n");
+            abort();  /* stored but not kept: start again from the store */
+        }
+        g->moves = mv;
+        g->capmoves = cap;
+    }
+    memcpy(g->moves[g->nmoves++], sm.text, sizeof sm.text);
+    _Alignas(16) unsigned char undo[GAME_POS_MAX];
+    ops->make(g->pos, m, undo);
+    g->clock[side] = clock;
+    g->turn_began = now;
+    g->draw_offer &= 1u << side;  /* moving declines the others' offers */
+    json_t *msg = json_pack("{s:s, s:I, s:i, s:s, s:o, s:i, s:o}", "type", "move", "game",
+                            (json_int_t)g->id, "ply", g->nmoves - 1, "move", sm.text,
+                            "position", position_json(g, NULL), "to_move", to_move(g),
+                            "clocks", clocks_json(g));
+    if (ref)
+        json_object_set(msg, "ref", ref);
+    game_result r = ops->result(g->pos);
+    if (r.over) {
+        broadcast(g, msg, 0);
+        json_decref(msg);
+        finish(s, g, r.winner, r.reason);
+        return;
+    }
+    broadcast(g, msg, 1);
+    json_decref(msg);
+    arm(g);
+    kick_bot(s, g);
+}
+
+/* --- starting and resuming --------------------------------------------------------- */
+
+static live *live_new(srv *s, const game_variant *v)
+{
+    live *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->s = s;
+    g->v = v;
+    g->timer = net_timer_new(s->net, on_timer, g);
+    if (!g->timer) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static int set_limit(const game_variant *v, void *pos, int limit)
+{
+    for (const game_option *o = v->options; o && o->name; o++)
+        if (strcmp(o->name, "MoveLimit") == 0) {
+            game_error e;
+            return v->ops->set_option(pos, "MoveLimit", limit, &e);
+        }
+    return 0;
+}
+
+live *live_start(srv *s, const game_settings *set, const ident *players, char *err,
+                 size_t errlen)
+{
+    const game_variant *v = set->v;
+    int rated = set->rated;
+    if (rated) {
+        for (int i = 0; i < v->nsides; i++)
+            for (int k = 0; k < i; k++)
+                if (players[i].id == players[k].id)
+                    rated = 0;
+        for (int i = 0; i < v->nsides; i++)
+            if (players[i].guest)
+                rated = 0;
+        if (!rated) {
+            snprintf(err, errlen, "rated games are between different signed-in players");
+            return NULL;
+        }
+    }
+    live *g = live_new(s, v);
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    v->ops->start(v, g->pos, rng_next(&s->rng));
+    if (set_limit(v, g->pos, set->move_limit) != 0) {
+        snprintf(err, errlen, "bad move limit");
+        live_free(g);
+        return NULL;
+    }
+    memcpy(g->start, g->pos, v->ops->pos_size);
+    store_game *sg = &g->g;
+    snprintf(sg->variant, sizeof sg->variant, "%s", v->name);
+    v->ops->format(g->pos, sg->start, sizeof sg->start);
+    sg->base_ms = set->base_ms;
+    sg->inc_ms = set->inc_ms;
+    sg->move_limit = set->move_limit;
+    sg->rated = rated;
+    sg->nsides = v->nsides;
+    for (int i = 0; i < v->nsides; i++) {
+        sg->players[i] = players[i].id;
+        g->players[i] = players[i];
+        g->clock[i] = set->base_ms;
+    }
+    sg->created = sg->started = net_wall_ms();
+    store_err e;
+    if (store_game_add(s->st, sg, &e) != 0) {
+        snprintf(err, errlen, "the game could not be stored");
+        fprintf(stderr, "citadel serve: %s\n", e.msg);
+        live_free(g);
+        return NULL;
+    }
+    g->id = sg->id;
+    g->turn_began = net_mono_ms();
+    live_insert(s, g);
+    for (int i = 0; i < v->nsides; i++)
+        if (!players[i].bot && !client_of_player(s, players[i].id))
+            g->gone[i] = g->turn_began;
+    arm(g);
+    kick_bot(s, g);
+    return g;
+}
+
+/* Rebuilds a stored game in memory (moves replayed); NULL with err. */
+static live *live_load(srv *s, int64_t id, char *err, size_t errlen)
+{
+    store_game sg;
+    store_err e;
+    if (store_game_get(s->st, id, &sg, &e) != 0) {
+        snprintf(err, errlen, "no such game");
+        return NULL;
+    }
+    const game_variant *v = game_variant_find(sg.variant);
+    if (!v) {
+        snprintf(err, errlen, "game %lld is of an unknown variant '%s'", (long long)id,
+                 sg.variant);
+        return NULL;
+    }
+    live *g = live_new(s, v);
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    g->id = id;
+    g->g = sg;
+    game_error ge;
+    store_move *moves = NULL;
+    if (v->ops->parse(v, g->pos, sg.start, &ge) != 0 ||
+        set_limit(v, g->pos, sg.move_limit) != 0) {
+        snprintf(err, errlen, "game %lld: bad start: %s", (long long)id, ge.msg);
+        goto fail;
+    }
+    memcpy(g->start, g->pos, v->ops->pos_size);
+    for (int i = 0; i < v->nsides; i++) {
+        g->clock[i] = sg.base_ms;
+        if (ident_load(s, sg.players[i], &g->players[i]) != 0) {
+            snprintf(err, errlen, "game %lld: unknown player", (long long)id);
+            goto fail;
+        }
+    }
+    if (sg.nmoves > 0) {
+        moves = malloc((size_t)sg.nmoves * sizeof *moves);
+        g->moves = malloc((size_t)sg.nmoves * sizeof *g->moves);
+        if (!moves || !g->moves) {
+            snprintf(err, errlen, "out of memory");
+            goto fail;
+        }
+        g->capmoves = sg.nmoves;
+    }
+    int n = sg.nmoves ? store_moves(s->st, id, moves, sg.nmoves, &e) : 0;
+    if (n != sg.nmoves) {
+        snprintf(err, errlen, "game %lld: moves could not be read", (long long)id);
+        goto fail;
+    }
+    for (int i = 0; i < n; i++) {
+        game_move m;
+        int side = v->ops->side_to_move(g->pos);
+        if (v->ops->parse_move(g->pos, moves[i].text, &m, &ge) != 0) {
+            snprintf(err, errlen, "game %lld: stored move %d: %s", (long long)id, i, ge.msg);
+            goto fail;
+        }
+        _Alignas(16) unsigned char undo[GAME_POS_MAX];
+        v->ops->make(g->pos, m, undo);
+        memcpy(g->moves[i], moves[i].text, sizeof moves[i].text);
+        g->clock[side] = moves[i].clock_ms;
+    }
+    g->nmoves = n;
+    free(moves);
+    if (sg.status != STORE_GAME_LIVE) {
+        g->over = 1;
+        g->end_msg = json_pack("{s:s, s:I, s:{s:i, s:s, s:b, s:[]}}", "type", "end", "game",
+                               (json_int_t)id, "result", "winner", sg.winner, "reason",
+                               sg.reason, "sterile", sg.sterile, "ratings");
+    }
+    return g;
+fail:
+    free(moves);
+    live_free(g);
+    return NULL;
+}
+
+int live_resume_all(srv *s)
+{
+    int64_t *ids = malloc(100000 * sizeof *ids);
+    store_err e;
+    int n = ids ? store_live_games(s->st, ids, 100000, &e) : -1;
+    if (n < 0) {
+        fprintf(stderr, "citadel serve: cannot read the live games\n");
+        free(ids);
+        return -1;
+    }
+    int resumed = 0;
+    for (int i = 0; i < n; i++) {
+        char err[200];
+        live *g = live_load(s, ids[i], err, sizeof err);
+        if (!g) {
+            fprintf(stderr, "citadel serve: %s (left as stored)\n", err);
+            continue;
+        }
+        g->turn_began = net_mono_ms();
+        live_insert(s, g);
+        game_result r = g->v->ops->result(g->pos);
+        if (r.over) {
+            finish(s, g, r.winner, r.reason);
+            continue;
+        }
+        for (int k = 0; k < g->v->nsides; k++)
+            if (!g->players[k].bot)
+                g->gone[k] = g->turn_began;
+        arm(g);
+        kick_bot(s, g);
+        resumed++;
+    }
+    free(ids);
+    return resumed;
+}
+
+json_t *game_json_stored(srv *s, int64_t id, char *err, size_t errlen)
+{
+    live *g = live_load(s, id, err, errlen);
+    if (!g)
+        return NULL;
+    json_t *j = live_state(g, NULL);
+    live_free(g);
+    return j;
+}
+
+/* --- players coming and going ------------------------------------------------------ */
+
+static void mark_player(srv *s, int64_t player, int64_t when)
+{
+    for (int b = 0; b < SRV_GAME_BUCKETS; b++)
+        for (live *g = s->games[b]; g; g = g->next) {
+            if (g->over)
+                continue;
+            int hit = 0;
+            for (int i = 0; i < g->v->nsides; i++)
+                if (g->players[i].id == player && !g->players[i].bot) {
+                    g->gone[i] = when;
+                    hit = 1;
+                }
+            if (hit)
+                arm(g);
+        }
+}
+
+void live_player_left(srv *s, int64_t player)
+{
+    mark_player(s, player, net_mono_ms());
+}
+
+void live_player_back(srv *s, int64_t player)
+{
+    mark_player(s, player, 0);
+}
+
+void live_sweep(srv *s)
+{
+    int64_t now = net_mono_ms();
+    for (int b = 0; b < SRV_GAME_BUCKETS; b++)
+        for (live **p = &s->games[b]; *p;) {
+            live *g = *p;
+            if (g->over && now - g->over_mono > SRV_KEEP_OVER_MS) {
+                while (g->nwatch)
+                    live_unwatch(g, g->watchers[0]);
+                *p = g->next;
+                s->nlive--;
+                live_free(g);
+            } else {
+                p = &g->next;
+            }
+        }
+}
+
+/* --- requests ----------------------------------------------------------------------- */
+
+/* The live game a request names, which the client plays; NULL after
+ * telling the client why not. */
+static live *my_game(srv *s, client *c, json_t *msg, json_t *ref, unsigned *mine)
+{
+    json_t *id = json_object_get(msg, "game");
+    live *g = json_is_integer(id) ? live_find(s, json_integer_value(id)) : NULL;
+    if (!g) {
+        client_error(c, ref, "no such live game");
+        return NULL;
+    }
+    *mine = sides_of(g, c);
+    if (!*mine) {
+        client_error(c, ref, "you do not play in game %lld", (long long)g->id);
+        return NULL;
+    }
+    return g;
+}
+
+void live_on_move(srv *s, client *c, json_t *msg)
+{
+    json_t *ref = json_object_get(msg, "ref");
+    unsigned mine;
+    live *g = my_game(s, c, msg, ref, &mine);
+    if (!g)
+        return;
+    const char *text = json_string_value(json_object_get(msg, "move"));
+    json_t *ply = json_object_get(msg, "ply");
+    if (!text || !json_is_integer(ply)) {
+        client_error(c, ref, "a move needs game, ply (integer) and move (text)");
+        return;
+    }
+    if (g->over) {
+        client_error(c, ref, "the game is over");
+        return;
+    }
+    int stm = to_move(g);
+    if (!(mine & (1u << stm))) {
+        client_error(c, ref, "not your turn");
+        return;
+    }
+    if (json_integer_value(ply) != g->nmoves) {
+        client_error(c, ref, "stale move: the game is at ply %d", g->nmoves);
+        return;
+    }
+    apply_move(s, g, stm, text, c, ref);
+}
+
+void live_on_resign(srv *s, client *c, json_t *msg)
+{
+    json_t *ref = json_object_get(msg, "ref");
+    unsigned mine;
+    live *g = my_game(s, c, msg, ref, &mine);
+    if (!g)
+        return;
+    if (g->over || g->v->nsides != 2) {
+        client_error(c, ref, g->over ? "the game is over" : "resigning is for two-sided games");
+        return;
+    }
+    /* one device playing both sides resigns for the side to move */
+    int side = (mine & (mine - 1)) ? to_move(g) : __builtin_ctz(mine);
+    finish(s, g, winner_against(g, side), "resign");
+}
+
+void live_on_draw(srv *s, client *c, json_t *msg)
+{
+    json_t *ref = json_object_get(msg, "ref");
+    unsigned mine;
+    live *g = my_game(s, c, msg, ref, &mine);
+    if (!g)
+        return;
+    if (g->over) {
+        client_error(c, ref, "the game is over");
+        return;
+    }
+    unsigned all = (1u << g->v->nsides) - 1, people = 0;
+    for (int i = 0; i < g->v->nsides; i++)
+        if (!g->players[i].bot)
+            people |= 1u << i;
+    g->draw_offer |= mine;
+    if ((g->draw_offer & people) == people && people == all) {
+        finish(s, g, -1, "agreement");
+        return;
+    }
+    if (people != all) {
+        client_error(c, ref, "bots play on: they do not take draw offers");
+        g->draw_offer &= ~mine;
+        return;
+    }
+    json_t *m = json_pack("{s:s, s:I, s:o}", "type", "draw_offer", "game", (json_int_t)g->id,
+                          "sides", sides_json(g, g->draw_offer));
+    broadcast(g, m, 0);
+    json_decref(m);
+}
+
+void live_on_rematch(srv *s, client *c, json_t *msg)
+{
+    json_t *ref = json_object_get(msg, "ref");
+    unsigned mine;
+    live *g = my_game(s, c, msg, ref, &mine);
+    if (!g)
+        return;
+    if (!g->over) {
+        client_error(c, ref, "the game is not over");
+        return;
+    }
+    if (g->rematch_id) {
+        live *r = live_find(s, g->rematch_id);
+        if (r)
+            live_watch(s, r, c);
+        return;
+    }
+    unsigned people = 0;
+    for (int i = 0; i < g->v->nsides; i++)
+        if (!g->players[i].bot)
+            people |= 1u << i;
+    g->rematch_offer |= mine;
+    if ((g->rematch_offer & people) != people) {
+        json_t *m = json_pack("{s:s, s:I, s:o}", "type", "rematch_offer", "game",
+                              (json_int_t)g->id, "sides", sides_json(g, g->rematch_offer));
+        broadcast(g, m, 0);
+        json_decref(m);
+        return;
+    }
+    game_settings set = {.v = g->v, .base_ms = g->g.base_ms, .inc_ms = g->g.inc_ms,
+                         .move_limit = g->g.move_limit, .rated = g->g.rated};
+    ident players[GAME_MAX_SIDES];
+    int n = g->v->nsides;
+    for (int i = 0; i < n; i++)
+        players[i] = g->players[(i + 1) % n];  /* sides turn round */
+    char err[160];
+    live *r = live_start(s, &set, players, err, sizeof err);
+    if (!r) {
+        client_error(c, ref, "%s", err);
+        return;
+    }
+    g->rematch_id = r->id;
+    for (int i = 0; i < g->nwatch; i++)
+        if (sides_of(g, g->watchers[i]))
+            live_watch(s, r, g->watchers[i]);
+    lobby_changed(s);
+}
+
+/* --- records ----------------------------------------------------------------------- */
+
+static void tag(char **buf, size_t *len, size_t *cap, const char *name, const char *value)
+{
+    char line[512];
+    int n = snprintf(line, sizeof line, "[%s \"", name);
+    for (const char *c = value; *c && n < (int)sizeof line - 8; c++) {
+        if (*c == '"' || *c == '\\')
+            line[n++] = '\\';
+        line[n++] = *c;
+    }
+    n += snprintf(line + n, sizeof line - (size_t)n, "\"]\n");
+    if (*len + (size_t)n + 1 > *cap) {
+        size_t c2 = (*cap + (size_t)n + 1) * 2;
+        char *b = realloc(*buf, c2);
+        if (!b)
+            return;
+        *buf = b;
+        *cap = c2;
+    }
+    memcpy(*buf + *len, line, (size_t)n + 1);
+    *len += (size_t)n;
+}
+
+static void append(char **buf, size_t *len, size_t *cap, const char *text)
+{
+    size_t n = strlen(text);
+    if (*len + n + 1 > *cap) {
+        size_t c2 = (*cap + n + 1) * 2;
+        char *b = realloc(*buf, c2);
+        if (!b)
+            return;
+        *buf = b;
+        *cap = c2;
+    }
+    memcpy(*buf + *len, text, n + 1);
+    *len += n;
+}
+
+char *record_text(srv *s, int64_t id, char *err, size_t errlen)
+{
+    live *mem = live_find(s, id);
+    live *g = mem ? mem : live_load(s, id, err, errlen);
+    if (!g)
+        return NULL;
+    size_t len = 0, cap = 1024;
+    char *buf = malloc(cap), val[256];
+    if (!buf) {
+        if (!mem)
+            live_free(g);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    buf[0] = 0;
+    tag(&buf, &len, &cap, "Game", g->v->title);
+    tag(&buf, &len, &cap, "Variant", g->v->name);
+    snprintf(val, sizeof val, "%lld", (long long)g->id);
+    tag(&buf, &len, &cap, "Id", val);
+    time_t t = (time_t)(g->g.created / 1000);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(val, sizeof val, "%Y.%m.%d", &tm);
+    tag(&buf, &len, &cap, "Date", val);
+    strftime(val, sizeof val, "%H:%M:%S", &tm);
+    tag(&buf, &len, &cap, "Time", val);
+    for (int i = 0; i < g->v->nsides; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s", g->v->ops->side_name(g->pos, i));
+        name[0] = (char)(name[0] >= 'a' && name[0] <= 'z' ? name[0] - 'a' + 'A' : name[0]);
+        tag(&buf, &len, &cap, name, g->players[i].name);
+    }
+    if (g->g.base_ms > 0)
+        snprintf(val, sizeof val, "%lld+%lld", (long long)(g->g.base_ms / 1000),
+                 (long long)(g->g.inc_ms / 1000));
+    else
+        snprintf(val, sizeof val, "-");
+    tag(&buf, &len, &cap, "Clock", val);
+    snprintf(val, sizeof val, "%d", g->g.move_limit);
+    tag(&buf, &len, &cap, "MoveLimit", val);
+    tag(&buf, &len, &cap, "Rated", g->g.rated ? "yes" : "no");
+    tag(&buf, &len, &cap, "Start", g->g.start);
+    const char *result = "*";
+    if (g->over && g->v->nsides == 2)
+        result = g->g.winner < 0 ? "1/2-1/2" : g->g.winner == 0 ? "1-0" : "0-1";
+    else if (g->over)
+        result = g->g.winner < 0 ? "draw" : "won";
+    tag(&buf, &len, &cap, "Result", result);
+    if (g->over) {
+        tag(&buf, &len, &cap, "Reason", g->g.reason);
+        if (g->g.winner < 0)
+            tag(&buf, &len, &cap, "Sterile", g->g.sterile ? "yes" : "no");
+    }
+    append(&buf, &len, &cap, "\n");
+    int per = g->v->nsides;
+    for (int i = 0; i < g->nmoves; i++) {
+        if (i % per == 0) {
+            snprintf(val, sizeof val, "%s%d.", i ? (i % (per * 8) == 0 ? "\n" : " ") : "",
+                     i / per + 1);
+            append(&buf, &len, &cap, val);
+        }
+        append(&buf, &len, &cap, " ");
+        append(&buf, &len, &cap, g->moves[i]);
+    }
+    snprintf(val, sizeof val, "%s%s\n", g->nmoves ? " " : "", result);
+    append(&buf, &len, &cap, val);
+    if (!mem)
+        live_free(g);
+    return buf;
+}
