@@ -6,6 +6,8 @@
 #                every make)
 #   sanitizers   the same unit tests, and the integration tests, built with
 #                AddressSanitizer + UndefinedBehaviorSanitizer
+#   server       `citadel serve` started on a loopback port and driven over
+#                HTTP and WebSocket (tests/server), release and sanitizer builds
 #   integration  the built `citadel` driven as a subprocess
 #   fuzz         libFuzzer targets on the position, move and UCI parsers, a
 #                bounded run each (FUZZ_SECONDS, default 20)
@@ -59,12 +61,27 @@ build asan asan-tests
 
 # --- unit -----------------------------------------------------------------
 note "unit (debug build)"
-for t in build/debug/tests/test_*; do [ -x "$t" ] && run_cmocka "$t" unit; done
+for t in build/debug/tests/test_*; do
+    [ "$(basename "$t")" = test_server ] && continue
+    [ -x "$t" ] && run_cmocka "$t" unit
+done
 
 note "unit (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-for t in build/asan/tests/test_*; do [ -x "$t" ] && run_cmocka "$t" asan; done
+for t in build/asan/tests/test_*; do
+    [ "$(basename "$t")" = test_server ] && continue
+    [ -x "$t" ] && run_cmocka "$t" asan
+done
+
+# --- the server over the wire ---------------------------------------------------
+# The real `citadel serve` on a loopback port, driven by tests/server/client.c;
+# once as the release build, once as the sanitizer build (a sanitizer report
+# kills that server, and the tests after it fail).
+note "server (release build)"
+CITADEL=build/release/citadel run_cmocka build/debug/tests/test_server server-release
+note "server (ASan + UBSan build)"
+CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_server server-asan
 
 # --- integration ------------------------------------------------------------
 note "integration (release build)"

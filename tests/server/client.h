@@ -1,0 +1,124 @@
+/* client.h -- a small blocking HTTP/1.1 and WebSocket client for testing
+ * `citadel serve` over the wire.
+ *
+ * An independent implementation of the protocol (RFC 7230 framing of
+ * responses, RFC 6455 WebSocket), written on plain POSIX sockets so that the
+ * tests do not share code with the server they check. Every call is bounded
+ * in time: nothing here waits longer than its timeout, or CLIENT_IO_MS where
+ * a call takes none, so a broken server fails a test instead of hanging it.
+ *
+ * Link with -ljansson -lcrypto (OpenSSL's SHA-1 for Sec-WebSocket-Accept).
+ */
+#ifndef CITADEL_TEST_CLIENT_H
+#define CITADEL_TEST_CLIENT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define CLIENT_IO_MS 10000   /* bound on any call that takes no timeout */
+
+/* --- HTTP ---------------------------------------------------------------- */
+
+typedef struct http_resp {
+    int status;
+    char *body;              /* NUL-terminated (len excludes the NUL); never NULL after success */
+    size_t len;
+    char cookie[256];        /* citadel_session from Set-Cookie; "" if none was set */
+    int cookie_set;          /* 1 if a Set-Cookie for citadel_session came (even an empty one) */
+    char content_type[128];  /* "" if none */
+} http_resp;
+
+/* Sends `method path` with Connection: close, the cookie citadel_session=
+ * `cookie` if cookie is not NULL, and body (as application/json) if body is
+ * not NULL. Reads the response, Content-Length, chunked or until close.
+ * Returns 0 with *out filled (free with http_resp_free), or -1 if there was
+ * no well-formed response (connection refused, reset, timeout, bad framing);
+ * *out is then empty and needs no freeing. */
+int http_request(const char *host, int port, const char *method, const char *path,
+                 const char *cookie, const char *body, http_resp *out);
+void http_resp_free(http_resp *r);
+
+/* Sends exactly the len bytes at req, then reads until the server closes or
+ * timeout_ms passes. *resp (malloc'd, NUL-terminated, caller frees) and
+ * *resp_len hold whatever arrived. Returns 0 if the server closed, 1 if the
+ * time ran out first, -1 if it could not connect (nothing allocated). */
+int http_raw(const char *host, int port, const void *req, size_t len, char **resp,
+             size_t *resp_len, int timeout_ms);
+
+/* Parses a whole HTTP response held in memory (what http_raw returns).
+ * 0 and *out filled, or -1 if it is not a complete response. */
+int http_parse(const char *buf, size_t len, http_resp *out);
+
+/* --- WebSocket ------------------------------------------------------------ */
+
+enum { WS_CONT = 0, WS_TEXT = 1, WS_BINARY = 2, WS_CLOSE = 8, WS_PING = 9, WS_PONG = 10 };
+
+typedef struct ws_conn ws_conn;
+
+/* Opens a WebSocket at path with a real handshake (random Sec-WebSocket-Key,
+ * Sec-WebSocket-Accept checked). *http_status (if not NULL) gets the
+ * handshake's status, or 0 if none came. NULL on any failure. */
+ws_conn *ws_connect(const char *host, int port, const char *path, const char *cookie,
+                    int *http_status);
+
+/* A text message as one masked frame. 0, or -1 if the write failed. */
+int ws_send_text(ws_conn *c, const char *text);
+/* Any frame, masked, with the given opcode and FIN bit: for fragments and
+ * bad input. 0 or -1. */
+int ws_send_frame(ws_conn *c, int opcode, int fin, const void *data, size_t len);
+/* Exact bytes, no framing (unmasked frames, reserved bits, ...). 0 or -1. */
+int ws_send_raw(ws_conn *c, const void *bytes, size_t len);
+
+/* The next text message (malloc'd, NUL-terminated; caller frees),
+ * reassembled from fragments. Answers pings and close frames on the way and
+ * skips binary messages. NULL on timeout or once the connection is closed. */
+char *ws_recv_text(ws_conn *c, int timeout_ms);
+
+/* 1 once the server sent a close frame, closed the socket or broke the
+ * protocol; the close code it sent (1000, 1002, ...), 1005 if none, 1006 if
+ * the connection ended without a close frame, or 0 while open. */
+int ws_is_closed(const ws_conn *c);
+int ws_close_code(const ws_conn *c);
+
+/* Sends a close frame (if still open), waits briefly for the server's, and
+ * frees c. c may be NULL. */
+void ws_close(ws_conn *c);
+
+/* JSON over the socket. ws_send_json takes ownership of msg (also on
+ * failure). ws_recv_json: the next message parsed (caller decrefs); NULL on
+ * timeout, close, or a message that is not a JSON object. */
+int ws_send_json(ws_conn *c, json_t *msg);
+json_t *ws_recv_json(ws_conn *c, int timeout_ms);
+
+/* Reads messages until one whose "type" is `type` arrives within timeout_ms
+ * and returns it (caller decrefs); skips the others, remembering the text of
+ * the last "error" message seen. NULL on timeout or close. */
+json_t *ws_expect(ws_conn *c, const char *type, int timeout_ms);
+/* The "error" text of the last error message ws_expect skipped or returned;
+ * "" if none. Valid until the next call on c. */
+const char *ws_last_error(const ws_conn *c);
+
+/* --- the server as a child process ---------------------------------------- */
+
+typedef struct server_proc {
+    pid_t pid;
+    int port;
+    char db[256];
+    char log[280];           /* stdout and stderr of the server */
+    char dir[200];           /* the temp directory made for db == NULL; "" otherwise */
+} server_proc;
+
+/* Runs `<binary> serve --listen 127.0.0.1:PORT --db DB [extra_args]` on a
+ * free loopback port, DB being db_path or a fresh file in a new temp
+ * directory, output to a log next to the db; extra_args is split on spaces.
+ * Waits up to 20 s for GET /api/health to answer 200. Returns 0, or -1 (the
+ * child killed, the log left for reading) if the server did not come up. */
+int server_start(server_proc *s, const char *binary, const char *db_path,
+                 const char *extra_args);
+
+/* Sends sig and waits for the server to exit (SIGKILL after 10 s). Returns
+ * the wait status (see WIFEXITED), or -1 if there was no child. */
+int server_kill(server_proc *s, int sig);
+
+#endif

@@ -1,0 +1,825 @@
+/* test_server.c -- `citadel serve` over real connections.
+ *
+ * Each group starts the real server (the binary in $CITADEL, default
+ * build/release/citadel) on a free loopback port with a fresh database, and
+ * talks to it with the independent client of client.h: HTTP for accounts
+ * and reading, WebSocket for play. Rulings named: R7 (ends), R8 (clocks,
+ * sterile draws, Elo).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "client.h"
+
+#define HOST "127.0.0.1"
+#define WAIT 15000   /* ms: generous, for sanitizer builds on a loaded machine */
+
+static server_proc server;
+
+static const char *binary(void)
+{
+    const char *b = getenv("CITADEL");
+    return b && *b ? b : "build/release/citadel";
+}
+
+static int start(void **state)
+{
+    (void)state;
+    if (server_start(&server, binary(), NULL, NULL) != 0) {
+        fprintf(stderr, "server did not start; log: %s\n", server.log);
+        return -1;
+    }
+    return 0;
+}
+
+static int stop(void **state)
+{
+    (void)state;
+    server_kill(&server, SIGTERM);
+    return 0;
+}
+
+/* --- helpers ------------------------------------------------------------------- */
+
+static json_t *get_json(const char *path, const char *cookie, int want_status)
+{
+    http_resp r;
+    assert_int_equal(http_request(HOST, server.port, "GET", path, cookie, NULL, &r), 0);
+    if (r.status != want_status)
+        fprintf(stderr, "GET %s: %d %s\n", path, r.status, r.body);
+    assert_int_equal(r.status, want_status);
+    json_error_t e;
+    json_t *j = json_loads(r.body, 0, &e);
+    assert_non_null(j);
+    http_resp_free(&r);
+    return j;
+}
+
+/* Signs up a player; returns the session cookie (static storage per call
+ * site is not enough: the caller gives buf). */
+static void signup(const char *name, char *cookie)
+{
+    char body[200];
+    snprintf(body, sizeof body, "{\"name\":\"%s\",\"password\":\"password-%s\"}", name, name);
+    http_resp r;
+    assert_int_equal(http_request(HOST, server.port, "POST", "/api/signup", NULL, body, &r), 0);
+    if (r.status != 201)
+        fprintf(stderr, "signup %s: %d %s\n", name, r.status, r.body);
+    assert_int_equal(r.status, 201);
+    assert_true(strlen(r.cookie) == 64);
+    strcpy(cookie, r.cookie);
+    http_resp_free(&r);
+}
+
+static void guest(char *cookie)
+{
+    http_resp r;
+    assert_int_equal(http_request(HOST, server.port, "GET", "/api/me", NULL, NULL, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_true(strlen(r.cookie) == 64);
+    strcpy(cookie, r.cookie);
+    http_resp_free(&r);
+}
+
+static ws_conn *connect_as(const char *cookie, json_t **hello)
+{
+    int status = 0;
+    ws_conn *c = ws_connect(HOST, server.port, "/ws", cookie, &status);
+    assert_non_null(c);
+    json_t *h = ws_expect(c, "hello", WAIT);
+    assert_non_null(h);
+    if (hello)
+        *hello = h;
+    else
+        json_decref(h);
+    return c;
+}
+
+static void send_fmt(ws_conn *c, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    assert_int_equal(ws_send_text(c, buf), 0);
+}
+
+static json_int_t jint(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    assert_true(json_is_integer(v));
+    return json_integer_value(v);
+}
+
+/* Both players' connections and the game they share. */
+typedef struct duel {
+    ws_conn *side[2];    /* the connection playing each side */
+    json_int_t game;
+    json_t *state;       /* the first `game` message of side 0 */
+} duel;
+
+/* a seeks with `settings` (JSON members), b accepts; both get the game. */
+static void start_duel(ws_conn *a, ws_conn *b, const char *settings, duel *d)
+{
+    send_fmt(a, "{\"type\":\"seek\",%s}", settings);
+    json_t *sc = ws_expect(a, "seek_created", WAIT);
+    assert_non_null(sc);
+    send_fmt(b, "{\"type\":\"accept\",\"seek\":%lld}", (long long)jint(sc, "seek"));
+    json_decref(sc);
+    json_t *ga = ws_expect(a, "game", WAIT), *gb = ws_expect(b, "game", WAIT);
+    assert_non_null(ga);
+    assert_non_null(gb);
+    json_t *ya = json_object_get(json_object_get(ga, "game"), "you");
+    assert_int_equal(json_array_size(ya), 1);
+    int side_a = (int)json_integer_value(json_array_get(ya, 0));
+    d->side[side_a] = a;
+    d->side[side_a ^ 1] = b;
+    d->game = jint(json_object_get(ga, "game"), "id");
+    assert_int_equal(jint(json_object_get(gb, "game"), "id"), d->game);
+    d->state = json_incref(json_object_get(side_a == 0 ? ga : gb, "game"));
+    json_decref(ga);
+    json_decref(gb);
+}
+
+/* Plays `move` as ply on c; returns the `move` message c gets back. */
+static json_t *play(ws_conn *c, json_int_t game, int ply, const char *move)
+{
+    send_fmt(c, "{\"type\":\"move\",\"game\":%lld,\"ply\":%d,\"move\":\"%s\"}", (long long)game,
+             ply, move);
+    json_t *m = ws_expect(c, "move", WAIT);
+    if (!m)
+        fprintf(stderr, "move %s refused: %s\n", move, ws_last_error(c));
+    assert_non_null(m);
+    assert_int_equal(jint(m, "ply"), ply);
+    return m;
+}
+
+/* The first legal move in a message carrying `legal`. */
+static const char *first_legal(json_t *m, size_t pick)
+{
+    json_t *legal = json_object_get(m, "legal");
+    if (json_array_size(legal) == 0)
+        fprintf(stderr, "%s\n", json_dumps(m, 0));
+    assert_true(json_array_size(legal) > 0);
+    return json_string_value(json_array_get(legal, pick % json_array_size(legal)));
+}
+
+static json_t *player_json(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/api/players/%s", name);
+    return get_json(path, NULL, 200);
+}
+
+static double rating_of(json_t *player, const char *variant, int *games)
+{
+    json_t *r;
+    size_t i;
+    json_array_foreach(json_object_get(player, "ratings"), i, r)
+        if (strcmp(json_string_value(json_object_get(r, "variant")), variant) == 0) {
+            if (games)
+                *games = (int)jint(r, "games");
+            return json_real_value(json_object_get(r, "rating"));
+        }
+    if (games)
+        *games = 0;
+    return 1500.0;
+}
+
+/* --- tests ------------------------------------------------------------------------- */
+
+/* R8: a rated game between two signed-in players with clocks; the loser
+ * resigns; both ratings move by K=40 * 0.5 = 20 and the history keeps it. */
+static void test_R8_rated_game_with_clocks_and_elo(void **state)
+{
+    (void)state;
+    char ca[80], cb[80];
+    signup("alice", ca);
+    signup("bob", cb);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
+    duel d;
+    start_duel(a, b,
+               "\"variant\":\"rampart\",\"base_ms\":60000,\"inc_ms\":2000,\"move_limit\":100,"
+               "\"rated\":true",
+               &d);
+    assert_true(json_is_true(json_object_get(d.state, "rated")));
+    assert_int_equal(jint(d.state, "ply"), 0);
+    assert_non_null(json_object_get(d.state, "legal"));
+    /* six moves; each side's clock shows base - used + increment */
+    json_t *last = json_incref(d.state);
+    for (int ply = 0; ply < 6; ply++) {
+        json_t *m = play(d.side[ply % 2], d.game, ply, first_legal(last, (size_t)ply * 7));
+        json_t *other = ws_expect(d.side[(ply + 1) % 2], "move", WAIT);
+        assert_non_null(other);
+        assert_string_equal(json_string_value(json_object_get(other, "move")),
+                            json_string_value(json_object_get(m, "move")));
+        json_t *clocks = json_object_get(m, "clocks");
+        assert_int_equal(json_array_size(clocks), 2);
+        json_int_t mover = json_integer_value(json_array_get(clocks, (size_t)(ply % 2)));
+        json_int_t most = 60000 + 2000 * (ply / 2 + 1);
+        assert_true(mover > most - 5000 && mover <= most);
+        json_decref(m);
+        json_decref(last);
+        last = other;  /* the next mover's copy carries the legal moves */
+    }
+    json_decref(last);
+    /* alice resigns, whichever side she has */
+    ws_conn *loser = a;
+    int loser_side = d.side[0] == a ? 0 : 1;
+    send_fmt(loser, "{\"type\":\"resign\",\"game\":%lld}", (long long)d.game);
+    json_t *end = ws_expect(b, "end", WAIT);
+    assert_non_null(end);
+    json_t *res = json_object_get(end, "result");
+    assert_int_equal(jint(res, "winner"), loser_side ^ 1);
+    assert_string_equal(json_string_value(json_object_get(res, "reason")), "resign");
+    assert_int_equal(json_array_size(json_object_get(res, "ratings")), 2);
+    json_decref(end);
+
+    int games;
+    json_t *pa = player_json("alice"), *pb = player_json("bob");
+    assert_true(fabs(rating_of(pa, "rampart", &games) - 1480.0) < 1e-9);
+    assert_int_equal(games, 1);
+    assert_true(fabs(rating_of(pb, "rampart", &games) - 1520.0) < 1e-9);
+    json_t *hist = json_object_get(json_object_get(pb, "history"), "rampart");
+    assert_int_equal(json_array_size(hist), 1);
+    assert_int_equal(jint(json_array_get(hist, 0), "game"), d.game);
+    /* XL is a separate ladder: untouched */
+    rating_of(pa, "rampart-xl", &games);
+    assert_int_equal(games, 0);
+    json_decref(pa);
+    json_decref(pb);
+
+    json_t *ladder = get_json("/api/ladder/rampart", NULL, 200);
+    json_t *rows = json_object_get(ladder, "rows");
+    assert_true(json_array_size(rows) >= 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "name")),
+                        "bob");
+    json_decref(ladder);
+
+    /* the record: tags, six moves, the result */
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld/record", (long long)d.game);
+    http_resp r;
+    assert_int_equal(http_request(HOST, server.port, "GET", path, NULL, NULL, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "[Variant \"rampart\"]"));
+    assert_non_null(strstr(r.body, "[Clock \"60+2\"]"));
+    assert_non_null(strstr(r.body, "[Reason \"resign\"]"));
+    assert_non_null(strstr(r.body, loser_side == 0 ? "[Result \"0-1\"]" : "[Result \"1-0\"]"));
+    assert_non_null(strstr(r.body, "3. "));
+    http_resp_free(&r);
+
+    /* a rematch: both ask, both get a new game with sides turned round */
+    send_fmt(a, "{\"type\":\"rematch\",\"game\":%lld}", (long long)d.game);
+    json_t *offer = ws_expect(b, "rematch_offer", WAIT);
+    assert_non_null(offer);
+    json_decref(offer);
+    send_fmt(b, "{\"type\":\"rematch\",\"game\":%lld}", (long long)d.game);
+    json_t *g2 = ws_expect(a, "game", WAIT);
+    assert_non_null(g2);
+    json_t *you = json_object_get(json_object_get(g2, "game"), "you");
+    assert_int_equal(json_integer_value(json_array_get(you, 0)), loser_side ^ 1);
+    json_decref(g2);
+    json_decref(d.state);
+    ws_close(a);
+    ws_close(b);
+}
+
+/* R7: a whole game played to its end by the rules; the end's reason is
+ * one of R7's and the stored game agrees with what was sent. */
+static void test_R7_whole_game_to_its_end(void **state)
+{
+    (void)state;
+    char ca[80], cb[80];
+    guest(ca);
+    guest(cb);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
+    duel d;
+    start_duel(a, b, "\"variant\":\"rampart\",\"base_ms\":0,\"move_limit\":50", &d);
+    json_t *last = json_incref(d.state);
+    json_t *end = NULL;
+    int ply = 0;
+    for (; ply < 200 && !end; ply++) {
+        ws_conn *mover = d.side[ply % 2];
+        send_fmt(mover, "{\"type\":\"move\",\"game\":%lld,\"ply\":%d,\"move\":\"%s\"}",
+                 (long long)d.game, ply, first_legal(last, (size_t)ply * 13 + 5));
+        json_decref(last);
+        json_t *echo = ws_expect(mover, "move", WAIT);  /* the mover's own copy */
+        assert_non_null(echo);
+        json_decref(echo);
+        last = ws_expect(d.side[(ply + 1) % 2], "move", WAIT);
+        assert_non_null(last);
+        if (!json_object_get(last, "legal"))
+            end = ws_expect(d.side[(ply + 1) % 2], "end", WAIT);
+    }
+    json_decref(last);
+    assert_non_null(end);
+    const char *reason = json_string_value(json_object_get(json_object_get(end, "result"),
+                                                           "reason"));
+    assert_true(strcmp(reason, "no-captures") == 0 || strcmp(reason, "insufficient") == 0 ||
+                strcmp(reason, "move-limit") == 0 || strcmp(reason, "no-moves") == 0);
+    assert_true(ply <= 100);
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld", (long long)d.game);
+    json_t *g = get_json(path, NULL, 200);
+    assert_string_equal(json_string_value(json_object_get(g, "status")), "over");
+    assert_int_equal(jint(g, "ply"), ply);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(g, "result"),
+                                                          "reason")),
+                        reason);
+    json_decref(g);
+    json_decref(end);
+    json_decref(d.state);
+    ws_close(a);
+    ws_close(b);
+}
+
+/* A guest plays a bot: the bot answers every move. */
+static void test_game_against_a_bot(void **state)
+{
+    (void)state;
+    char c[80];
+    guest(c);
+    ws_conn *w = connect_as(c, NULL);
+    send_fmt(w, "{\"type\":\"play_bot\",\"variant\":\"rampart\",\"bot\":\"bot-level2\","
+                "\"side\":0,\"base_ms\":120000,\"inc_ms\":0,\"move_limit\":50}");
+    json_t *g = ws_expect(w, "game", WAIT);
+    assert_non_null(g);
+    json_t *game = json_object_get(g, "game");
+    json_int_t id = jint(game, "id");
+    assert_true(json_is_true(json_object_get(json_object_get(json_object_get(game, "players"),
+                                                             "1"),
+                                             "bot")) ||
+                json_is_true(json_object_get(json_array_get(json_object_get(game, "players"), 1),
+                                             "bot")));
+    json_t *last = json_incref(game);
+    json_decref(g);
+    int ply = 0;
+    for (; ply < 20; ply += 2) {
+        json_t *mine = play(w, id, ply, first_legal(last, (size_t)ply));
+        json_decref(last);
+        json_decref(mine);
+        last = ws_expect(w, "move", WAIT);  /* the bot's answer */
+        assert_non_null(last);
+        assert_int_equal(jint(last, "ply"), ply + 1);
+        if (!json_object_get(last, "legal"))
+            break;  /* the game ended */
+    }
+    json_decref(last);
+    assert_true(ply >= 2);
+    ws_close(w);
+}
+
+/* R8: a flag falls before any capture: a sterile draw by time, no rating
+ * change. */
+static void test_R8_flag_fall_without_captures_is_sterile(void **state)
+{
+    (void)state;
+    char ca[80], cb[80];
+    signup("carol", ca);
+    signup("dave", cb);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
+    duel d;
+    start_duel(a, b, "\"variant\":\"rampart\",\"base_ms\":1000,\"inc_ms\":0,\"rated\":true", &d);
+    json_t *end = ws_expect(a, "end", WAIT);
+    assert_non_null(end);
+    json_t *res = json_object_get(end, "result");
+    assert_string_equal(json_string_value(json_object_get(res, "reason")), "time");
+    assert_int_equal(jint(res, "winner"), -1);
+    assert_true(json_is_true(json_object_get(res, "sterile")));
+    assert_int_equal(json_array_size(json_object_get(res, "ratings")), 0);
+    json_decref(end);
+    int games;
+    json_t *pc = player_json("carol");
+    assert_true(fabs(rating_of(pc, "rampart", &games) - 1500.0) < 1e-9);
+    assert_int_equal(games, 0);
+    json_decref(pc);
+    json_decref(d.state);
+    ws_close(a);
+    ws_close(b);
+}
+
+/* R8: a draw agreed before any capture is sterile: nothing changes. */
+static void test_R8_agreed_sterile_draw_changes_no_rating(void **state)
+{
+    (void)state;
+    char ca[80], cb[80];
+    signup("erin", ca);
+    signup("frank", cb);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
+    duel d;
+    start_duel(a, b, "\"variant\":\"rampart-xl\",\"base_ms\":60000,\"rated\":true", &d);
+    send_fmt(a, "{\"type\":\"draw\",\"game\":%lld}", (long long)d.game);
+    json_t *offer = ws_expect(b, "draw_offer", WAIT);
+    assert_non_null(offer);
+    json_decref(offer);
+    send_fmt(b, "{\"type\":\"draw\",\"game\":%lld}", (long long)d.game);
+    json_t *end = ws_expect(a, "end", WAIT);
+    assert_non_null(end);
+    json_t *res = json_object_get(end, "result");
+    assert_string_equal(json_string_value(json_object_get(res, "reason")), "agreement");
+    assert_true(json_is_true(json_object_get(res, "sterile")));
+    json_decref(end);
+    int games;
+    json_t *pe = player_json("erin");
+    rating_of(pe, "rampart-xl", &games);
+    assert_int_equal(games, 0);
+    assert_int_equal(json_object_size(json_object_get(pe, "history")), 0);
+    json_decref(pe);
+    json_decref(d.state);
+    ws_close(a);
+    ws_close(b);
+}
+
+/* Spectators receive every move, in order. */
+static void test_spectators_see_every_move(void **state)
+{
+    (void)state;
+    char ca[80], cb[80], cs[80];
+    guest(ca);
+    guest(cb);
+    guest(cs);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL), *s = connect_as(cs, NULL);
+    duel d;
+    start_duel(a, b, "\"variant\":\"rampart\",\"base_ms\":0,\"move_limit\":100", &d);
+    send_fmt(s, "{\"type\":\"lobby\"}");
+    json_t *lobby = ws_expect(s, "lobby", WAIT);
+    assert_non_null(lobby);
+    int listed = 0;
+    json_t *gsum;
+    size_t i;
+    json_array_foreach(json_object_get(lobby, "games"), i, gsum)
+        listed |= jint(gsum, "id") == d.game;
+    assert_true(listed);
+    json_decref(lobby);
+    send_fmt(s, "{\"type\":\"watch\",\"game\":%lld}", (long long)d.game);
+    json_t *g = ws_expect(s, "game", WAIT);
+    assert_non_null(g);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(g, "game"), "you")), 0);
+    assert_null(json_object_get(json_object_get(g, "game"), "legal"));
+    json_decref(g);
+    json_t *last = json_incref(d.state);
+    for (int ply = 0; ply < 8; ply++) {
+        json_t *m = play(d.side[ply % 2], d.game, ply, first_legal(last, (size_t)ply * 3));
+        json_t *seen = ws_expect(s, "move", WAIT);
+        assert_non_null(seen);
+        assert_int_equal(jint(seen, "ply"), ply);
+        assert_string_equal(json_string_value(json_object_get(seen, "move")),
+                            json_string_value(json_object_get(m, "move")));
+        assert_null(json_object_get(seen, "legal"));
+        json_decref(seen);
+        json_decref(m);
+        json_decref(last);
+        last = ws_expect(d.side[(ply + 1) % 2], "move", WAIT);
+        assert_non_null(last);
+    }
+    json_decref(last);
+    json_decref(d.state);
+    ws_close(a);
+    ws_close(b);
+    ws_close(s);
+}
+
+/* A challenge by link: only its token takes it. */
+static void test_challenge_by_link(void **state)
+{
+    (void)state;
+    char ca[80], cb[80];
+    guest(ca);
+    guest(cb);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
+    send_fmt(a, "{\"type\":\"challenge\",\"variant\":\"rampart-mini\",\"base_ms\":0}");
+    json_t *ch = ws_expect(a, "challenge_created", WAIT);
+    assert_non_null(ch);
+    const char *token = json_string_value(json_object_get(ch, "token"));
+    assert_int_equal(strlen(token), 32);
+    /* not in the lobby, not takeable by id */
+    send_fmt(b, "{\"type\":\"accept\",\"seek\":%lld}", (long long)jint(ch, "seek"));
+    assert_null(ws_expect(b, "game", 500));
+    assert_non_null(strstr(ws_last_error(b), "no such seek"));
+    send_fmt(b, "{\"type\":\"accept_challenge\",\"token\":\"%s\"}", token);
+    json_decref(ch);
+    json_t *g = ws_expect(b, "game", WAIT);
+    assert_non_null(g);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(g, "game"), "variant")),
+                        "rampart-mini");
+    json_decref(g);
+    ws_close(a);
+    ws_close(b);
+}
+
+/* Bad input of every kind: each refused with a clear error, nothing
+ * changed. */
+static void test_bad_input_is_refused_and_changes_nothing(void **state)
+{
+    (void)state;
+    char ca[80], cb[80], cx[80];
+    guest(ca);
+    guest(cb);
+    guest(cx);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL), *x = connect_as(cx, NULL);
+    duel d;
+    start_duel(a, b, "\"variant\":\"rampart\",\"base_ms\":0,\"move_limit\":100", &d);
+    ws_conn *first = d.side[0], *second = d.side[1];
+    const char *legal = first_legal(d.state, 0);
+
+    /* malformed JSON, not an object, no type, unknown type */
+    assert_int_equal(ws_send_text(first, "{\"type\":\"move\","), 0);
+    json_t *e = ws_expect(first, "error", WAIT);
+    assert_non_null(e);
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "malformed JSON"));
+    json_decref(e);
+    assert_int_equal(ws_send_text(first, "[1,2]"), 0);
+    assert_non_null((e = ws_expect(first, "error", WAIT)));
+    json_decref(e);
+    assert_int_equal(ws_send_text(first, "{\"type\":\"fly\",\"ref\":7}"), 0);
+    assert_non_null((e = ws_expect(first, "error", WAIT)));
+    assert_int_equal(jint(e, "ref"), 7);
+    json_decref(e);
+
+    /* an illegal move, a move out of turn, a stale ply, a move by a stranger */
+    send_fmt(first, "{\"type\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"a1a9\"}",
+             (long long)d.game);
+    assert_non_null((e = ws_expect(first, "error", WAIT)));
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "illegal move"));
+    json_decref(e);
+    send_fmt(second, "{\"type\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\"}",
+             (long long)d.game, legal);
+    assert_non_null((e = ws_expect(second, "error", WAIT)));
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "not your turn"));
+    json_decref(e);
+    send_fmt(first, "{\"type\":\"move\",\"game\":%lld,\"ply\":3,\"move\":\"%s\"}",
+             (long long)d.game, legal);
+    assert_non_null((e = ws_expect(first, "error", WAIT)));
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "stale"));
+    json_decref(e);
+    send_fmt(x, "{\"type\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\"}",
+             (long long)d.game, legal);
+    assert_non_null((e = ws_expect(x, "error", WAIT)));
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "do not play"));
+    json_decref(e);
+    send_fmt(x, "{\"type\":\"resign\",\"game\":%lld}", (long long)d.game);
+    assert_non_null((e = ws_expect(x, "error", WAIT)));
+    json_decref(e);
+    /* bad settings */
+    send_fmt(x, "{\"type\":\"seek\",\"variant\":\"rampart\",\"move_limit\":77}");
+    assert_non_null((e = ws_expect(x, "error", WAIT)));
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "50, 100, 150, 200"));
+    json_decref(e);
+    send_fmt(x, "{\"type\":\"seek\",\"variant\":\"rampart-six\",\"rated\":true}");
+    assert_non_null((e = ws_expect(x, "error", WAIT)));
+    json_decref(e);
+    send_fmt(x, "{\"type\":\"seek\",\"variant\":\"rampart\",\"rated\":true}");
+    assert_non_null((e = ws_expect(x, "error", WAIT)));
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "sign in"));
+    json_decref(e);
+    send_fmt(x, "{\"type\":\"seek\",\"variant\":\"rampart\",\"base_ms\":-5}");
+    assert_non_null((e = ws_expect(x, "error", WAIT)));
+    json_decref(e);
+
+    /* nothing changed: the game is still at ply 0 with nothing stored */
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld", (long long)d.game);
+    json_t *g = get_json(path, NULL, 200);
+    assert_int_equal(jint(g, "ply"), 0);
+    assert_string_equal(json_string_value(json_object_get(g, "status")), "live");
+    json_decref(g);
+    /* and the right move still works */
+    json_t *m = play(first, d.game, 0, legal);
+    json_decref(m);
+
+    /* an oversized message closes that connection (1009), the server lives */
+    size_t big = 20000;
+    char *huge = malloc(big + 1);
+    assert_non_null(huge);
+    memset(huge, ' ', big);
+    memcpy(huge, "{\"type\":\"ping\",\"pad\":\"", 22);
+    huge[big - 2] = '"';
+    huge[big - 1] = '}';
+    huge[big] = 0;
+    assert_int_equal(ws_send_text(x, huge), 0);
+    free(huge);
+    assert_null(ws_recv_text(x, WAIT));
+    assert_true(ws_is_closed(x));
+    assert_int_equal(ws_close_code(x), 1009);
+    ws_close(x);
+
+    /* a binary frame closes the connection too */
+    ws_conn *y = connect_as(cx, NULL);
+    assert_int_equal(ws_send_frame(y, WS_BINARY, 1, "\x01\x02", 2), 0);
+    assert_null(ws_recv_text(y, WAIT));
+    assert_true(ws_is_closed(y));
+    ws_close(y);
+
+    /* a wrong session is a fresh guest, not anybody's account */
+    json_t *hello;
+    ws_conn *z = connect_as("0000000000000000000000000000000000000000000000000000000000000000",
+                            &hello);
+    assert_true(json_is_true(json_object_get(json_object_get(hello, "player"), "guest")));
+    json_decref(hello);
+    ws_close(z);
+
+    /* HTTP: malformed JSON, oversized body, unknown paths, wrong method */
+    http_resp r;
+    assert_int_equal(http_request(HOST, server.port, "POST", "/api/signup", NULL, "{nope", &r), 0);
+    assert_int_equal(r.status, 400);
+    assert_non_null(strstr(r.body, "malformed JSON"));
+    http_resp_free(&r);
+    assert_int_equal(http_request(HOST, server.port, "POST", "/api/signup", NULL,
+                                  "{\"name\":\"x\",\"password\":\"short\"}", &r),
+                     0);
+    assert_int_equal(r.status, 400);
+    http_resp_free(&r);
+    char *body = malloc(100001);
+    assert_non_null(body);
+    memset(body, 'a', 100000);
+    body[100000] = 0;
+    assert_int_equal(http_request(HOST, server.port, "POST", "/api/signup", NULL, body, &r), 0);
+    assert_int_equal(r.status, 413);
+    http_resp_free(&r);
+    free(body);
+    assert_int_equal(http_request(HOST, server.port, "GET", "/api/nothing", NULL, NULL, &r), 0);
+    assert_int_equal(r.status, 404);
+    http_resp_free(&r);
+    assert_int_equal(http_request(HOST, server.port, "GET", "/api/games/999999", NULL, NULL, &r),
+                     0);
+    assert_int_equal(r.status, 404);
+    http_resp_free(&r);
+    assert_int_equal(http_request(HOST, server.port, "GET", "/api/players/nobody-here", NULL,
+                                  NULL, &r),
+                     0);
+    assert_int_equal(r.status, 404);
+    http_resp_free(&r);
+    assert_int_equal(http_request(HOST, server.port, "PUT", "/api/me", NULL, NULL, &r), 0);
+    assert_true(r.status == 405 || r.status == 400);
+    http_resp_free(&r);
+    char *raw = NULL;
+    size_t rawlen = 0;
+    static const char garbage[] = "\x16\x03\x01 this is not HTTP\r\n\r\n";
+    assert_true(http_raw(HOST, server.port, garbage, sizeof garbage - 1, &raw, &rawlen, 3000) >= 0);
+    free(raw);
+
+    /* the server is alive and the game goes on */
+    g = get_json(path, NULL, 200);
+    assert_int_equal(jint(g, "ply"), 1);
+    json_decref(g);
+    json_decref(d.state);
+    ws_close(a);
+    ws_close(b);
+}
+
+/* Sign-in: wrong passwords are counted; the sixth try within a minute is
+ * refused whatever the password. */
+static void test_signin_attempts_are_limited(void **state)
+{
+    (void)state;
+    char c[80];
+    signup("grace", c);
+    http_resp r;
+    assert_int_equal(http_request(HOST, server.port, "POST", "/api/signin", NULL,
+                                  "{\"name\":\"grace\",\"password\":\"password-grace\"}", &r),
+                     0);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(strlen(r.cookie), 64);
+    http_resp_free(&r);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(http_request(HOST, server.port, "POST", "/api/signin", NULL,
+                                      "{\"name\":\"grace\",\"password\":\"wrong-password\"}", &r),
+                         0);
+        assert_int_equal(r.status, 401);
+        http_resp_free(&r);
+    }
+    assert_int_equal(http_request(HOST, server.port, "POST", "/api/signin", NULL,
+                                  "{\"name\":\"grace\",\"password\":\"password-grace\"}", &r),
+                     0);
+    assert_int_equal(r.status, 429);
+    http_resp_free(&r);
+    /* sign out ends the session */
+    assert_int_equal(http_request(HOST, server.port, "POST", "/api/signout", c, "", &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_true(r.cookie_set && r.cookie[0] == 0);
+    http_resp_free(&r);
+    assert_int_equal(http_request(HOST, server.port, "GET", "/api/me", c, NULL, &r), 0);
+    assert_non_null(strstr(r.body, "guest-"));
+    http_resp_free(&r);
+}
+
+/* A server killed with SIGKILL mid-game, started again on the same
+ * database: the game resumes at its last acknowledged move, clocks
+ * included, and play goes on. */
+static void test_sigkill_mid_game_loses_nothing(void **state)
+{
+    (void)state;
+    char ca[80], cb[80];
+    signup("heidi", ca);
+    signup("ivan", cb);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
+    duel d;
+    start_duel(a, b,
+               "\"variant\":\"rampart-xl\",\"base_ms\":600000,\"inc_ms\":5000,\"rated\":true,"
+               "\"move_limit\":150",
+               &d);
+    json_t *last = json_incref(d.state);
+    char moves[7][32];
+    json_int_t clocks[2] = {0, 0};
+    for (int ply = 0; ply < 7; ply++) {
+        json_t *m = play(d.side[ply % 2], d.game, ply, first_legal(last, (size_t)ply * 5 + 1));
+        snprintf(moves[ply], sizeof moves[ply], "%s",
+                 json_string_value(json_object_get(m, "move")));
+        clocks[ply % 2] = json_integer_value(json_array_get(json_object_get(m, "clocks"),
+                                                            (size_t)(ply % 2)));
+        json_decref(m);
+        json_decref(last);
+        last = ws_expect(d.side[(ply + 1) % 2], "move", WAIT);
+        assert_non_null(last);
+    }
+    json_decref(last);
+    server_kill(&server, SIGKILL);
+    ws_close(a);
+    ws_close(b);
+    char db[sizeof server.db];
+    memcpy(db, server.db, sizeof db);
+    assert_int_equal(server_start(&server, binary(), db, NULL), 0);
+
+    json_t *hello;
+    a = connect_as(ca, &hello);
+    json_t *mine = json_object_get(hello, "games");
+    assert_int_equal(json_array_size(mine), 1);
+    assert_int_equal(json_integer_value(json_array_get(mine, 0)), d.game);
+    json_decref(hello);
+    b = connect_as(cb, NULL);
+    send_fmt(a, "{\"type\":\"watch\",\"game\":%lld}", (long long)d.game);
+    json_t *g = ws_expect(a, "game", WAIT);
+    assert_non_null(g);
+    json_t *game = json_object_get(g, "game");
+    assert_int_equal(jint(game, "ply"), 7);
+    for (int i = 0; i < 7; i++)
+        assert_string_equal(json_string_value(json_array_get(json_object_get(game, "moves"),
+                                                             (size_t)i)),
+                            moves[i]);
+    /* side 0 has moved 4 times, side 1 (to move) 3 times: their stored
+     * clocks come back; side 1's runs again from where it was stored */
+    json_int_t c0 = json_integer_value(json_array_get(json_object_get(game, "clocks"), 0));
+    json_int_t c1 = json_integer_value(json_array_get(json_object_get(game, "clocks"), 1));
+    assert_int_equal(c0, clocks[0]);
+    assert_true(c1 <= clocks[1] && c1 > clocks[1] - 5000);
+    assert_true(json_is_true(json_object_get(game, "rated")));
+    json_decref(g);
+    /* play on from the resumed position */
+    send_fmt(b, "{\"type\":\"watch\",\"game\":%lld}", (long long)d.game);
+    g = ws_expect(b, "game", WAIT);
+    assert_non_null(g);
+    ws_conn *mover = json_object_get(json_object_get(g, "game"), "legal") ? b : a;
+    if (mover == a) {
+        json_decref(g);
+        send_fmt(a, "{\"type\":\"watch\",\"game\":%lld}", (long long)d.game);
+        g = ws_expect(a, "game", WAIT);
+    }
+    json_t *m = play(mover, d.game, 7, first_legal(json_object_get(g, "game"), 0));
+    json_decref(m);
+    json_decref(g);
+    json_decref(d.state);
+    ws_close(a);
+    ws_close(b);
+}
+
+/* The page's files are served; paths cannot leave the web root. */
+static void test_static_files_stay_in_the_web_root(void **state)
+{
+    (void)state;
+    char *raw = NULL;
+    size_t len = 0;
+    static const char req[] = "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    assert_true(http_raw(HOST, server.port, req, sizeof req - 1, &raw, &len, 3000) >= 0);
+    assert_null(strstr(raw ? raw : "", "root:"));
+    free(raw);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_R8_rated_game_with_clocks_and_elo),
+        cmocka_unit_test(test_R7_whole_game_to_its_end),
+        cmocka_unit_test(test_game_against_a_bot),
+        cmocka_unit_test(test_R8_flag_fall_without_captures_is_sterile),
+        cmocka_unit_test(test_R8_agreed_sterile_draw_changes_no_rating),
+        cmocka_unit_test(test_spectators_see_every_move),
+        cmocka_unit_test(test_challenge_by_link),
+        cmocka_unit_test(test_bad_input_is_refused_and_changes_nothing),
+        cmocka_unit_test(test_signin_attempts_are_limited),
+        cmocka_unit_test(test_sigkill_mid_game_loses_nothing),
+        cmocka_unit_test(test_static_files_stay_in_the_web_root),
+    };
+    return cmocka_run_group_tests(tests, start, stop);
+}

@@ -1,0 +1,955 @@
+/* test_store.c -- store.h on SQLite: every function, the writes it must
+ * refuse (leaving nothing changed), persistence across a reopen, and a
+ * child killed with SIGKILL that loses none of the moves it was told were
+ * stored. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+
+#include "../../src/store/store.h"
+
+#define T0 1700000000000LL  /* a time in ms */
+
+static store *open_memory(void)
+{
+    store_err err = { "" };
+    store *s = store_open(":memory:", 0, &err);
+    if (!s)
+        fail_msg("store_open: %s", err.msg);
+    return s;
+}
+
+static int64_t add_player(store *s, const char *name, int is_bot, int is_guest)
+{
+    store_err err = { "" };
+    int64_t id = 0;
+    if (store_player_add(s, name, is_bot || is_guest ? "" : "$argon2id$v=19$hash", is_bot,
+                         is_guest, is_bot ? "level=3" : "", T0, &id, &err) != 0)
+        fail_msg("store_player_add %s: %s", name, err.msg);
+    assert_true(id > 0);
+    return id;
+}
+
+static store_game game_of(int64_t a, int64_t b, int rated)
+{
+    store_game g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.variant, sizeof g.variant, "classic");
+    snprintf(g.start, sizeof g.start, "4k/5/5/5/5/5/5/5/K4 b 1");
+    g.base_ms = 300000;
+    g.inc_ms = 2000;
+    g.move_limit = 60;
+    g.rated = rated;
+    g.nsides = 2;
+    g.players[0] = a;
+    g.players[1] = b;
+    g.created = T0;
+    return g;
+}
+
+static int64_t add_game(store *s, int64_t a, int64_t b, int rated)
+{
+    store_err err = { "" };
+    store_game g = game_of(a, b, rated);
+    if (store_game_add(s, &g, &err) != 0)
+        fail_msg("store_game_add: %s", err.msg);
+    assert_true(g.id > 0);
+    return g.id;
+}
+
+static store_move move_of(int ply)
+{
+    store_move m;
+    memset(&m, 0, sizeof m);
+    m.ply = ply;
+    snprintf(m.text, sizeof m.text, "a%dc%d", ply % 9 + 1, (ply + 3) % 9 + 1);
+    m.clock_ms = 300000 - ply * 100;
+    m.time = T0 + ply * 1000;
+    return m;
+}
+
+static void add_move(store *s, int64_t game, int ply, int64_t started)
+{
+    store_err err = { "" };
+    store_move m = move_of(ply);
+    if (store_move_add(s, game, &m, started, &err) != 0)
+        fail_msg("store_move_add ply %d: %s", ply, err.msg);
+}
+
+/* A temporary folder for a database file, removed with its files. */
+typedef struct tmpdb {
+    char dir[64];
+    char path[96];
+} tmpdb;
+
+static void tmpdb_make(tmpdb *t)
+{
+    snprintf(t->dir, sizeof t->dir, "/tmp/test_store.XXXXXX");
+    assert_non_null(mkdtemp(t->dir));
+    snprintf(t->path, sizeof t->path, "%s/citadel.db", t->dir);
+}
+
+static void tmpdb_remove(tmpdb *t)
+{
+    static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+    char file[128];
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        snprintf(file, sizeof file, "%s%s", t->path, suffixes[i]);
+        unlink(file);
+    }
+    rmdir(t->dir);
+}
+
+/* --- open, schema --------------------------------------------------------- */
+
+static void test_open_memory(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    assert_true(store_schema_version(s) >= 1);
+    store_close(s);
+    store_close(NULL);
+}
+
+static void test_open_bad_path(void **state)
+{
+    (void)state;
+    store_err err = { "" };
+    assert_null(store_open("/nonexistent-dir/sub/citadel.db", 0, &err));
+    assert_true(err.msg[0] != '\0');
+    assert_null(strchr(err.msg, '\n'));
+}
+
+static void test_reopen_keeps_data(void **state)
+{
+    (void)state;
+    tmpdb t;
+    tmpdb_make(&t);
+    store_err err = { "" };
+    store *s = store_open(t.path, 1, &err);
+    if (!s)
+        fail_msg("store_open: %s", err.msg);
+    int version = store_schema_version(s);
+    int64_t alice = add_player(s, "Alice", 0, 0), bob = add_player(s, "Bob", 0, 0);
+    int64_t game = add_game(s, alice, bob, 1);
+    add_move(s, game, 0, T0);
+    add_move(s, game, 1, 0);
+    assert_int_equal(store_kv_put(s, alice, "setup:stratego:1", "abc", &err), 0);
+    store_close(s);
+
+    for (int round = 0; round < 2; round++) {  /* migrations run once only */
+        s = store_open(t.path, 0, &err);
+        if (!s)
+            fail_msg("reopen: %s", err.msg);
+        assert_int_equal(store_schema_version(s), version);
+        store_player p;
+        assert_int_equal(store_player_by_name(s, "alice", &p, NULL, &err), 0);
+        assert_int_equal(p.id, alice);
+        store_game g;
+        assert_int_equal(store_game_get(s, game, &g, &err), 0);
+        assert_int_equal(g.nmoves, 2);
+        assert_int_equal(g.started, T0);
+        char value[16];
+        assert_int_equal(store_kv_get(s, alice, "setup:stratego:1", value, sizeof value, &err),
+                         0);
+        assert_string_equal(value, "abc");
+        store_close(s);
+    }
+
+    /* The file is in WAL mode, and user_version is what the store says. */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(t.path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+    sqlite3_finalize(st);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), version);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    tmpdb_remove(&t);
+}
+
+static void test_newer_schema_refused(void **state)
+{
+    (void)state;
+    tmpdb t;
+    tmpdb_make(&t);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(t.path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 999", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    store_err err = { "" };
+    assert_null(store_open(t.path, 0, &err));
+    assert_non_null(strstr(err.msg, "999"));
+    tmpdb_remove(&t);
+}
+
+/* --- players ------------------------------------------------------------ */
+
+static void test_players(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t alice = add_player(s, "Alice", 0, 0);
+    int64_t bot = add_player(s, "Rampart-3", 1, 0);
+    int64_t guest = add_player(s, "guest-17", 0, 1);
+    assert_true(alice != bot && bot != guest);
+
+    store_player p;
+    char hash[STORE_TEXT_MAX];
+    assert_int_equal(store_player_by_name(s, "aLiCe", &p, hash, &err), 0);
+    assert_int_equal(p.id, alice);
+    assert_string_equal(p.name, "Alice");  /* as written when created */
+    assert_string_equal(hash, "$argon2id$v=19$hash");
+    assert_int_equal(p.is_bot, 0);
+    assert_int_equal(p.is_guest, 0);
+    assert_string_equal(p.bot_spec, "");
+    assert_int_equal(p.created, T0);
+
+    assert_int_equal(store_player_by_id(s, bot, &p, &err), 0);
+    assert_string_equal(p.name, "Rampart-3");
+    assert_int_equal(p.is_bot, 1);
+    assert_string_equal(p.bot_spec, "level=3");
+    assert_int_equal(store_player_by_id(s, guest, &p, &err), 0);
+    assert_int_equal(p.is_guest, 1);
+
+    assert_int_equal(store_player_by_name(s, "nobody", &p, NULL, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_player_by_id(s, 9999, &p, &err), STORE_NOT_FOUND);
+    store_close(s);
+}
+
+static void test_player_names(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t id = 0;
+    add_player(s, "Alice", 0, 0);
+    assert_int_equal(store_player_add(s, "ALICE", "", 0, 0, "", T0, &id, &err), STORE_TAKEN);
+    assert_non_null(strstr(err.msg, "taken"));
+    assert_int_equal(store_player_add(s, "alice", "", 1, 0, "", T0, &id, &err), STORE_TAKEN);
+
+    /* Exactly STORE_NAME_MAX bytes is fine, one more is refused. */
+    char name[STORE_NAME_MAX + 2];
+    memset(name, 'n', STORE_NAME_MAX);
+    name[STORE_NAME_MAX] = '\0';
+    assert_int_equal(store_player_add(s, name, "", 0, 0, "", T0, &id, &err), 0);
+    store_player p;
+    assert_int_equal(store_player_by_name(s, name, &p, NULL, &err), 0);
+    assert_string_equal(p.name, name);
+    name[STORE_NAME_MAX] = 'n';
+    name[STORE_NAME_MAX + 1] = '\0';
+    assert_int_equal(store_player_add(s, name, "", 0, 0, "", T0, &id, &err), -1);
+    assert_int_equal(store_player_by_name(s, name, &p, NULL, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_player_add(s, "", "", 0, 0, "", T0, &id, &err), -1);
+
+    char longtext[STORE_TEXT_MAX + 1];
+    memset(longtext, 'h', STORE_TEXT_MAX);
+    longtext[STORE_TEXT_MAX] = '\0';
+    assert_int_equal(store_player_add(s, "Carol", longtext, 0, 0, "", T0, &id, &err), -1);
+    char spec[65];
+    memset(spec, 's', 64);
+    spec[64] = '\0';
+    assert_int_equal(store_player_add(s, "Carol", "", 1, 0, spec, T0, &id, &err), -1);
+    assert_int_equal(store_player_by_name(s, "Carol", &p, NULL, &err), STORE_NOT_FOUND);
+    store_close(s);
+}
+
+static void test_bots(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    add_player(s, "Alice", 0, 0);
+    int64_t b1 = add_player(s, "Bot-1", 1, 0);
+    add_player(s, "guest-1", 0, 1);
+    int64_t b2 = add_player(s, "Bot-2", 1, 0);
+    int64_t b3 = add_player(s, "Bot-3", 1, 0);
+    store_player out[4];
+    assert_int_equal(store_bots(s, out, 4, &err), 3);
+    assert_int_equal(out[0].id, b1);
+    assert_int_equal(out[1].id, b2);
+    assert_int_equal(out[2].id, b3);
+    assert_int_equal(out[2].is_bot, 1);
+    assert_int_equal(store_bots(s, out, 2, &err), 2);
+    assert_int_equal(out[1].id, b2);
+    assert_int_equal(store_bots(s, out, 0, &err), 0);
+    store_close(s);
+}
+
+/* --- sessions ----------------------------------------------------------- */
+
+static void test_sessions(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t alice = add_player(s, "Alice", 0, 0), player = 0;
+    assert_int_equal(store_session_add(s, "tok-a", alice, T0, T0 + 1000, &err), 0);
+    assert_int_equal(store_session_player(s, "tok-a", T0 + 999, &player, &err), 0);
+    assert_int_equal(player, alice);
+    /* Expired at `expires` itself. */
+    assert_int_equal(store_session_player(s, "tok-a", T0 + 1000, &player, &err),
+                     STORE_NOT_FOUND);
+    assert_int_equal(store_session_player(s, "nope", T0, &player, &err), STORE_NOT_FOUND);
+
+    assert_int_equal(store_session_add(s, "tok-a", alice, T0, T0 + 5000, &err), STORE_TAKEN);
+    assert_int_equal(store_session_add(s, "tok-x", 9999, T0, T0 + 5000, &err), -1);
+    assert_int_equal(store_session_player(s, "tok-x", T0, &player, &err), STORE_NOT_FOUND);
+
+    assert_int_equal(store_session_add(s, "tok-b", alice, T0, T0 + 5000, &err), 0);
+    assert_int_equal(store_session_del(s, "tok-b", &err), 0);
+    assert_int_equal(store_session_player(s, "tok-b", T0, &player, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_session_del(s, "tok-b", &err), 0);  /* already gone: fine */
+
+    /* Adding a session clears the expired ones; tok-a can then be reused. */
+    assert_int_equal(store_session_add(s, "tok-a", alice, T0 + 2000, T0 + 9000, &err), 0);
+    assert_int_equal(store_session_player(s, "tok-a", T0 + 8000, &player, &err), 0);
+
+    char longtok[STORE_TEXT_MAX + 1];
+    memset(longtok, 't', STORE_TEXT_MAX);
+    longtok[STORE_TEXT_MAX] = '\0';
+    assert_int_equal(store_session_add(s, longtok, alice, T0, T0 + 5000, &err), -1);
+    assert_int_equal(store_session_player(s, longtok, T0, &player, &err), STORE_NOT_FOUND);
+    store_close(s);
+}
+
+/* --- games and moves ---------------------------------------------------- */
+
+static void test_game_add_get(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bob", 0, 0);
+    store_game g = game_of(a, b, 1);
+    g.status = 7;  /* ignored */
+    g.nmoves = 9;
+    assert_int_equal(store_game_add(s, &g, &err), 0);
+    store_game r;
+    assert_int_equal(store_game_get(s, g.id, &r, &err), 0);
+    assert_int_equal(r.id, g.id);
+    assert_string_equal(r.variant, "classic");
+    assert_string_equal(r.start, g.start);
+    assert_int_equal(r.base_ms, 300000);
+    assert_int_equal(r.inc_ms, 2000);
+    assert_int_equal(r.move_limit, 60);
+    assert_int_equal(r.rated, 1);
+    assert_int_equal(r.nsides, 2);
+    assert_int_equal(r.players[0], a);
+    assert_int_equal(r.players[1], b);
+    assert_int_equal(r.players[2], 0);
+    assert_int_equal(r.created, T0);
+    assert_int_equal(r.started, 0);
+    assert_int_equal(r.status, STORE_GAME_LIVE);
+    assert_int_equal(r.winner, -1);
+    assert_string_equal(r.reason, "");
+    assert_int_equal(r.nmoves, 0);
+    assert_int_equal(store_game_get(s, g.id + 100, &r, &err), STORE_NOT_FOUND);
+
+    /* Four sides, one player on two of them. */
+    store_game four = game_of(a, b, 0);
+    four.nsides = 4;
+    four.players[2] = a;
+    four.players[3] = b;
+    assert_int_equal(store_game_add(s, &four, &err), 0);
+    assert_int_equal(store_game_get(s, four.id, &r, &err), 0);
+    assert_int_equal(r.nsides, 4);
+    assert_int_equal(r.players[2], a);
+    assert_int_equal(r.players[3], b);
+    store_close(s);
+}
+
+static void test_game_add_refused(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0);
+    store_game g = game_of(a, 9999, 1);  /* no player 9999 */
+    assert_int_equal(store_game_add(s, &g, &err), -1);
+    assert_non_null(strstr(err.msg, "9999"));
+    g = game_of(a, a, 0);
+    g.nsides = 5;
+    assert_int_equal(store_game_add(s, &g, &err), -1);
+    g.nsides = 0;
+    assert_int_equal(store_game_add(s, &g, &err), -1);
+    g = game_of(a, a, 0);
+    memset(g.variant, 'v', sizeof g.variant);  /* not terminated */
+    assert_int_equal(store_game_add(s, &g, &err), -1);
+    g.variant[0] = '\0';
+    assert_int_equal(store_game_add(s, &g, &err), -1);
+    g = game_of(a, a, 0);
+    memset(g.start, 's', sizeof g.start);  /* not terminated */
+    assert_int_equal(store_game_add(s, &g, &err), -1);
+    int64_t live[4];
+    assert_int_equal(store_live_games(s, live, 4, &err), 0);
+    /* Nothing was left behind: the next game is the first. */
+    assert_int_equal(add_game(s, a, a, 0), 1);
+    store_close(s);
+}
+
+static void test_moves(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bob", 0, 0);
+    int64_t game = add_game(s, a, b, 1);
+    add_move(s, game, 0, 0);
+    store_game g;
+    assert_int_equal(store_game_get(s, game, &g, &err), 0);
+    assert_int_equal(g.started, 0);
+    add_move(s, game, 1, T0 + 5);  /* the clocks start with the second move */
+    for (int ply = 2; ply < 10; ply++)
+        add_move(s, game, ply, 0);
+    assert_int_equal(store_game_get(s, game, &g, &err), 0);
+    assert_int_equal(g.started, T0 + 5);
+    assert_int_equal(g.nmoves, 10);
+
+    store_move out[16];
+    assert_int_equal(store_moves(s, game, out, 16, &err), 10);
+    for (int ply = 0; ply < 10; ply++) {
+        store_move m = move_of(ply);
+        assert_int_equal(out[ply].ply, ply);
+        assert_string_equal(out[ply].text, m.text);
+        assert_int_equal(out[ply].clock_ms, m.clock_ms);
+        assert_int_equal(out[ply].time, m.time);
+    }
+    assert_int_equal(store_moves(s, game, out, 3, &err), 3);
+    assert_int_equal(out[2].ply, 2);
+    assert_int_equal(store_moves(s, game + 50, out, 16, &err), 0);
+    store_close(s);
+}
+
+static void test_move_refused(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bob", 0, 0);
+    int64_t game = add_game(s, a, b, 1);
+    add_move(s, game, 0, 0);
+    add_move(s, game, 1, 0);
+
+    store_move m = move_of(1);  /* already there */
+    assert_int_equal(store_move_add(s, game, &m, T0 + 77, &err), -1);
+    assert_non_null(strstr(err.msg, "2 moves"));
+    m = move_of(3);  /* a gap */
+    assert_int_equal(store_move_add(s, game, &m, T0 + 77, &err), -1);
+    m = move_of(0);
+    assert_int_equal(store_move_add(s, game, &m, T0 + 77, &err), -1);
+    m = move_of(2);
+    m.ply = -1;
+    assert_int_equal(store_move_add(s, game, &m, T0 + 77, &err), -1);
+    m = move_of(2);
+    m.text[0] = '\0';
+    assert_int_equal(store_move_add(s, game, &m, T0 + 77, &err), -1);
+    m = move_of(2);
+    memset(m.text, 'x', sizeof m.text);  /* not terminated */
+    assert_int_equal(store_move_add(s, game, &m, T0 + 77, &err), -1);
+    m = move_of(0);
+    assert_int_equal(store_move_add(s, game + 1, &m, T0 + 77, &err), -1);
+    assert_non_null(strstr(err.msg, "no game"));
+
+    /* Nothing changed: not the moves, nor `started`. */
+    store_game g;
+    assert_int_equal(store_game_get(s, game, &g, &err), 0);
+    assert_int_equal(g.nmoves, 2);
+    assert_int_equal(g.started, 0);
+    store_move out[8];
+    assert_int_equal(store_moves(s, game, out, 8, &err), 2);
+    assert_string_equal(out[1].text, move_of(1).text);
+
+    /* A game that is over takes no more moves. */
+    assert_int_equal(store_game_end(s, game, STORE_GAME_OVER, 0, "resign", 0, T0 + 9, NULL, 0,
+                                    &err),
+                     0);
+    m = move_of(2);
+    assert_int_equal(store_move_add(s, game, &m, 0, &err), -1);
+    assert_non_null(strstr(err.msg, "over"));
+    assert_int_equal(store_moves(s, game, out, 8, &err), 2);
+    store_close(s);
+}
+
+static void test_live_and_player_games(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bob", 0, 0);
+    int64_t c = add_player(s, "Carol", 0, 0);
+    int64_t g1 = add_game(s, a, b, 0), g2 = add_game(s, b, c, 0);
+    int64_t g3 = add_game(s, c, a, 0), g4 = add_game(s, a, a, 0);
+    assert_int_equal(store_game_end(s, g2, STORE_GAME_ABORTED, -1, "aborted", 0, T0, NULL, 0,
+                                    &err),
+                     0);
+    int64_t live[8];
+    assert_int_equal(store_live_games(s, live, 8, &err), 3);
+    assert_int_equal(live[0], g1);
+    assert_int_equal(live[1], g3);
+    assert_int_equal(live[2], g4);
+    assert_int_equal(store_live_games(s, live, 2, &err), 2);
+    assert_int_equal(live[1], g3);
+
+    store_game out[8];
+    /* Alice: g4 (on both sides, listed once), g3, g1, newest first. */
+    assert_int_equal(store_player_games(s, a, 0, out, 8, &err), 3);
+    assert_int_equal(out[0].id, g4);
+    assert_int_equal(out[1].id, g3);
+    assert_int_equal(out[2].id, g1);
+    assert_int_equal(out[1].players[0], c);
+    assert_int_equal(out[1].players[1], a);
+    assert_int_equal(store_player_games(s, a, 1, out, 1, &err), 1);
+    assert_int_equal(out[0].id, g3);
+    assert_int_equal(store_player_games(s, a, 3, out, 8, &err), 0);
+    assert_int_equal(store_player_games(s, b, 0, out, 8, &err), 2);
+    assert_int_equal(out[0].id, g2);
+    assert_int_equal(out[0].status, STORE_GAME_ABORTED);
+    assert_string_equal(out[0].reason, "aborted");
+    assert_int_equal(store_player_games(s, a, -1, out, 8, &err), -1);
+    store_close(s);
+}
+
+/* --- game end and ratings ----------------------------------------------- */
+
+static void test_game_end_rated(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bot-1", 1, 0);
+    int64_t game = add_game(s, a, b, 1);
+    add_move(s, game, 0, T0);
+    store_rating_change ch[2] = { { a, 1500, 1516 }, { b, 1500, 1484 } };
+    assert_int_equal(store_game_end(s, game, STORE_GAME_OVER, 0, "no-moves", 1, T0 + 60000, ch,
+                                    2, &err),
+                     0);
+    store_game g;
+    assert_int_equal(store_game_get(s, game, &g, &err), 0);
+    assert_int_equal(g.status, STORE_GAME_OVER);
+    assert_int_equal(g.winner, 0);
+    assert_string_equal(g.reason, "no-moves");
+    assert_int_equal(g.sterile, 1);
+    assert_int_equal(g.ended, T0 + 60000);
+
+    store_rating r;
+    assert_int_equal(store_rating_get(s, a, "classic", &r, &err), 0);
+    assert_string_equal(r.variant, "classic");
+    assert_true(r.rating == 1516);
+    assert_int_equal(r.games, 1);
+    assert_int_equal(store_rating_get(s, b, "classic", &r, &err), 0);
+    assert_true(r.rating == 1484);
+
+    /* A second game: games count up, the rating is replaced. */
+    int64_t game2 = add_game(s, b, a, 1);
+    store_rating_change ch2[2] = { { a, 1516, 1530 }, { b, 1484, 1470 } };
+    assert_int_equal(store_game_end(s, game2, STORE_GAME_OVER, 1, "time", 0, T0 + 120000, ch2,
+                                    2, &err),
+                     0);
+    assert_int_equal(store_rating_get(s, a, "classic", &r, &err), 0);
+    assert_true(r.rating == 1530);
+    assert_int_equal(r.games, 2);
+
+    store_rating_point h[4];
+    assert_int_equal(store_rating_history(s, a, "classic", h, 4, &err), 2);
+    assert_int_equal(h[0].game, game);
+    assert_int_equal(h[0].time, T0 + 60000);
+    assert_true(h[0].before == 1500 && h[0].after == 1516);
+    assert_int_equal(h[1].game, game2);
+    assert_true(h[1].before == 1516 && h[1].after == 1530);
+    store_close(s);
+}
+
+static void test_game_end_refused(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bob", 0, 0);
+    int64_t guest = add_player(s, "guest-1", 0, 1);
+    int64_t game = add_game(s, a, b, 1);
+
+    /* The second change names no player: nothing at all is written. */
+    store_rating_change bad[2] = { { a, 1500, 1516 }, { 9999, 1500, 1484 } };
+    assert_int_equal(store_game_end(s, game, STORE_GAME_OVER, 0, "resign", 0, T0, bad, 2, &err),
+                     -1);
+    assert_non_null(strstr(err.msg, "9999"));
+    store_rating_change to_guest[1] = { { guest, 1500, 1516 } };
+    assert_int_equal(
+        store_game_end(s, game, STORE_GAME_OVER, 0, "resign", 0, T0, to_guest, 1, &err), -1);
+    store_rating_change twice[2] = { { a, 1500, 1516 }, { a, 1516, 1530 } };
+    assert_int_equal(store_game_end(s, game, STORE_GAME_OVER, 0, "resign", 0, T0, twice, 2, &err),
+                     -1);
+    assert_non_null(strstr(err.msg, "two rating changes"));
+    assert_int_equal(store_game_end(s, game, STORE_GAME_LIVE, 0, "resign", 0, T0, NULL, 0, &err),
+                     -1);
+    char reason[40];
+    memset(reason, 'r', sizeof reason - 1);
+    reason[sizeof reason - 1] = '\0';
+    assert_int_equal(store_game_end(s, game, STORE_GAME_OVER, 0, reason, 0, T0, NULL, 0, &err),
+                     -1);
+    assert_int_equal(store_game_end(s, game + 10, STORE_GAME_OVER, 0, "x", 0, T0, NULL, 0, &err),
+                     -1);
+    assert_non_null(strstr(err.msg, "no game"));
+
+    store_game g;
+    assert_int_equal(store_game_get(s, game, &g, &err), 0);
+    assert_int_equal(g.status, STORE_GAME_LIVE);
+    store_rating r;
+    assert_int_equal(store_rating_get(s, a, "classic", &r, &err), 0);
+    assert_true(r.rating == 1500);
+    assert_int_equal(r.games, 0);
+    store_rating_point h[2];
+    assert_int_equal(store_rating_history(s, a, "classic", h, 2, &err), 0);
+
+    /* Rating changes for an unrated game are refused. */
+    int64_t casual = add_game(s, a, b, 0);
+    store_rating_change ok[1] = { { a, 1500, 1516 } };
+    assert_int_equal(store_game_end(s, casual, STORE_GAME_OVER, 0, "x", 0, T0, ok, 1, &err), -1);
+
+    /* Ends once; a second end is refused and changes nothing. */
+    assert_int_equal(store_game_end(s, game, STORE_GAME_OVER, -1, "move-limit", 1, T0, ok, 1,
+                                    &err),
+                     0);
+    store_rating_change again[1] = { { a, 1516, 1600 } };
+    assert_int_equal(store_game_end(s, game, STORE_GAME_ABORTED, 1, "x", 0, T0 + 5, again, 1,
+                                    &err),
+                     -1);
+    assert_non_null(strstr(err.msg, "not live"));
+    assert_int_equal(store_game_get(s, game, &g, &err), 0);
+    assert_int_equal(g.status, STORE_GAME_OVER);
+    assert_int_equal(g.winner, -1);
+    assert_string_equal(g.reason, "move-limit");
+    assert_int_equal(store_rating_get(s, a, "classic", &r, &err), 0);
+    assert_true(r.rating == 1516);
+    assert_int_equal(r.games, 1);
+    store_close(s);
+}
+
+/* Ends a fresh rated game of `variant` between a and b with the given
+ * after-ratings, at time `when`. */
+static int64_t rated_result(store *s, int64_t a, int64_t b, const char *variant,
+                            double ra, double rb, int64_t when)
+{
+    store_err err = { "" };
+    store_game g = game_of(a, b, 1);
+    snprintf(g.variant, sizeof g.variant, "%s", variant);
+    if (store_game_add(s, &g, &err) != 0)
+        fail_msg("store_game_add: %s", err.msg);
+    store_rating ra0, rb0;
+    assert_int_equal(store_rating_get(s, a, variant, &ra0, &err), 0);
+    assert_int_equal(store_rating_get(s, b, variant, &rb0, &err), 0);
+    store_rating_change ch[2] = { { a, ra0.rating, ra }, { b, rb0.rating, rb } };
+    if (store_game_end(s, g.id, STORE_GAME_OVER, 0, "resign", 0, when, ch, 2, &err) != 0)
+        fail_msg("store_game_end: %s", err.msg);
+    return g.id;
+}
+
+static void test_ratings_and_ladder(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bob", 0, 0);
+    int64_t c = add_player(s, "Bot-1", 1, 0);
+    add_player(s, "Dave", 0, 0);  /* never rated: not on the ladder */
+
+    store_rating r;
+    assert_int_equal(store_rating_get(s, a, "classic", &r, &err), 0);
+    assert_true(r.rating == 1500);
+    assert_int_equal(r.games, 0);
+
+    rated_result(s, a, b, "classic", 1520, 1480, T0 + 1);
+    rated_result(s, c, b, "classic", 1530, 1460, T0 + 2);
+    rated_result(s, a, c, "small", 1510, 1490, T0 + 3);
+
+    store_ladder_row rows[8];
+    assert_int_equal(store_ladder(s, "classic", rows, 8, &err), 3);
+    assert_int_equal(rows[0].player, c);
+    assert_string_equal(rows[0].name, "Bot-1");
+    assert_int_equal(rows[0].is_bot, 1);
+    assert_true(rows[0].rating == 1530);
+    assert_int_equal(rows[0].games, 1);
+    assert_int_equal(rows[1].player, a);
+    assert_int_equal(rows[2].player, b);
+    assert_int_equal(rows[2].games, 2);
+    assert_int_equal(store_ladder(s, "classic", rows, 2, &err), 2);
+    assert_int_equal(rows[1].player, a);
+    assert_int_equal(store_ladder(s, "small", rows, 8, &err), 2);
+    assert_int_equal(rows[0].player, a);
+    assert_int_equal(store_ladder(s, "giant", rows, 8, &err), 0);
+
+    store_rating all[4];
+    assert_int_equal(store_ratings(s, a, all, 4, &err), 2);
+    assert_string_equal(all[0].variant, "classic");
+    assert_true(all[0].rating == 1520);
+    assert_string_equal(all[1].variant, "small");
+    assert_int_equal(all[1].games, 1);
+    assert_int_equal(store_ratings(s, a, all, 1, &err), 1);
+    assert_int_equal(store_ratings(s, 9999, all, 4, &err), 0);
+
+    char longvariant[40];
+    memset(longvariant, 'v', sizeof longvariant - 1);
+    longvariant[sizeof longvariant - 1] = '\0';
+    assert_int_equal(store_rating_get(s, a, longvariant, &r, &err), -1);
+    assert_int_equal(store_ladder(s, longvariant, rows, 8, &err), -1);
+    store_close(s);
+}
+
+static void test_rating_history_order_and_max(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bob", 0, 0);
+    int64_t games[6];
+    /* Ended in an order unlike their ids: history follows the end time. */
+    static const int64_t when[6] = { 50, 10, 40, 20, 30, 60 };
+    int64_t id_at[6];  /* game ids by end time order */
+    for (int i = 0; i < 6; i++) {
+        store_game g = game_of(a, b, 1);
+        assert_int_equal(store_game_add(s, &g, &err), 0);
+        games[i] = g.id;
+    }
+    /* End them in time order, so the rating chain is consistent. */
+    static const int by_time[6] = { 1, 3, 4, 2, 0, 5 };
+    double rating = 1500;
+    for (int k = 0; k < 6; k++) {
+        int i = by_time[k];
+        store_rating_change ch[1] = { { a, rating, rating + 10 } };
+        assert_int_equal(store_game_end(s, games[i], STORE_GAME_OVER, 0, "resign", 0,
+                                        T0 + when[i], ch, 1, &err),
+                         0);
+        rating += 10;
+        id_at[k] = games[i];
+    }
+    store_rating_point h[8];
+    assert_int_equal(store_rating_history(s, a, "classic", h, 8, &err), 6);
+    for (int k = 0; k < 6; k++) {
+        assert_int_equal(h[k].game, id_at[k]);
+        assert_true(h[k].before == 1500 + 10 * k);
+        assert_true(h[k].after == 1510 + 10 * k);
+    }
+    /* With room for 3: the latest three, still oldest first. */
+    assert_int_equal(store_rating_history(s, a, "classic", h, 3, &err), 3);
+    assert_int_equal(h[0].game, id_at[3]);
+    assert_int_equal(h[1].game, id_at[4]);
+    assert_int_equal(h[2].game, id_at[5]);
+    assert_true(h[2].after == 1560);
+    assert_int_equal(store_rating_history(s, a, "classic", h, 0, &err), 0);
+    assert_int_equal(store_rating_history(s, a, "small", h, 8, &err), 0);
+    assert_int_equal(store_rating_history(s, b, "classic", h, 8, &err), 0);
+    store_close(s);
+}
+
+/* --- kv ----------------------------------------------------------------- */
+
+static void test_kv(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bob", 0, 0);
+    char value[64];
+    assert_int_equal(store_kv_get(s, a, "setup:stratego:1", value, sizeof value, &err),
+                     STORE_NOT_FOUND);
+    assert_int_equal(store_kv_put(s, a, "setup:stratego:1", "first", &err), 0);
+    assert_int_equal(store_kv_put(s, a, "setup:stratego:1", "second", &err), 0);
+    assert_int_equal(store_kv_put(s, b, "setup:stratego:1", "bob's", &err), 0);
+    assert_int_equal(store_kv_get(s, a, "setup:stratego:1", value, sizeof value, &err), 0);
+    assert_string_equal(value, "second");
+    assert_int_equal(store_kv_get(s, b, "setup:stratego:1", value, sizeof value, &err), 0);
+    assert_string_equal(value, "bob's");
+    assert_int_equal(store_kv_put(s, a, "empty", "", &err), 0);
+    assert_int_equal(store_kv_get(s, a, "empty", value, sizeof value, &err), 0);
+    assert_string_equal(value, "");
+
+    /* Too small a buffer is an error, not a cut value. */
+    char small[6];
+    assert_int_equal(store_kv_get(s, a, "setup:stratego:1", small, sizeof small, &err), -1);
+    char seven[7];
+    assert_int_equal(store_kv_get(s, a, "setup:stratego:1", seven, sizeof seven, &err), 0);
+    assert_string_equal(seven, "second");
+
+    assert_int_equal(store_kv_put(s, 9999, "k", "v", &err), -1);
+    assert_int_equal(store_kv_put(s, a, "", "v", &err), -1);
+    char longkey[STORE_TEXT_MAX + 1];
+    memset(longkey, 'k', STORE_TEXT_MAX);
+    longkey[STORE_TEXT_MAX] = '\0';
+    assert_int_equal(store_kv_put(s, a, longkey, "v", &err), -1);
+    assert_int_equal(store_kv_get(s, a, longkey, value, sizeof value, &err), STORE_NOT_FOUND);
+    char *huge = malloc(100001);
+    assert_non_null(huge);
+    memset(huge, 'x', 100000);
+    huge[100000] = '\0';
+    assert_int_equal(store_kv_put(s, a, "huge", huge, &err), -1);
+    free(huge);
+    assert_int_equal(store_kv_get(s, a, "huge", value, sizeof value, &err), STORE_NOT_FOUND);
+    store_close(s);
+}
+
+/* --- durability --------------------------------------------------------- */
+
+/* A child stores moves one by one and writes each stored ply to a pipe as
+ * soon as store_move_add returns; the parent kills it with SIGKILL in the
+ * middle, reopens the file and must find every move the child reported. */
+static void test_killed_writer_loses_nothing(void **state)
+{
+    (void)state;
+    tmpdb t;
+    tmpdb_make(&t);
+    store_err err = { "" };
+    store *s = store_open(t.path, 0, &err);
+    if (!s)
+        fail_msg("store_open: %s", err.msg);
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bob", 0, 0);
+    int64_t game = add_game(s, a, b, 1);
+    store_close(s);
+
+    enum { MOVES = 100000, KILL_AFTER = 150 };
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        store *c = store_open(t.path, 0, &err);
+        if (!c)
+            _exit(2);
+        for (int ply = 0; ply < MOVES; ply++) {
+            store_move m = move_of(ply);
+            if (store_move_add(c, game, &m, ply == 0 ? T0 : 0, &err) != 0)
+                _exit(3);
+            if (write(fds[1], &ply, sizeof ply) != (ssize_t)sizeof ply)
+                _exit(4);
+        }
+        _exit(5);  /* should be killed long before */
+    }
+    close(fds[1]);
+    int ply = -1, last = -1, got = 0;
+    while (read(fds[0], &ply, sizeof ply) == (ssize_t)sizeof ply) {
+        last = ply;
+        if (++got == KILL_AFTER)
+            kill(pid, SIGKILL);
+    }
+    close(fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    assert_true(last >= KILL_AFTER - 1);
+
+    s = store_open(t.path, 0, &err);
+    if (!s)
+        fail_msg("reopen: %s", err.msg);
+    store_game g;
+    assert_int_equal(store_game_get(s, game, &g, &err), 0);
+    /* Every reported move, and at most one committed but not yet reported. */
+    assert_true(g.nmoves >= last + 1 && g.nmoves <= last + 2);
+    assert_int_equal(g.started, T0);
+    store_move *out = calloc((size_t)g.nmoves, sizeof *out);
+    assert_non_null(out);
+    assert_int_equal(store_moves(s, game, out, g.nmoves, &err), g.nmoves);
+    for (int i = 0; i < g.nmoves; i++) {
+        store_move m = move_of(i);
+        assert_int_equal(out[i].ply, i);
+        assert_string_equal(out[i].text, m.text);
+        assert_int_equal(out[i].time, m.time);
+    }
+    free(out);
+    /* The store goes on from where the child stopped. */
+    add_move(s, game, g.nmoves, 0);
+    store_close(s);
+    tmpdb_remove(&t);
+}
+
+/* The child kills itself the moment store_move_add returns for ply
+ * `STOP`, before it can do anything else: that move must be there. */
+static void test_killed_right_after_return(void **state)
+{
+    (void)state;
+    tmpdb t;
+    tmpdb_make(&t);
+    store_err err = { "" };
+    store *s = store_open(t.path, 0, &err);
+    if (!s)
+        fail_msg("store_open: %s", err.msg);
+    int64_t a = add_player(s, "Alice", 0, 0), b = add_player(s, "Bob", 0, 0);
+    int64_t game = add_game(s, a, b, 1);
+    store_close(s);
+
+    enum { STOP = 40 };
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        store *c = store_open(t.path, 0, &err);
+        if (!c)
+            _exit(2);
+        for (int ply = 0;; ply++) {
+            store_move m = move_of(ply);
+            int rc = store_move_add(c, game, &m, ply == 0 ? T0 : 0, &err);
+            if (rc == 0 && ply == STOP)
+                raise(SIGKILL);
+            if (rc != 0)
+                _exit(3);
+        }
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+    s = store_open(t.path, 0, &err);
+    if (!s)
+        fail_msg("reopen: %s", err.msg);
+    store_game g;
+    assert_int_equal(store_game_get(s, game, &g, &err), 0);
+    assert_int_equal(g.nmoves, STOP + 1);
+    store_move out[STOP + 2];
+    assert_int_equal(store_moves(s, game, out, STOP + 2, &err), STOP + 1);
+    assert_string_equal(out[STOP].text, move_of(STOP).text);
+    store_close(s);
+    tmpdb_remove(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_memory),
+        cmocka_unit_test(test_open_bad_path),
+        cmocka_unit_test(test_reopen_keeps_data),
+        cmocka_unit_test(test_newer_schema_refused),
+        cmocka_unit_test(test_players),
+        cmocka_unit_test(test_player_names),
+        cmocka_unit_test(test_bots),
+        cmocka_unit_test(test_sessions),
+        cmocka_unit_test(test_game_add_get),
+        cmocka_unit_test(test_game_add_refused),
+        cmocka_unit_test(test_moves),
+        cmocka_unit_test(test_move_refused),
+        cmocka_unit_test(test_live_and_player_games),
+        cmocka_unit_test(test_game_end_rated),
+        cmocka_unit_test(test_game_end_refused),
+        cmocka_unit_test(test_ratings_and_ladder),
+        cmocka_unit_test(test_rating_history_order_and_max),
+        cmocka_unit_test(test_kv),
+        cmocka_unit_test(test_killed_writer_loses_nothing),
+        cmocka_unit_test(test_killed_right_after_return),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
