@@ -25,7 +25,7 @@ SRC_CLI := src/cli/main.c
 # The server, linked into the `citadel` binary only (the unit tests and fuzz
 # targets need none of its libraries).
 SRC_SRV := $(wildcard src/server/*.c) $(wildcard src/store/*.c)
-SRV_LIBS := -lwebsockets -ljansson -lsqlite3 -lsodium
+SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lsodium
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
 # the real server driven over the wire by that client.

@@ -1,6 +1,7 @@
 /* net.c -- net.h on libwebsockets.
  *
- * One lws protocol serves both HTTP and the WebSocket. Per connection lws
+ * The loop is a libuv loop of ours that lws joins; net_run runs it until
+ * net_stop stops it. One lws protocol serves both HTTP and the WebSocket. Per connection lws
  * keeps a `pss` (per-session state, zeroed when the connection opens); an
  * HTTP connection reuses it for each request it carries (keep-alive), so a
  * request resets it first.
@@ -10,6 +11,7 @@
  * it (lws buffers what the kernel did not take and asks again).
  */
 #include <errno.h>
+#include <uv.h>  /* before libwebsockets.h: it then declares its libuv helpers */
 #include <libwebsockets.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -23,6 +25,7 @@
 #include "net.h"
 
 struct net {
+    uv_loop_t loop;
     struct lws_context *ctx;
     net_callbacks cb;
     void *app;
@@ -509,7 +512,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         n = net_of(wsi);
-        if (n && !atomic_load(&n->stop))
+        if (!n)
+            return 0;
+        if (atomic_load(&n->stop))
+            uv_stop(&n->loop);
+        else
             n->cb.wake(n->app);
         return 0;
     default:
@@ -543,20 +550,31 @@ net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *er
     }
 
     lws_set_log_level(LLL_ERR, NULL);
+    if (uv_loop_init(&n->loop) != 0) {
+        snprintf(err, errlen, "cannot make the event loop");
+        free(n);
+        return NULL;
+    }
+    void *loops[1] = {&n->loop};
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = cfg->port;
     info.iface = cfg->addr;
     info.protocols = protocols;
     info.user = n;
-    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+    /* libuv's loop (epoll): poll() would walk every connection on every
+     * turn of the loop, which thousands of connections make slow. */
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_LIBUV;
     if (!cfg->ipv6)
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
     info.timeout_secs = 20;
     info.ka_time = 0;
+    info.foreign_loops = loops;
     n->ctx = lws_create_context(&info);
     if (!n->ctx) {
         snprintf(err, errlen, "cannot listen on %s:%d", cfg->addr, cfg->port);
+        uv_run(&n->loop, UV_RUN_DEFAULT);
+        uv_loop_close(&n->loop);
         free(n);
         return NULL;
     }
@@ -572,14 +590,15 @@ void net_free(net *n)
     if (!n)
         return;
     lws_context_destroy(n->ctx);
+    uv_run(&n->loop, UV_RUN_DEFAULT);  /* lets lws's handles finish closing */
+    uv_loop_close(&n->loop);
     free(n);
 }
 
 int net_run(net *n)
 {
-    while (!atomic_load(&n->stop))
-        if (lws_service(n->ctx, 0) < 0)
-            break;
+    if (!atomic_load(&n->stop))
+        uv_run(&n->loop, UV_RUN_DEFAULT);
     return 0;
 }
 
