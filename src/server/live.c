@@ -8,7 +8,7 @@
  * a move is charged that time less a lag allowance of up to SRV_LAG_MS,
  * then gains the increment. A timer fires when the side to move's clock
  * (plus the allowance) runs out, or when a player gone from the server has
- * been gone SRV_ABANDON_MS on its turn. After a restart, the side to move's
+ * been gone abandon_ms (SRV_ABANDON_MS unless set) on its turn. After a restart, the side to move's
  * clock resumes where it was stored: time the server was down is nobody's.
  *
  * Bots think on the worker pool, on a copy of what their side may see;
@@ -491,7 +491,7 @@ static void arm(live *g)
         wait = g->turn_began + g->clock[stm] + SRV_LAG_MS - now;
     if (g->gone[stm]) {
         int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
-        int64_t w = since + SRV_ABANDON_MS - now;
+        int64_t w = since + g->s->abandon_ms - now;
         if (wait < 0 || w < wait)
             wait = w;
     }
@@ -522,7 +522,7 @@ static void on_timer(void *arg)
     }
     if (g->gone[stm]) {
         int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
-        if (now - since >= SRV_ABANDON_MS) {
+        if (now - since >= s->abandon_ms) {
             end_by_clock(s, g, stm, "abandoned");
             return;
         }

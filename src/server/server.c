@@ -660,18 +660,20 @@ static void on_signal(int sig)
 
 static const char serve_usage[] =
     "usage: citadel serve [--listen ADDR:PORT] [--db FILE] [--web DIR] [--workers N]\n"
-    "                     [--ipv6] [--sync-full]\n"
+    "                     [--ipv6] [--sync-full] [--abandon-ms MS]\n"
     "  --listen   address and port (default 127.0.0.1:8080; port 0 picks one)\n"
     "  --db       the SQLite file (default citadel.db in the working folder)\n"
     "  --web      the built web page (default web/dist)\n"
     "  --workers  threads for bots and password hashing (default: the cores)\n"
     "  --ipv6     also listen on IPv6 (off unless asked)\n"
+    "  --abandon-ms  how long a player may be gone on its turn (default 60000)\n"
     "  --sync-full  make every stored move survive a power cut, not only a crash\n";
 
 int serve_main(int argc, char **argv)
 {
     const char *listen = "127.0.0.1:8080", *db = "citadel.db", *web = "web/dist";
     int ipv6 = 0, sync_full = 0;
+    long abandon_ms = SRV_ABANDON_MS;
     long nworkers = sysconf(_SC_NPROCESSORS_ONLN);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -686,6 +688,12 @@ int serve_main(int argc, char **argv)
             nworkers = strtol(argv[++i], NULL, 10);
             if (nworkers < 1 || nworkers > 64) {
                 fprintf(stderr, "citadel serve: --workers must be 1-64\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--abandon-ms") == 0 && val) {
+            abandon_ms = strtol(argv[++i], NULL, 10);
+            if (abandon_ms < 1000 || abandon_ms > 3600000) {
+                fprintf(stderr, "citadel serve: --abandon-ms must be 1000-3600000\n");
                 return 2;
             }
         } else if (strcmp(a, "--ipv6") == 0)
@@ -727,6 +735,7 @@ int serve_main(int argc, char **argv)
     uint64_t seed;
     randombytes_buf(&seed, sizeof seed);
     rng_seed(&s->rng, seed);
+    s->abandon_ms = abandon_ms;
     store_err e;
     s->st = store_open(db, sync_full, &e);
     if (!s->st) {

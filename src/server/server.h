@@ -23,7 +23,7 @@
 
 #define SRV_GAME_BUCKETS 4096
 #define SRV_LAG_MS 100             /* lag allowance per move */
-#define SRV_ABANDON_MS 60000       /* a player gone this long on its turn loses */
+#define SRV_ABANDON_MS 60000       /* default: a player gone this long on its turn loses */
 #define SRV_KEEP_OVER_MS 600000    /* finished games stay in memory this long */
 #define SRV_SESSION_MS (30LL * 24 * 3600 * 1000)
 #define SRV_MAX_BASE_MS (3LL * 3600 * 1000)
@@ -120,6 +120,7 @@ struct srv {
     int nbots;
     char webroot[512];
     int stopping;
+    int64_t abandon_ms;      /* --abandon-ms */
     struct botpool *botpool;
 };
 

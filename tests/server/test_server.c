@@ -23,6 +23,8 @@
 
 #define HOST "127.0.0.1"
 #define WAIT 15000   /* ms: generous, for sanitizer builds on a loaded machine */
+/* A player gone on its turn loses after 4 s here (60 s by default). */
+#define SERVER_ARGS "--abandon-ms 4000"
 
 static server_proc server;
 
@@ -35,7 +37,7 @@ static const char *binary(void)
 static int start(void **state)
 {
     (void)state;
-    if (server_start(&server, binary(), NULL, NULL) != 0) {
+    if (server_start(&server, binary(), NULL, SERVER_ARGS) != 0) {
         fprintf(stderr, "server did not start; log: %s\n", server.log);
         return -1;
     }
@@ -254,6 +256,11 @@ static void test_R8_rated_game_with_clocks_and_elo(void **state)
     json_t *hist = json_object_get(json_object_get(pb, "history"), "rampart");
     assert_int_equal(json_array_size(hist), 1);
     assert_int_equal(jint(json_array_get(hist, 0), "game"), d.game);
+    /* the game is in both players' lists */
+    json_t *list = get_json("/api/players/bob/games", NULL, 200);
+    assert_true(json_array_size(json_object_get(list, "games")) >= 1);
+    assert_int_equal(jint(json_array_get(json_object_get(list, "games"), 0), "id"), d.game);
+    json_decref(list);
     /* XL is a separate ladder: untouched */
     rating_of(pa, "rampart-xl", &games);
     assert_int_equal(games, 0);
@@ -750,7 +757,7 @@ static void test_sigkill_mid_game_loses_nothing(void **state)
     ws_close(b);
     char db[sizeof server.db];
     memcpy(db, server.db, sizeof db);
-    assert_int_equal(server_start(&server, binary(), db, NULL), 0);
+    assert_int_equal(server_start(&server, binary(), db, SERVER_ARGS), 0);
 
     json_t *hello;
     a = connect_as(ca, &hello);
@@ -794,6 +801,63 @@ static void test_sigkill_mid_game_loses_nothing(void **state)
     ws_close(b);
 }
 
+/* A player who leaves on its turn and does not come back loses the game
+ * by the clock rule (R8: before any capture, a sterile draw); one who comes
+ * back in time plays on. */
+static void test_R8_abandoned_game_ends_by_the_clock_rule(void **state)
+{
+    (void)state;
+    char ca[80], cb[80];
+    guest(ca);
+    guest(cb);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
+    duel d;
+    start_duel(a, b, "\"variant\":\"rampart\",\"base_ms\":600000", &d);
+    ws_conn *mover = d.side[0], *other = d.side[1];
+    /* leave and come back within the allowance: nothing happens */
+    const char *cookie = mover == a ? ca : cb;
+    ws_close(mover);
+    usleep(1000 * 1000);
+    mover = connect_as(cookie, NULL);
+    assert_null(ws_expect(other, "end", 4000));
+    /* leave for good */
+    ws_close(mover);
+    json_t *end = ws_expect(other, "end", WAIT);
+    assert_non_null(end);
+    json_t *res = json_object_get(end, "result");
+    assert_string_equal(json_string_value(json_object_get(res, "reason")), "abandoned");
+    assert_int_equal(jint(res, "winner"), -1);
+    assert_true(json_is_true(json_object_get(res, "sterile")));
+    json_decref(end);
+    json_decref(d.state);
+    ws_close(other);
+}
+
+/* A client sending faster than the rate allows is told to slow down. */
+static void test_message_rate_is_limited(void **state)
+{
+    (void)state;
+    char c[80];
+    guest(c);
+    ws_conn *w = connect_as(c, NULL);
+    for (int i = 0; i < 150; i++)
+        assert_int_equal(ws_send_text(w, "{\"type\":\"ping\"}"), 0);
+    int pongs = 0, slow = 0;
+    for (;;) {
+        json_t *m = ws_recv_json(w, 2000);
+        if (!m)
+            break;
+        const char *type = json_string_value(json_object_get(m, "type"));
+        pongs += strcmp(type, "pong") == 0;
+        slow += strcmp(type, "error") == 0 &&
+                strstr(json_string_value(json_object_get(m, "error")), "slow down") != NULL;
+        json_decref(m);
+    }
+    assert_true(pongs >= 60 && pongs < 150);
+    assert_int_equal(pongs + slow, 150);
+    ws_close(w);
+}
+
 /* The page's files are served; paths cannot leave the web root. */
 static void test_static_files_stay_in_the_web_root(void **state)
 {
@@ -819,6 +883,8 @@ int main(void)
         cmocka_unit_test(test_bad_input_is_refused_and_changes_nothing),
         cmocka_unit_test(test_signin_attempts_are_limited),
         cmocka_unit_test(test_sigkill_mid_game_loses_nothing),
+        cmocka_unit_test(test_R8_abandoned_game_ends_by_the_clock_rule),
+        cmocka_unit_test(test_message_rate_is_limited),
         cmocka_unit_test(test_static_files_stay_in_the_web_root),
     };
     return cmocka_run_group_tests(tests, start, stop);
