@@ -471,6 +471,86 @@ static void ladder(srv *s, net_http *h, const char *variant)
                NULL);
 }
 
+/* POST /api/position: a position (the start by default) with moves played
+ * on it; answers every legal move with the position it leads to, and the
+ * result. For the page's teaching boards and puzzles, and for showing
+ * threats: the engine stays the only judge of the rules. */
+static void position_page(net_http *h, const net_request *req)
+{
+    json_error_t jerr;
+    json_t *body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    char msg[240];
+    if (!body || !json_is_object(body)) {
+        snprintf(msg, sizeof msg, "malformed JSON: %s", body ? "not an object" : jerr.text);
+        reply_error(h, 400, msg);
+        json_decref(body);
+        return;
+    }
+    const char *name = json_string_value(json_object_get(body, "variant"));
+    const char *text = json_string_value(json_object_get(body, "position"));
+    json_t *moves = json_object_get(body, "moves");
+    const game_variant *v = name ? game_variant_find(name) : NULL;
+    if (!v || v->hidden || (json_object_get(body, "position") && !text) ||
+        (moves && !json_is_array(moves)) || json_array_size(moves) > 2000) {
+        reply_error(h, 400,
+                    v && v->hidden ? "hidden-information variants are not shown this way"
+                                   : "want variant (a name), position (text, optional) and "
+                                     "moves (a list of at most 2000, optional)");
+        json_decref(body);
+        return;
+    }
+    const game_ops *ops = v->ops;
+    _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
+    game_error ge;
+    if (text) {
+        if (ops->parse(v, pos, text, &ge) != 0) {
+            snprintf(msg, sizeof msg, "bad position: %s", ge.msg);
+            reply_error(h, 400, msg);
+            json_decref(body);
+            return;
+        }
+    } else {
+        ops->start(v, pos, 0);
+    }
+    json_t *mv;
+    size_t i;
+    json_array_foreach(moves, i, mv) {
+        game_move m;
+        const char *mt = json_string_value(mv);
+        if (!mt || ops->parse_move(pos, mt, &m, &ge) != 0) {
+            snprintf(msg, sizeof msg, "move %zu: %s", i + 1, mt ? ge.msg : "not text");
+            reply_error(h, 400, msg);
+            json_decref(body);
+            return;
+        }
+        ops->make(pos, m, undo);
+    }
+    json_decref(body);
+    char buf[2048], mtext[32];
+    ops->format(pos, buf, sizeof buf);
+    game_result r = ops->result(pos);
+    json_t *legal = json_array();
+    game_move list[GAME_MAX_MOVES];
+    int n = ops->moves(pos, list);
+    for (int k = 0; k < n; k++) {
+        char after[2048];
+        ops->format_move(pos, list[k], mtext, sizeof mtext);
+        ops->make(pos, list[k], undo);
+        ops->format(pos, after, sizeof after);
+        ops->unmake(pos, list[k], undo);
+        json_array_append_new(legal, json_pack("{s:s, s:s}", "move", mtext, "after", after));
+    }
+    json_t *material = json_array();
+    for (int k = 0; ops->material && k < v->nsides; k++)
+        json_array_append_new(material, json_integer(ops->material(pos, k)));
+    reply_json(h, 200,
+               json_pack("{s:s, s:s, s:i, s:o, s:o, s:{s:b, s:i, s:s}}", "variant", v->name,
+                         "position", buf, "to_move", ops->side_to_move(pos), "legal", legal,
+                         "material", material, "result", "over", r.over, "winner",
+                         r.over ? r.winner : -1, "reason", r.reason),
+               NULL);
+}
+
 static void game_page(srv *s, net_http *h, int64_t id, const char *rest)
 {
     char err[160];
@@ -507,6 +587,8 @@ void api_http(srv *s, net_http *h, const net_request *req)
         signup(s, h, req);
     else if (post && strcmp(path, "/signin") == 0)
         signin(s, h, req);
+    else if (post && strcmp(path, "/position") == 0)
+        position_page(h, req);
     else if (post && strcmp(path, "/signout") == 0) {
         char token[65], headers[200];
         store_err e;

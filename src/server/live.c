@@ -133,6 +133,15 @@ static json_t *legal_json(const live *g)
     return a;
 }
 
+/* Each side's game material as the rules count it (Rampart R6). */
+static json_t *material_json(const live *g)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->v->nsides; i++)
+        json_array_append_new(a, json_integer(g->v->ops->material(g->pos, i)));
+    return a;
+}
+
 static json_t *players_json(const live *g)
 {
     json_t *a = json_array();
@@ -178,6 +187,8 @@ json_t *live_state(live *g, const client *to)
         "created", (json_int_t)g->g.created);
     if (!g->over && (mine & (1u << stm)))
         json_object_set_new(j, "legal", legal_json(g));
+    if (g->v->ops->material && !g->v->hidden)
+        json_object_set_new(j, "material", material_json(g));
     if (g->over)
         json_object_set_new(j, "result", result_json(g));
     if (g->rematch_id)
@@ -646,6 +657,8 @@ static void apply_move(srv *s, live *g, int side, const char *text, client *from
                             "clocks", clocks_json(g));
     if (ref)
         json_object_set(msg, "ref", ref);
+    if (ops->material && !g->v->hidden)
+        json_object_set_new(msg, "material", material_json(g));
     game_result r = ops->result(g->pos);
     if (r.over) {
         broadcast(g, msg, 0);

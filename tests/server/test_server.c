@@ -858,6 +858,47 @@ static void test_message_rate_is_limited(void **state)
     ws_close(w);
 }
 
+/* POST /api/position: every legal move with where it leads, judged by the
+ * engine; bad positions and moves are refused. R9 notation throughout. */
+static void test_R9_position_endpoint(void **state)
+{
+    (void)state;
+    http_resp r;
+    assert_int_equal(http_request(HOST, server.port, "POST", "/api/position", NULL,
+                                  "{\"variant\":\"rampart-narrow\"}", &r),
+                     0);
+    assert_int_equal(r.status, 200);
+    json_t *j = json_loads(r.body, 0, NULL);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "position")),
+                        "qqq/nnn/kkk/bbb/3/BBB/KKK/NNN/QQQ b 1");
+    /* only the three Blockers can move, one step each (R3) */
+    assert_int_equal(json_array_size(json_object_get(j, "legal")), 3);
+    json_t *first = json_array_get(json_object_get(j, "legal"), 0);
+    assert_string_equal(json_string_value(json_object_get(first, "move")), "a4a5");
+    assert_string_equal(json_string_value(json_object_get(first, "after")),
+                        "qqq/nnn/kkk/bbb/B2/1BB/KKK/NNN/QQQ t 1");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(j, "material"), 0)), 9);
+    json_decref(j);
+    http_resp_free(&r);
+    static const char *bad[] = {
+        "{\"variant\":\"rampart\",\"position\":\"bad\"}",
+        "{\"variant\":\"rampart\",\"moves\":[\"a1a9\"]}",
+        "{\"variant\":\"nope\"}",
+        "{\"variant\":\"rampart\",\"moves\":\"c2c3\"}",
+        "{\"variant\":\"rampart\",\"position\":7}",
+        "[]",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(http_request(HOST, server.port, "POST", "/api/position", NULL, bad[i],
+                                      &r),
+                         0);
+        assert_int_equal(r.status, 400);
+        assert_non_null(strstr(r.body, "\"error\""));
+        http_resp_free(&r);
+    }
+}
+
 /* The page's files are served; paths cannot leave the web root. */
 static void test_static_files_stay_in_the_web_root(void **state)
 {
@@ -885,6 +926,7 @@ int main(void)
         cmocka_unit_test(test_sigkill_mid_game_loses_nothing),
         cmocka_unit_test(test_R8_abandoned_game_ends_by_the_clock_rule),
         cmocka_unit_test(test_message_rate_is_limited),
+        cmocka_unit_test(test_R9_position_endpoint),
         cmocka_unit_test(test_static_files_stay_in_the_web_root),
     };
     return cmocka_run_group_tests(tests, start, stop);
