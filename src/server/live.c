@@ -1078,28 +1078,6 @@ void live_on_rematch(srv *s, client *c, json_t *msg)
 
 /* --- records ----------------------------------------------------------------------- */
 
-static void tag(char **buf, size_t *len, size_t *cap, const char *name, const char *value)
-{
-    char line[512];
-    int n = snprintf(line, sizeof line, "[%s \"", name);
-    for (const char *c = value; *c && n < (int)sizeof line - 8; c++) {
-        if (*c == '"' || *c == '\\')
-            line[n++] = '\\';
-        line[n++] = *c;
-    }
-    n += snprintf(line + n, sizeof line - (size_t)n, "\"]\n");
-    if (*len + (size_t)n + 1 > *cap) {
-        size_t c2 = (*cap + (size_t)n + 1) * 2;
-        char *b = realloc(*buf, c2);
-        if (!b)
-            return;
-        *buf = b;
-        *cap = c2;
-    }
-    memcpy(*buf + *len, line, (size_t)n + 1);
-    *len += (size_t)n;
-}
-
 static void append(char **buf, size_t *len, size_t *cap, const char *text)
 {
     size_t n = strlen(text);
@@ -1113,6 +1091,20 @@ static void append(char **buf, size_t *len, size_t *cap, const char *text)
     }
     memcpy(*buf + *len, text, n + 1);
     *len += n;
+}
+
+/* A tag pair, [Name "value"], the value's quotes and backslashes escaped. */
+static void tag(char **buf, size_t *len, size_t *cap, const char *name, const char *value)
+{
+    char line[512];
+    int n = snprintf(line, sizeof line, "[%s \"", name);
+    for (const char *c = value; *c && n < (int)sizeof line - 8; c++) {
+        if (*c == '"' || *c == '\\')
+            line[n++] = '\\';
+        line[n++] = *c;
+    }
+    snprintf(line + n, sizeof line - (size_t)n, "\"]\n");
+    append(buf, len, cap, line);
 }
 
 char *record_text(srv *s, int64_t id, char *err, size_t errlen)

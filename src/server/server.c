@@ -226,18 +226,26 @@ int settings_parse(srv *s, json_t *msg, game_settings *set, char *err, size_t er
     return 0;
 }
 
+/* The settings of a client's request, or -1 after telling it why not. */
+static int client_settings(srv *s, client *c, json_t *msg, json_t *ref, game_settings *set)
+{
+    char err[160];
+    if (settings_parse(s, msg, set, err, sizeof err) != 0) {
+        client_error(c, ref, "%s", err);
+        return -1;
+    }
+    if (set->rated && c->me.guest) {
+        client_error(c, ref, "sign in to play rated games");
+        return -1;
+    }
+    return 0;
+}
+
 static void on_seek(srv *s, client *c, json_t *msg, json_t *ref, int challenge)
 {
     game_settings set;
-    char err[160];
-    if (settings_parse(s, msg, &set, err, sizeof err) != 0) {
-        client_error(c, ref, "%s", err);
+    if (client_settings(s, c, msg, ref, &set) != 0)
         return;
-    }
-    if (set.rated && c->me.guest) {
-        client_error(c, ref, "sign in to play rated games");
-        return;
-    }
     int mine = 0;
     for (seek *k = s->seeks; k; k = k->next)
         mine += k->owner == c;
@@ -345,14 +353,8 @@ static void on_play_bot(srv *s, client *c, json_t *msg, json_t *ref)
 {
     game_settings set;
     char err[160];
-    if (settings_parse(s, msg, &set, err, sizeof err) != 0) {
-        client_error(c, ref, "%s", err);
+    if (client_settings(s, c, msg, ref, &set) != 0)
         return;
-    }
-    if (set.rated && c->me.guest) {
-        client_error(c, ref, "sign in to play rated games");
-        return;
-    }
     const char *name = json_string_value(json_object_get(msg, "bot"));
     const ident *bot = name ? bot_by_name(s, name) : NULL;
     if (!bot) {
@@ -392,11 +394,9 @@ static void on_local(srv *s, client *c, json_t *msg, json_t *ref)
 {
     game_settings set;
     char err[160];
-    if (settings_parse(s, msg, &set, err, sizeof err) != 0) {
-        client_error(c, ref, "%s", err);
+    json_object_set_new(msg, "rated", json_false());  /* one device: never rated */
+    if (client_settings(s, c, msg, ref, &set) != 0)
         return;
-    }
-    set.rated = 0;
     ident players[GAME_MAX_SIDES];
     for (int i = 0; i < GAME_MAX_SIDES; i++)
         players[i] = c->me;
