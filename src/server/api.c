@@ -337,7 +337,7 @@ static json_t *variants_json(void)
             for (const int *x = o->offered; x && *x >= 0; x++)
                 json_array_append_new(offered, json_integer(*x));
             json_array_append_new(
-                opts, json_pack("{s:s, s:i, s:i, s:i, s:s, s:o, s:i}", "name", o->name, "default",
+                opts, json_pack("{s:s, s:i, s:i, s:i, s:s, s:o}", "name", o->name, "default",
                                 o->offered ? o->offer_def : o->def, "min", o->min, "max", o->max,
                                 "help", o->help ? o->help : "", "offered", offered));
         }

@@ -569,7 +569,9 @@ static void on_ws_message(void *app, net_conn *conn, const char *text, size_t le
         json_t *m = lobby_json(s);
         client_send(c, m);
         json_decref(m);
-    } else if (strcmp(type, "move") == 0)
+    } else if (strcmp(type, "unlobby") == 0)
+        c->lobby = 0;
+    else if (strcmp(type, "move") == 0)
         live_on_move(s, c, msg);
     else if (strcmp(type, "resign") == 0)
         live_on_resign(s, c, msg);

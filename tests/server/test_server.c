@@ -858,6 +858,25 @@ static void test_message_rate_is_limited(void **state)
     ws_close(w);
 }
 
+/* /api/variants lists each variant's settings with the values offered
+ * (R7.3: move limits 50, 100, 150, 200, with 100 first). */
+static void test_R7_variants_offer_the_move_limits(void **state)
+{
+    (void)state;
+    json_t *vs = get_json("/api/variants", NULL, 200);
+    json_t *v = json_array_get(vs, 0);
+    assert_string_equal(json_string_value(json_object_get(v, "name")), "rampart");
+    json_t *opt = json_array_get(json_object_get(v, "options"), 0);
+    assert_non_null(opt);
+    assert_string_equal(json_string_value(json_object_get(opt, "name")), "MoveLimit");
+    assert_int_equal(jint(opt, "default"), 100);
+    json_t *offered = json_object_get(opt, "offered");
+    assert_int_equal(json_array_size(offered), 4);
+    assert_int_equal(json_integer_value(json_array_get(offered, 0)), 50);
+    assert_int_equal(json_integer_value(json_array_get(offered, 3)), 200);
+    json_decref(vs);
+}
+
 /* POST /api/position: every legal move with where it leads, judged by the
  * engine; bad positions and moves are refused. R9 notation throughout. */
 static void test_R9_position_endpoint(void **state)
@@ -927,6 +946,7 @@ int main(void)
         cmocka_unit_test(test_R8_abandoned_game_ends_by_the_clock_rule),
         cmocka_unit_test(test_message_rate_is_limited),
         cmocka_unit_test(test_R9_position_endpoint),
+        cmocka_unit_test(test_R7_variants_offer_the_move_limits),
         cmocka_unit_test(test_static_files_stay_in_the_web_root),
     };
     return cmocka_run_group_tests(tests, start, stop);
