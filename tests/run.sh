@@ -9,6 +9,8 @@
 #   server       `citadel serve` started on a loopback port and driven over
 #                HTTP and WebSocket (tests/server), release and sanitizer builds
 #   integration  the built `citadel` driven as a subprocess
+#   web          the page type-checked and built, then browser tests in
+#                Chromium against a real server (tests/browser)
 #   fuzz         libFuzzer targets on the position, move and UCI parsers, a
 #                bounded run each (FUZZ_SECONDS, default 20)
 #
@@ -92,6 +94,36 @@ note "integration (ASan + UBSan build)"
 for t in tests/integration/test_*.sh; do
     CITADEL=build/asan/citadel TIER=asan bash "$t"
 done
+
+# --- the web page ------------------------------------------------------------
+# Type-checked, bundled, then driven in Debian's Chromium (playwright-core)
+# against a real server; each browser test prints "ok NAME" or "FAIL NAME:
+# why", and keeps screenshots in build/screenshots.
+note "web page: type check and build"
+if out=$(npx --no-install tsc --noEmit -p web 2>&1); then
+    record pass "web:typecheck"
+else
+    echo "$out" | tail -n 40
+    record fail "web:typecheck"
+fi
+if out=$(node web/build.mjs 2>&1); then
+    record pass "web:build"
+    note "web page: browser tests"
+    out=$(timeout 900 node tests/browser/run.mjs 2>&1)
+    rc=$?
+    echo "$out" | grep -E '^(ok|FAIL) ' | sed 's/^/browser: /'
+    okn=$(echo "$out" | grep -c '^ok ')
+    badn=$(echo "$out" | grep -c '^FAIL ')
+    for _ in $(seq 1 "$okn"); do record pass "browser"; done
+    for _ in $(seq 1 "$badn"); do record fail "browser"; done
+    if [ $rc -ne 0 ] && [ "$badn" -eq 0 ]; then
+        echo "$out" | tail -n 40
+        record fail "browser:crashed"
+    fi
+else
+    echo "$out" | tail -n 40
+    record fail "web:build"
+fi
 
 # --- fuzz -----------------------------------------------------------------
 note "fuzz (libFuzzer, ${FUZZ_SECONDS}s each)"

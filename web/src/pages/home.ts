@@ -1,0 +1,243 @@
+// pages/home.ts -- the start page: learn or play. A newcomer sees two big
+// buttons (learn, play a beginner bot); below them the full new-game form
+// (game, opponent, clock, move limit) and the live lobby.
+
+import { api, Bot, Variant, Seek, GameSummary, moveLimits } from '../api';
+import { h, link, toast, errorText, formatTimeControl, copyText, playerName } from '../ui';
+import { me, onSessionChange } from '../session';
+import { socket } from '../ws';
+import { navigate, Cleanup } from '../main';
+
+const CLOCKS: [string, number, number][] = [
+  ['1+0', 60000, 0],
+  ['3+2', 180000, 2000],
+  ['5+3', 300000, 3000],
+  ['10+5', 600000, 5000],
+  ['15+10', 900000, 10000],
+  ['None', 0, 0],
+];
+
+type Opponent = 'bot' | 'seek' | 'challenge' | 'local';
+
+const SAVED = 'citadel.newgame';
+type Choice = { variant: string; opponent: Opponent; bot: string; clock: string; limit: number; rated: boolean; side: number };
+
+function loadChoice(): Choice {
+  const def: Choice = { variant: 'rampart', opponent: 'bot', bot: 'bot-level1', clock: '10+5', limit: 100, rated: false, side: 0 };
+  try {
+    return { ...def, ...JSON.parse(localStorage.getItem(SAVED) ?? '{}') };
+  } catch {
+    return def;
+  }
+}
+
+export function botLabel(b: Bot): string {
+  if (b.level > 0) {
+    const words = ['', 'beginner', 'casual', 'club', 'strong', 'expert', 'strongest'];
+    return `Level ${b.level}${words[b.level] ? ` (${words[b.level]})` : ''}`;
+  }
+  if (b.spec === 'greedy') return 'Greedy (takes whatever it can)';
+  if (b.spec === 'random') return 'Random (moves at random)';
+  if (b.spec === 'mcts') return 'Monte Carlo (plays out random games)';
+  return b.name;
+}
+
+export async function renderHome(host: HTMLElement): Promise<Cleanup> {
+  const offs: (() => void)[] = [];
+  const waiting = h('div', { 'aria-live': 'polite' });
+  let pendingSeek: number | null = null;
+
+  const beginner = h('button', { type: 'button', class: 'button big', id: 'play-beginner' }, 'Play a beginner bot');
+  host.append(
+    h('section', { class: 'hero' },
+      h('div', {},
+        h('h1', {}, 'Rampart'),
+        h('p', {}, 'A quick strategy game of capture and enclosure: Queens take Knights, Knights take Kings, Kings take Queens, and any piece walled in on all four sides is removed. Learn it in five minutes.')),
+      h('div', { class: 'actions' },
+        link('/learn', 'Learn to play'),
+        beginner)),
+  );
+  (host.querySelector('.hero a') as HTMLElement).className = 'button big';
+
+  let variants: Variant[] = [];
+  let bots: Bot[] = [];
+  try {
+    [variants, bots] = await Promise.all([api.variants(), api.bots().then((b) => b.bots)]);
+  } catch (e) {
+    host.append(h('p', { class: 'error' }, `Could not load the game list: ${errorText(e)}`));
+    return;
+  }
+  variants = variants.filter((v) => !v.hidden && v.family === 'rampart');
+  const choice = loadChoice();
+  // A link such as /?bot=bot-level1 (the last Learn page) chooses that bot.
+  const asked = new URLSearchParams(location.search).get('bot');
+  if (asked && bots.some((b) => b.name === asked)) {
+    choice.opponent = 'bot';
+    choice.bot = asked;
+  }
+  if (!variants.some((v) => v.name === choice.variant)) choice.variant = variants[0]?.name ?? 'rampart';
+  if (!bots.some((b) => b.name === choice.bot)) choice.bot = bots[0]?.name ?? '';
+
+  // ---- the new-game form ----
+  const radio = (name: string, value: string, label: Node | string, checked: boolean, id?: string) =>
+    h('label', {}, h('input', { type: 'radio', name, value, checked, id }), label);
+
+  const rated = variants.filter((v) => v.rated);
+  const fun = variants.filter((v) => !v.rated);
+  const gameField = h('fieldset', {}, h('legend', {}, 'Game'),
+    h('div', { class: 'choices' }, ...rated.map((v) => radio('variant', v.name, v.title, v.name === choice.variant))),
+    h('p', { class: 'hint' }, 'Fun Zone (never rated):'),
+    h('div', { class: 'choices' }, ...fun.map((v) => radio('variant', v.name, v.title, v.name === choice.variant))),
+    h('p', { class: 'hint', id: 'variant-about' }));
+
+  const botSelect = h('select', { id: 'bot-select', name: 'bot' },
+    ...bots.map((b) => h('option', { value: b.name, selected: b.name === choice.bot }, botLabel(b))));
+  const sideSelect = h('select', { id: 'side-select', name: 'side' },
+    h('option', { value: '0', selected: choice.side === 0 }, 'Bottom (moves first)'),
+    h('option', { value: '1', selected: choice.side === 1 }, 'Top'),
+    h('option', { value: '-1', selected: choice.side === -1 }, 'Random'));
+  const botRow = h('div', { class: 'row' }, h('label', { for: 'bot-select' }, 'Bot'), botSelect, h('label', { for: 'side-select' }, 'You play'), sideSelect);
+  const oppField = h('fieldset', {}, h('legend', {}, 'Opponent'),
+    h('div', { class: 'choices' },
+      radio('opponent', 'bot', 'A bot', choice.opponent === 'bot', 'opp-bot'),
+      radio('opponent', 'seek', 'Anyone (open a seek in the lobby)', choice.opponent === 'seek', 'opp-seek'),
+      radio('opponent', 'challenge', 'A friend (share a link)', choice.opponent === 'challenge', 'opp-challenge'),
+      radio('opponent', 'local', 'Two players on this device', choice.opponent === 'local', 'opp-local')),
+    botRow);
+
+  const clockField = h('fieldset', {}, h('legend', {}, 'Clock (minutes + seconds added per move)'),
+    h('div', { class: 'choices' }, ...CLOCKS.map(([label]) => radio('clock', label, label, label === choice.clock))));
+
+  const limitSelect = h('select', { id: 'limit-select', name: 'limit' });
+  const ratedBox = h('input', { type: 'checkbox', id: 'rated', name: 'rated', checked: choice.rated });
+  const ratedNote = h('span', { class: 'hint' });
+  const moreField = h('fieldset', {}, h('legend', {}, 'Rules'),
+    h('label', { for: 'limit-select' }, 'Move limit (full moves, then decided by material)'), limitSelect,
+    h('label', { class: 'toggle' }, ratedBox, 'Rated game'), ratedNote);
+
+  const play = h('button', { type: 'submit', class: 'primary big', id: 'start-game' }, 'Play');
+  const form = h('form', { class: 'panel', id: 'new-game' }, h('h2', {}, 'New game'), gameField, oppField, clockField, moreField, play, waiting);
+
+  const value = (name: string) => (form.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? '';
+
+  function refresh(): void {
+    const v = variants.find((x) => x.name === value('variant'));
+    form.querySelector('#variant-about')!.textContent = v?.about ?? '';
+    const { offered, def } = moveLimits(v);
+    const cur = Number(limitSelect.value) || choice.limit;
+    limitSelect.replaceChildren(...offered.map((n) => h('option', { value: n, selected: n === (offered.includes(cur) ? cur : def) }, String(n))));
+    const opp = value('opponent') as Opponent;
+    botRow.hidden = opp !== 'bot';
+    const p = me();
+    const canRate = !!v?.rated && !!p && !p.guest && opp !== 'local';
+    ratedBox.disabled = !canRate;
+    if (!canRate) ratedBox.checked = false;
+    ratedNote.replaceChildren(
+      !v?.rated ? 'Fun Zone games are never rated.'
+        : opp === 'local' ? 'Games on one device are not rated.'
+        : !p || p.guest ? h('span', {}, 'Guests play unrated games. ', link('/signup', 'Sign up'), ' to play rated ones.')
+        : 'Rated games change your rating on the ladder.');
+  }
+  form.addEventListener('change', refresh);
+  offs.push(onSessionChange(refresh));
+  refresh();
+
+  function settings() {
+    const [, base_ms, inc_ms] = CLOCKS.find(([l]) => l === value('clock')) ?? CLOCKS[3];
+    return { variant: value('variant'), base_ms, inc_ms, move_limit: Number(limitSelect.value), rated: ratedBox.checked };
+  }
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const s = settings();
+    const opp = value('opponent') as Opponent;
+    localStorage.setItem(SAVED, JSON.stringify({ variant: s.variant, opponent: opp, bot: botSelect.value, clock: value('clock'), limit: s.move_limit, rated: s.rated, side: Number(sideSelect.value) }));
+    if (opp === 'bot') socket.send({ type: 'play_bot', ...s, bot: botSelect.value, side: Number(sideSelect.value), ref: 'newgame' });
+    else if (opp === 'local') socket.send({ type: 'local', variant: s.variant, base_ms: s.base_ms, inc_ms: s.inc_ms, move_limit: s.move_limit, ref: 'newgame' });
+    else if (opp === 'seek') socket.send({ type: 'seek', ...s, ref: 'newgame' });
+    else socket.send({ type: 'challenge', ...s, ref: 'newgame' });
+    play.disabled = true;
+    waiting.replaceChildren(h('p', {}, 'Starting…'));
+  });
+
+  beginner.addEventListener('click', () => {
+    const b = bots.find((x) => x.level === 1) ?? bots[0];
+    socket.send({ type: 'play_bot', variant: 'rampart', base_ms: 0, inc_ms: 0, move_limit: 100, rated: false, bot: b?.name ?? 'bot-level1', side: 0, ref: 'newgame' });
+    beginner.disabled = true;
+  });
+
+  function cancelSeek(): void {
+    if (pendingSeek !== null) socket.send({ type: 'cancel', seek: pendingSeek });
+    pendingSeek = null;
+    waiting.replaceChildren();
+    play.disabled = false;
+  }
+
+  offs.push(socket.on('seek_created', (m) => {
+    pendingSeek = m.seek;
+    waiting.replaceChildren(h('p', { class: 'status' }, 'Waiting for an opponent to accept your seek…'),
+      h('button', { type: 'button', onclick: cancelSeek }, 'Cancel seek'));
+  }));
+  offs.push(socket.on('challenge_created', (m) => {
+    const url = `${location.origin}/play/${m.token}`;
+    const input = h('input', { readonly: true, value: url, id: 'challenge-link', 'aria-label': 'Challenge link' });
+    waiting.replaceChildren(
+      h('p', { class: 'status' }, 'Send this link to your friend. The game starts when they open it.'),
+      h('div', { class: 'link-box' }, input, h('button', { type: 'button', onclick: () => void copyText(url, 'Link copied') }, 'Copy link')),
+      h('button', { type: 'button', class: 'linklike', onclick: () => { waiting.replaceChildren(); play.disabled = false; } }, 'Close'));
+    input.select();
+  }));
+  offs.push(socket.on('error', (m) => {
+    if (m.ref !== 'newgame' && m.ref !== 'lobby') return;
+    toast(m.error, 'error');
+    play.disabled = false;
+    beginner.disabled = false;
+    waiting.replaceChildren();
+  }));
+  // Any game that starts for us (a bot game, our seek or challenge taken) opens at once.
+  offs.push(socket.on('game', (m) => {
+    if (m.game.you.length && m.game.status === 'live') {
+      pendingSeek = null; // taken: nothing left to cancel
+      navigate(`/game/${m.game.id}`);
+    }
+  }));
+
+  // ---- the lobby ----
+  const seeksBox = h('div', { id: 'lobby-seeks' });
+  const gamesBox = h('div', { id: 'lobby-games' });
+  const lobby = h('section', { class: 'panel', 'aria-labelledby': 'lobby-h' },
+    h('h2', { id: 'lobby-h' }, 'Lobby'),
+    h('h3', {}, 'Open seeks'), seeksBox,
+    h('h3', {}, 'Games being played'), gamesBox);
+
+  function drawLobby(seeks: Seek[], games: GameSummary[]): void {
+    const mine = me();
+    seeksBox.replaceChildren(seeks.length
+      ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Game'), h('th', {}, 'Clock'), h('th', {}, ''))),
+        h('tbody', {}, ...seeks.map((s) => {
+          const own = !!mine && s.player?.id === mine.id;
+          return h('tr', {},
+            h('td', {}, playerName(s.player)),
+            h('td', {}, `${s.title ?? s.variant}${s.rated ? ', rated' : ''}, ${s.move_limit} moves`),
+            h('td', {}, formatTimeControl(s.base_ms, s.inc_ms)),
+            h('td', {}, own
+              ? h('button', { type: 'button', onclick: () => { pendingSeek = s.id; cancelSeek(); } }, 'Cancel')
+              : h('button', { type: 'button', class: 'primary', 'data-seek': s.id, onclick: () => socket.send({ type: 'accept', seek: s.id, ref: 'lobby' }) }, 'Accept')));
+        })))
+      : h('p', { class: 'empty' }, 'No open seeks. Open one with "Anyone" above, or play a bot.'));
+    gamesBox.replaceChildren(games.length
+      ? h('ul', {}, ...games.map((g) => h('li', {},
+        link(`/game/${g.id}`, `${g.players.map(playerName).join(' vs ')}`),
+        ` · ${g.title ?? g.variant} · ${formatTimeControl(g.base_ms, g.inc_ms)}${g.rated ? ' · rated' : ''}`)))
+      : h('p', { class: 'empty' }, 'No games right now.'));
+  }
+  offs.push(socket.on('lobby', (m) => drawLobby(m.seeks, m.games)));
+  offs.push(socket.on('hello', () => socket.send({ type: 'lobby' })));
+  socket.send({ type: 'lobby' });
+
+  host.append(h('div', { class: 'columns' }, form, lobby));
+  return () => {
+    for (const off of offs) off();
+    if (pendingSeek !== null) socket.send({ type: 'cancel', seek: pendingSeek });
+  };
+}

@@ -1,0 +1,113 @@
+// rampart.ts -- reading Rampart's notation (R9) for display only.
+// The page never judges the rules: legal moves, captures and results come
+// from the server (the game's `legal` list or POST /api/position). This file
+// only turns position strings and move texts into squares to draw.
+
+export type Side = 'b' | 't';
+export type Kind = 'Q' | 'N' | 'K' | 'B';
+export type Piece = { side: Side; kind: Kind };
+
+export type Position = {
+  width: number;
+  height: number;
+  /** index = row * width + file; row 0 is rank 1 (Bottom's back row) */
+  squares: (Piece | null)[];
+  toMove: Side;
+  fullmove: number;
+};
+
+export const KIND_NAMES: Record<Kind, string> = {
+  Q: 'Queen',
+  N: 'Knight',
+  K: 'King',
+  B: 'Blocker',
+};
+
+export const SIDE_NAMES: Record<Side, string> = { b: 'Bottom', t: 'Top' };
+
+/** Reads `1qqq1/1nnn1/.../1QQQ1 b 1`; throws Error on text it cannot read. */
+export function parsePosition(text: string): Position {
+  const fields = text.trim().split(/\s+/);
+  if (fields.length < 1 || !fields[0]) throw new Error('empty position');
+  const rows = fields[0].split('/');
+  const height = rows.length;
+  const parsed: (Piece | null)[][] = rows.map((row) => {
+    const out: (Piece | null)[] = [];
+    for (const ch of row) {
+      if (ch >= '1' && ch <= '9') {
+        for (let i = 0; i < Number(ch); i++) out.push(null);
+      } else {
+        const upper = ch.toUpperCase();
+        if (!'QNKB'.includes(upper)) throw new Error(`unknown piece '${ch}'`);
+        out.push({ side: ch === upper ? 'b' : 't', kind: upper as Kind });
+      }
+    }
+    return out;
+  });
+  const width = parsed[0].length;
+  if (parsed.some((r) => r.length !== width)) throw new Error('rows of different widths');
+  // The text lists rows from the top (rank `height`) down; we store rank 1 first.
+  const squares: (Piece | null)[] = [];
+  for (let row = 0; row < height; row++) squares.push(...parsed[height - 1 - row]);
+  const toMove: Side = fields[1] === 't' ? 't' : 'b';
+  const fullmove = Number(fields[2]) || 1;
+  return { width, height, squares, toMove, fullmove };
+}
+
+/** 'a1' for file 0, row 0. */
+export function squareName(file: number, row: number): string {
+  return String.fromCharCode(97 + file) + String(row + 1);
+}
+
+/** 'c4' -> {file: 2, row: 3}; null if it is not a square name. */
+export function parseSquare(name: string): { file: number; row: number } | null {
+  const m = /^([a-z])(\d{1,2})$/.exec(name);
+  if (!m) return null;
+  return { file: m[1].charCodeAt(0) - 97, row: Number(m[2]) - 1 };
+}
+
+/** 'c4c5' (also 'c4-c5', 'c4xc5') -> ['c4', 'c5']. */
+export function moveSquares(move: string): [string, string] {
+  const m = /^([a-z]\d{1,2})[-x]?([a-z]\d{1,2})$/.exec(move.trim());
+  if (!m) throw new Error(`not a move: ${move}`);
+  return [m[1], m[2]];
+}
+
+/** Piece at a square name, or null (also for names off the board). */
+export function pieceAt(pos: Position, name: string): Piece | null {
+  const sq = parseSquare(name);
+  if (!sq || sq.file >= pos.width || sq.row >= pos.height) return null;
+  return pos.squares[sq.row * pos.width + sq.file];
+}
+
+/** Squares whose piece disappeared between two positions (taken directly or
+ *  enclosed), other than the mover's from-square. The to-square of a direct
+ *  capture is included: its piece changed sides. */
+export function diffCaptured(before: string, after: string): string[] {
+  const a = parsePosition(before);
+  const b = parsePosition(after);
+  const out: string[] = [];
+  if (a.width !== b.width || a.height !== b.height) return out;
+  const mover = a.toMove;
+  for (let i = 0; i < a.squares.length; i++) {
+    const was = a.squares[i];
+    const now = b.squares[i];
+    if (!was || was.side === mover) continue; // the mover's own piece moving away
+    if (!now || now.side !== was.side) out.push(squareName(i % a.width, Math.floor(i / a.width)));
+  }
+  return out;
+}
+
+/** Game material (R6): Queens, Knights and Kings count 1, Blockers 0. */
+export function material(pos: Position): [number, number] {
+  const m: [number, number] = [0, 0];
+  for (const p of pos.squares) if (p && p.kind !== 'B') m[p.side === 'b' ? 0 : 1]++;
+  return m;
+}
+
+/** The same position with the other side to move (for asking about threats). */
+export function flipSideToMove(text: string): string {
+  const f = text.trim().split(/\s+/);
+  f[1] = f[1] === 't' ? 'b' : 't';
+  return f.join(' ');
+}

@@ -1,0 +1,108 @@
+// ws.ts -- the one WebSocket to /ws (docs/api.md), shared by every page.
+// It reconnects by itself with a growing delay; pages say what they want
+// again on every `hello` (watch their game, ask for the lobby), because the
+// server forgets a closed connection's subscriptions.
+
+import type { Game, Player, Result, Seek, GameSummary } from './api';
+
+export type ServerMessage =
+  | { type: 'hello'; player: Player; games?: number[] }
+  | { type: 'game'; game: Game; ref?: unknown }
+  | { type: 'move'; game: number; ply: number; move: string; position: string; to_move: number; clocks: number[]; legal?: string[] }
+  | { type: 'end'; game: number; result: Result; clocks?: number[] }
+  | { type: 'draw_offer'; game: number; side: number | number[] }
+  | { type: 'rematch_offer'; game: number; side: number | number[] }
+  | { type: 'lobby'; seeks: Seek[]; games: GameSummary[] }
+  | { type: 'seek_created'; seek: number; ref?: unknown }
+  | { type: 'challenge_created'; token: string; ref?: unknown }
+  | { type: 'error'; error: string; ref?: unknown }
+  | { type: 'pong' };
+
+type Handler<T extends ServerMessage['type']> = (msg: Extract<ServerMessage, { type: T }>) => void;
+
+export type ConnState = 'connecting' | 'open' | 'closed';
+
+class Socket {
+  private ws: WebSocket | null = null;
+  private handlers = new Map<string, Set<(m: ServerMessage) => void>>();
+  private queue: string[] = [];
+  private delay = 500;
+  private timer: number | null = null;
+  state: ConnState = 'closed';
+  onState: ((s: ConnState) => void) | null = null;
+
+  /** Opens the connection if it is not open yet. */
+  connect(): void {
+    if (this.ws) return;
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    this.setState('connecting');
+    ws.onopen = () => {
+      this.delay = 500;
+      this.setState('open');
+      for (const m of this.queue.splice(0)) ws.send(m);
+    };
+    ws.onmessage = (ev) => {
+      let msg: ServerMessage;
+      try {
+        msg = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      for (const fn of this.handlers.get(msg.type) ?? []) fn(msg);
+      for (const fn of this.handlers.get('*') ?? []) fn(msg);
+    };
+    ws.onclose = () => {
+      this.ws = null;
+      this.setState('closed');
+      // reconnect, waiting longer each time up to 10 s
+      if (this.timer === null) {
+        this.timer = window.setTimeout(() => {
+          this.timer = null;
+          this.connect();
+        }, this.delay);
+        this.delay = Math.min(this.delay * 2, 10000);
+      }
+    };
+  }
+
+  /** Sends a request now, or as soon as the connection is open. */
+  send(msg: { type: string; [k: string]: unknown }): void {
+    const text = JSON.stringify(msg);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    else {
+      this.queue.push(text);
+      this.connect();
+    }
+  }
+
+  /** Calls fn for every message of that type; returns a function that stops it. */
+  on<T extends ServerMessage['type']>(type: T, fn: Handler<T>): () => void;
+  on(type: '*', fn: (m: ServerMessage) => void): () => void;
+  on(type: string, fn: (m: never) => void): () => void {
+    const set = this.handlers.get(type) ?? new Set();
+    this.handlers.set(type, set);
+    const f = fn as (m: ServerMessage) => void;
+    set.add(f);
+    return () => set.delete(f);
+  }
+
+  /** Closes and opens again, e.g. after signing in, so the server sees the new session. */
+  reconnect(): void {
+    const old = this.ws;
+    this.ws = null;
+    if (old) {
+      old.onclose = null;
+      old.close();
+    }
+    this.connect();
+  }
+
+  private setState(s: ConnState): void {
+    this.state = s;
+    this.onState?.(s);
+  }
+}
+
+export const socket = new Socket();
