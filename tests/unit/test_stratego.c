@@ -1008,6 +1008,15 @@ static void test_perft_start_regression(void **state)
     ref_from_st(&p, &q);
     for (int d = 1; d <= 4; d++)
         assert_int_equal(ref_perft(&q, d), want[d]);
+    /* Start 1000: two random setups. */
+    static const uint64_t want2[] = { 1, 7, 41, 437, 3843, 44619 };
+    st_start_seed(&p, 1000);
+    ref_from_st(&p, &q);
+    for (int d = 1; d <= 5; d++) {
+        assert_int_equal(st_perft(&p, d), want2[d]);
+        assert_int_equal(iface_perft(&p, d), want2[d]);
+        assert_int_equal(ref_perft(&q, d), want2[d]);
+    }
 }
 
 /* Positions from random play, where pieces have met: the engine's two
