@@ -49,6 +49,31 @@ int st_gen(const st_pos *pos, game_move *out)
     return n;
 }
 
+int st_gen_attacks(const st_pos *pos, game_move *out)
+{
+    const uint8_t *sq = pos->sq;
+    const int us = pos->stm;
+    int n = 0;
+    for (int from = ST_CELL(0, 0); from <= ST_CELL(9, 9); from++) {
+        uint8_t v = sq[from];
+        if (!ST_IS_PIECE(v) || ST_SIDE(v) != us)
+            continue;
+        int kind = ST_KIND(v);
+        if (kind == ST_BOMB || kind == ST_FLAG)
+            continue;
+        int runs = kind == ST_SCOUT || (kind == ST_UNKNOWN && (v & ST_SCOUTED));
+        for (int d = 0; d < 4; d++) {
+            int to = from + dirs[d];
+            while (runs && sq[to] == ST_EMPTY)
+                to += dirs[d];
+            uint8_t t = sq[to];
+            if (ST_IS_PIECE(t) && ST_SIDE(t) != us && !st_two_square_banned(pos, from, to))
+                out[n++] = ST_MOVE(from, to, 1);
+        }
+    }
+    return n;
+}
+
 int st_legal(const st_pos *pos, game_move *out)
 {
     if (st_board_end(pos, NULL) != ST_ONGOING)

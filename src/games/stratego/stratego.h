@@ -117,6 +117,8 @@ int st_pos_ok(const st_pos *pos);
 /* Writes the moves the side to move may play, ignoring game ends; returns
  * the count. out must hold ST_MAX_MOVES. */
 int st_gen(const st_pos *pos, game_move *out);
+/* The attacks among st_gen's moves (for quiescence search). */
+int st_gen_attacks(const st_pos *pos, game_move *out);
 /* Legal moves: st_gen, or 0 once the game is over. */
 int st_legal(const st_pos *pos, game_move *out);
 /* 1 if the move (from, to) would break the two-square rule (S6). */

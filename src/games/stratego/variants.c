@@ -111,6 +111,18 @@ static void op_view(const void *pos, int side, void *out)
     st_view(pos, side, out);
 }
 
+static int op_noisy(const void *pos, game_move *out)
+{
+    return st_board_end(pos, NULL) != ST_ONGOING ? 0 : st_gen_attacks(pos, out);
+}
+
+/* Attacks first; what an attack risks is not known from a view. */
+static int op_move_hint(const void *pos, game_move m)
+{
+    (void)pos;
+    return ST_ATTACK(m) ? 100 : 0;
+}
+
 static int op_material(const void *pos, int side)
 {
     return st_count(pos, side);
@@ -152,8 +164,8 @@ static const game_ops st_ops = {
     .hash = op_hash,
     .view = op_view,
     .evaluate = NULL,
-    .noisy = NULL,
-    .move_hint = NULL,
+    .noisy = op_noisy,
+    .move_hint = op_move_hint,
     .material = op_material,
     .perft = op_perft,
     .render = op_render,
