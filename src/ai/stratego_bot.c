@@ -139,7 +139,8 @@ static int target_kind(const st_pos *p, game_move m)
     return ST_KIND(p->sq[ST_TO(m)]);
 }
 
-static int quiesce(ctx *x, const st_pos *p, int alpha, int beta, int depth)
+/* Game ends score WIN less the plies to them, so sooner wins rank first. */
+static int quiesce(ctx *x, const st_pos *p, int alpha, int beta, int depth, int ply)
 {
     x->nodes++;
     int stand = evaluate(p);
@@ -151,10 +152,10 @@ static int quiesce(ctx *x, const st_pos *p, int alpha, int beta, int depth)
     int n = st_gen_attacks(p, list);
     for (int i = 0; i < n; i++) {
         if (target_kind(p, list[i]) == ST_FLAG)
-            return WIN;
+            return WIN - ply;
         st_pos c = *p;
         st_make(&c, list[i]);
-        int s = -quiesce(x, &c, -beta, -alpha, depth - 1);
+        int s = -quiesce(x, &c, -beta, -alpha, depth - 1, ply + 1);
         if (s >= beta)
             return s;
         if (s > alpha)
@@ -163,17 +164,17 @@ static int quiesce(ctx *x, const st_pos *p, int alpha, int beta, int depth)
     return alpha;
 }
 
-static int negamax(ctx *x, const st_pos *p, int depth, int alpha, int beta, int qs)
+static int negamax(ctx *x, const st_pos *p, int depth, int alpha, int beta, int qs, int ply)
 {
     if (depth == 0)
-        return qs ? quiesce(x, p, alpha, beta, QDEPTH) : (x->nodes++, evaluate(p));
+        return qs ? quiesce(x, p, alpha, beta, QDEPTH, ply) : (x->nodes++, evaluate(p));
     x->nodes++;
     if (p->move_limit && p->ply >= p->move_limit)
         return 0;
     game_move list[ST_MAX_MOVES];
     int n = st_gen(p, list);
     if (n == 0)
-        return -WIN;  /* no legal move: the side to move loses (S7) */
+        return -WIN + ply;  /* no legal move: the side to move loses (S7) */
     /* Attacks first. */
     int a = 0;
     for (int i = 0; i < n; i++)
@@ -185,10 +186,10 @@ static int negamax(ctx *x, const st_pos *p, int depth, int alpha, int beta, int 
     int best = -INF;
     for (int i = 0; i < n; i++) {
         if (target_kind(p, list[i]) == ST_FLAG)
-            return WIN;
+            return WIN - ply;
         st_pos c = *p;
         st_make(&c, list[i]);
-        int s = -negamax(x, &c, depth - 1, -beta, -alpha, qs);
+        int s = -negamax(x, &c, depth - 1, -beta, -alpha, qs, ply + 1);
         if (s > best)
             best = s;
         if (s > alpha)
@@ -338,6 +339,15 @@ static int sample(rng *g, const st_pos *view, const belief *bl, st_pos *out)
     return 0;
 }
 
+int stbot_sample(stbot *b, const void *view, void *out)
+{
+    belief bl;
+    stbot br = *b;  /* reading a view updates what has died; not here */
+    if (read_view(&br, view, &bl) != 0)
+        return -1;
+    return sample(&b->g, view, &bl, out);
+}
+
 /* --- choosing a move ----------------------------------------------------- */
 
 static int64_t budget_ms(const st_pos *view, const search_limits *lim)
@@ -393,7 +403,7 @@ game_move stbot_move(stbot *b, const void *vview, const search_limits *lim, atom
             } else {
                 st_pos c = full;
                 st_make(&c, root[i]);
-                s = -negamax(&x, &c, levels[lv].depth - 1, -INF, INF, levels[lv].quiesce);
+                s = -negamax(&x, &c, levels[lv].depth - 1, -INF, INF, levels[lv].quiesce, 1);
             }
             sum[i] += s;
         }
@@ -405,10 +415,10 @@ game_move stbot_move(stbot *b, const void *vview, const search_limits *lim, atom
     int64_t best_score = INT64_MIN;
     for (int i = 0; i < n; i++) {
         int64_t s = sum[i] / done;
-        if (levels[lv].noise)
+        /* Noise never hides a certain win; ties go at random. */
+        if (levels[lv].noise && s < WIN / 2)
             s += (int64_t)rng_below(&b->g, (uint64_t)levels[lv].noise);
-        else
-            s = s * 16 + (int64_t)rng_below(&b->g, 16);  /* ties at random */
+        s = s * 16 + (int64_t)rng_below(&b->g, 16);
         if (s > best_score) {
             best_score = s;
             best = i;

@@ -37,6 +37,10 @@ void stbot_new_game(stbot *b);
  * there is none. */
 game_move stbot_move(stbot *b, const void *view, const search_limits *lim, atomic_int *stop);
 
+/* Draws one full position consistent with `view` and what the bot has
+ * learnt (its belief; for tests). Returns 0, or -1 if none is. */
+int stbot_sample(stbot *b, const void *view, void *out);
+
 /* How many positions the last stbot_move sampled (for tests and reports). */
 int stbot_last_samples(const stbot *b);
 
