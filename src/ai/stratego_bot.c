@@ -93,8 +93,8 @@ static int movable(int kind)
  * nearest movable piece towards the enemy Flag; for the side to move. */
 static int evaluate(const st_pos *p)
 {
-    int score[2] = { 0, 0 }, marshal[2] = { 0, 0 }, spy[2] = { 0, 0 };
-    int flag[2] = { -1, -1 }, near[2] = { 99, 99 };
+    int score[2] = { 0, 0 }, marshal[2] = { 0, 0 }, spy[2] = { 0, 0 }, miners[2] = { 0, 0 };
+    int flag[2] = { -1, -1 }, near[2] = { 99, 99 }, near_miner[2] = { 99, 99 };
     int cells[2][40], n[2] = { 0, 0 };
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
         uint8_t v = p->sq[c];
@@ -110,22 +110,32 @@ static int evaluate(const st_pos *p)
             spy[s] = 1;
         else if (k == ST_FLAG)
             flag[s] = c;
+        else if (k == ST_MINER)
+            miners[s]++;
         if (movable(k) && n[s] < 40)
             cells[s][n[s]++] = c;
     }
     for (int s = 0; s < 2; s++) {
         if (spy[s] && !marshal[s ^ 1])
             score[s] -= 45;  /* a Spy without a Marshal to take */
+        if (miners[s] <= 2)
+            score[s] += 60 * miners[s];  /* the last Miners open the Flag's Bombs */
         int f = flag[s ^ 1];
         if (f < 0)
             continue;
         for (int i = 0; i < n[s]; i++) {
-            int d = abs(ST_ROW(cells[s][i]) - ST_ROW(f)) + abs(ST_FILE(cells[s][i]) - ST_FILE(f));
+            int c = cells[s][i];
+            int d = abs(ST_ROW(c) - ST_ROW(f)) + abs(ST_FILE(c) - ST_FILE(f));
             if (d < near[s])
                 near[s] = d;
+            if (ST_KIND(p->sq[c]) == ST_MINER && d < near_miner[s])
+                near_miner[s] = d;
         }
+        /* The nearest piece, and the nearest Miner (Bombs guard Flags). */
         if (near[s] < 99)
             score[s] -= 4 * near[s];
+        if (near_miner[s] < 99)
+            score[s] -= 3 * near_miner[s];
     }
     return score[p->stm] - score[p->stm ^ 1];
 }
