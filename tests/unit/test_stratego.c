@@ -986,6 +986,39 @@ static void test_notation_bad_moves_refused(void **state)
     assert_int_equal(st_parse_move(&p, "a4xa6", &m, NULL), 0);
 }
 
+/* The attack generator (quiescence, the attacker bot) yields exactly the
+ * attacks among all moves, S6 included. */
+static void test_S4_attack_generator_matches_moves(void **state)
+{
+    (void)state;
+    rng g;
+    rng_seed(&g, 17);
+    int attacks = 0;
+    for (int game = 0; game < 10; game++) {
+        st_pos p;
+        st_start_seed(&p, rng_below(&g, 100000));
+        for (int ply = 0; ply < 300; ply++) {
+            game_move all[ST_MAX_MOVES], att[ST_MAX_MOVES], want[ST_MAX_MOVES];
+            int n = st_gen(&p, all), na = st_gen_attacks(&p, att), nw = 0;
+            for (int i = 0; i < n; i++)
+                if (ST_ATTACK(all[i]))
+                    want[nw++] = all[i];
+            assert_int_equal(na, nw);
+            for (int i = 0; i < nw; i++) {
+                int found = 0;
+                for (int j = 0; j < na; j++)
+                    found |= att[j] == want[i];
+                assert_true(found);
+            }
+            attacks += na;
+            if (st_legal(&p, all) == 0)
+                break;
+            st_make(&p, all[rng_below(&g, (uint64_t)n)]);
+        }
+    }
+    assert_true(attacks > 0);
+}
+
 /* --- perft ----------------------------------------------------------------- */
 
 static uint64_t iface_perft(st_pos *p, int depth)
@@ -1091,6 +1124,7 @@ int main(void)
         cmocka_unit_test(test_S4_scout_long_move_then_wins),
         cmocka_unit_test(test_S4_scout_blocked_by_pieces),
         cmocka_unit_test(test_S4_bombs_and_flag_never_move),
+        cmocka_unit_test(test_S4_attack_generator_matches_moves),
         cmocka_unit_test(test_S5_higher_rank_wins_attacking),
         cmocka_unit_test(test_S5_higher_rank_wins_defending),
         cmocka_unit_test(test_S5_equal_ranks_both_removed),
