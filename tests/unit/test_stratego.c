@@ -248,6 +248,9 @@ static void test_S3_bad_setups_refused(void **state)
     assert_non_null(strstr(err.msg, "'O'"));  /* seven Scouts left */
     assert_int_equal(st_setup_parse(&s, "OAOLMOGOAO/EJLOCSCJLE/BNAEOLJANB", &err), -1);
     assert_int_equal(st_setup_parse(&s, "OAOLMOGOA/OEJLOCSCJLE/BNAEOLJANB/FBNEONBNBB", &err), -1);
+    assert_non_null(strstr(err.msg, "place 10"));
+    assert_int_equal(st_setup_parse(&s, "OAOLMOGOAOE/JLOCSCJLE/BNAEOLJANB/FBNEONBNBB", &err), -1);
+    assert_non_null(strstr(err.msg, "more than 10"));
     strcpy(bad, ok);
     bad[3] = 'x';
     assert_int_equal(st_setup_parse(&s, bad, &err), -1);
@@ -342,8 +345,8 @@ static void test_S4_scout_runs_and_strikes_in_one_turn(void **state)
     put(&p, "b9", ST_BLUE, ST_SPY);
     /* Up the b-file: b3..b7 empty, b8 the first enemy. */
     for (int r = 3; r <= 7; r++) {
-        char mv[8];
-        snprintf(mv, sizeof mv, "b2b%d", r);
+        char mv[8] = "b2b0";
+        mv[3] = (char)('0' + r);
         assert_true(legal(&p, mv));
     }
     assert_true(legal(&p, "b2b8"));

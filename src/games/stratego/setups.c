@@ -75,7 +75,8 @@ int st_setup_parse(st_setup *out, const char *text, game_error *err)
     for (int row = 0; row < ST_SETUP_ROWS; row++) {
         if (row > 0) {
             if (*p != '/')
-                return fail(err, "setup row %d has %d pieces, not 10", row, (int)(p - text) % 11);
+                return fail(err, "setup row %d has more than 10 pieces (rows are joined by '/')",
+                            row);
             p++;
         }
         for (int col = 0; col < 10; col++, p++) {
