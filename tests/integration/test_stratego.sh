@@ -41,3 +41,20 @@ expect_line "S1 move into a lake refused" \
 out=$(uci "$V" "position fen 9f/10/10/10/2~~2~~2/2~~2~~2/10/10/10/FMM7 r 0 - -")
 expect_line "S2 an army too large is refused" \
     "info string error: bad position: Red has 2 Marshals; an army has 1" "$out"
+
+# Bots on Stratego through `citadel match` (views only; the variant's own
+# move limit of 1000 plies when none is given).
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$(timeout 300 "$CITADEL" match level=1 attacker --variant stratego --games 2 --movetime 5 \
+    --seed 3 --records "$work/games.txt" --quiet 2>&1)
+expect "a Stratego match exits 0" 0 "$?"
+if [[ $(printf '%s\n' "$out" | sed -n 1p) =~ ^Score\ of\ level=1\ vs\ attacker:\ ([0-9]+)\ -\ ([0-9]+)\ -\ ([0-9]+)\ \ \[[01]\.[0-9]{3}\]\ 2$ ]]; then
+    expect "the Stratego match score adds up" 2 \
+        "$((BASH_REMATCH[1] + BASH_REMATCH[2] + BASH_REMATCH[3]))"
+else
+    fail "the Stratego match score adds up" "$out"
+fi
+expect_line "S7 a Stratego match takes the 1000-ply move limit" '[MoveLimit "1000"]' \
+    "$(sort -u "$work/games.txt")"
+expect "Stratego records hold two games" 2 "$(grep -c '^\[Variant "stratego"\]' "$work/games.txt")"
