@@ -233,9 +233,14 @@ static int read_view(stbot *b, const st_pos *view, belief *bl)
     memset(bl, 0, sizeof *bl);
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
         uint8_t v = view->sq[c];
-        if (!ST_IS_PIECE(v) || ST_SIDE(v) != them)
+        if (!ST_IS_PIECE(v))
             continue;
         int k = ST_KIND(v);
+        if (ST_SIDE(v) != them) {
+            if (k == ST_UNKNOWN)
+                return -1;  /* not a view of the side to move */
+            continue;
+        }
         if (k != ST_UNKNOWN) {
             rev[k]++;
             continue;

@@ -164,6 +164,20 @@ static void test_S7_bot_takes_the_flag_it_can_deduce(void **state)
     }
 }
 
+/* Given a position that is not the mover's view (its own ranks hidden),
+ * the player still answers with one of that position's moves. */
+static void test_S8_wrong_view_still_answers(void **state)
+{
+    (void)state;
+    st_pos p, v;
+    st_start_seed(&p, 4);
+    st_view(&p, ST_BLUE, &v);  /* Red to move, Red's ranks unknown */
+    stbot *b = stbot_new(6, 1);
+    game_move m = stbot_move(b, &v, &no_limits, NULL);
+    assert_true(is_legal(&v, m));
+    stbot_free(b);
+}
+
 static void test_attacker_attacks_when_it_can(void **state)
 {
     (void)state;
@@ -232,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_S8_bot_move_depends_only_on_the_view),
         cmocka_unit_test(test_S8_samples_respect_the_view),
         cmocka_unit_test(test_S7_bot_takes_the_flag_it_can_deduce),
+        cmocka_unit_test(test_S8_wrong_view_still_answers),
         cmocka_unit_test(test_attacker_attacks_when_it_can),
         cmocka_unit_test(test_level3_beats_random),
     };
