@@ -33,12 +33,13 @@
 #include "../base/rng.h"
 #include "../base/timer.h"
 #include "mcts.h"
+#include "stratego_bot.h"
 
 #define LINE_MAX_BYTES 16384   /* longer engine lines are dropped */
 #define DEFAULT_TIMEOUT_MS 5000
 #define QUIT_GRACE_MS 2000     /* after "quit", before SIGKILL */
 
-enum bot_kind { BOT_LEVEL, BOT_GREEDY, BOT_RANDOM, BOT_MCTS, BOT_UCI };
+enum bot_kind { BOT_LEVEL, BOT_GREEDY, BOT_RANDOM, BOT_ATTACKER, BOT_MCTS, BOT_UCI };
 
 typedef struct engine {
     pid_t pid;
@@ -57,6 +58,7 @@ struct bot {
     char *name;
     rng rng;
     searcher *search;
+    stbot *stratego;           /* a level's player for Stratego (views only) */
     mcts *mcts;
     engine *eng;
     /* Limits of its own ("level=6/movetime=50"), replacing the caller's. */
@@ -155,6 +157,24 @@ static game_move random_move(bot *b, const game_variant *v, const void *pos)
 {
     game_move moves[GAME_MAX_MOVES];
     return pick(&b->rng, moves, v->ops->moves(pos, moves));
+}
+
+/* Any noisy move (an attack, a capture) at random; else any move. */
+static game_move attacker_move(bot *b, const game_variant *v, const void *pos)
+{
+    game_move moves[GAME_MAX_MOVES];
+    if (v->ops->noisy) {
+        int n = v->ops->noisy(pos, moves);
+        if (n > 0)
+            return pick(&b->rng, moves, n);
+    }
+    return random_move(b, v, pos);
+}
+
+/* Games whose level bots are their own players, not the searcher. */
+static int is_stratego(const game_variant *v)
+{
+    return strcmp(v->family, "stratego") == 0;
 }
 
 /* --- external engines ---------------------------------------------------- */
@@ -565,6 +585,7 @@ bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
         b->kind = BOT_LEVEL;
         if ((b->search = search_new(16)) != NULL)
             search_set_level(b->search, level, seed);
+        b->stratego = stbot_new(level, seed);
     } else if (level < 0) {
         if (err && errlen)
             snprintf(err, errlen, "bad bot '%.40s': the level must be 1-%d", spec,
@@ -574,6 +595,8 @@ bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
         b->kind = BOT_GREEDY;
     } else if (strcmp(spec, "random") == 0) {
         b->kind = BOT_RANDOM;
+    } else if (strcmp(spec, "attacker") == 0) {
+        b->kind = BOT_ATTACKER;
     } else if (strcmp(spec, "mcts") == 0) {
         b->kind = BOT_MCTS;
         b->mcts = mcts_new(seed);
@@ -589,12 +612,12 @@ bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
     } else {
         if (err && errlen)
             snprintf(err, errlen,
-                     "unknown bot '%.40s' (want level=1-%d, greedy, random, mcts or "
+                     "unknown bot '%.40s' (want level=1-%d, greedy, random, attacker, mcts or "
                      "uci:<command>)",
                      spec, SEARCH_LEVELS);
         goto fail;
     }
-    if ((b->kind == BOT_LEVEL && !b->search) || (b->kind == BOT_MCTS && !b->mcts)) {
+    if ((b->kind == BOT_LEVEL && (!b->search || !b->stratego)) || (b->kind == BOT_MCTS && !b->mcts)) {
         set_err(err, errlen, "out of memory");
         goto fail;
     }
@@ -609,6 +632,7 @@ void bot_free(bot *b)
     if (!b)
         return;
     search_free(b->search);
+    stbot_free(b->stratego);
     mcts_free(b->mcts);
     if (b->eng) {
         eng_close(b->eng);
@@ -624,9 +648,13 @@ const char *bot_name(const bot *b)
 }
 
 /* The searcher is for two sides, and it and MCTS play every side's moves
- * in their trees, which a view of a hidden game does not allow (game.h). */
+ * in their trees, which a view of a hidden game does not allow (game.h).
+ * Stratego's levels are its own players, which sample full positions from
+ * the view (stratego_bot.h). */
 static int can_play(const bot *b, const game_variant *v)
 {
+    if (b->kind == BOT_LEVEL && is_stratego(v))
+        return 1;
     if (b->kind == BOT_LEVEL && v->nsides != 2)
         return 0;
     return !((b->kind == BOT_LEVEL || b->kind == BOT_MCTS) && v->hidden);
@@ -639,6 +667,7 @@ int bot_new_game(bot *b, const game_variant *v, int move_limit)
     switch (b->kind) {
     case BOT_LEVEL:
         search_clear(b->search);
+        stbot_new_game(b->stratego);
         return 0;
     case BOT_UCI:
         return uci_new_game(b->eng, v, move_limit);
@@ -670,11 +699,15 @@ game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_
     }
     switch (b->kind) {
     case BOT_LEVEL:
+        if (is_stratego(v))
+            return stbot_move(b->stratego, pos, lim, stop);
         return search_run(b->search, v, pos, lim, stop, NULL, NULL, NULL);
     case BOT_GREEDY:
         return greedy_move(b, v, pos);
     case BOT_RANDOM:
         return random_move(b, v, pos);
+    case BOT_ATTACKER:
+        return attacker_move(b, v, pos);
     case BOT_MCTS:
         return mcts_run(b->mcts, v, pos, lim, stop, NULL);
     case BOT_UCI:

@@ -1,10 +1,14 @@
 /* bots.h -- every kind of player a program can be, behind one interface.
  *
  * A bot is made from a spec string:
- *   "level=N"       the alpha-beta searcher at level N (1 beginner .. 6)
+ *   "level=N"       the alpha-beta searcher at level N (1 beginner .. 6); in
+ *                   Stratego, the determinized sampling player of that
+ *                   level (stratego_bot.h)
  *   "greedy"        one ply: takes the most game material now (captures and
  *                   enclosures), otherwise a random move
  *   "random"        a uniformly random legal move
+ *   "attacker"      a random noisy move (an attack, a capture) when there is
+ *                   one, otherwise a random move
  *   "mcts"          plain UCT Monte Carlo tree search with random playouts
  *   "uci:<command>" an external engine speaking our UCI dialect, started
  *                   with /bin/sh -c <command>

@@ -24,7 +24,7 @@ static const char match_usage[] =
     "\n"
     "Plays bot A against bot B and prints the score, the Elo difference with its\n"
     "95% interval and, with --sprt, the SPRT verdict. Bots: level=N (1-6), greedy,\n"
-    "random, mcts, \"uci:<command>\" (an engine speaking our UCI dialect).\n"
+    "random, attacker, mcts, \"uci:<command>\" (an engine speaking our UCI dialect).\n"
     "\n"
     "options:\n"
 "      --variant V          default rampart\n"
@@ -36,7 +36,9 @@ static const char match_usage[] =
     "                           Under --tc a side whose clock runs out loses by the\n"
     "                           game's time rule; a bot that returns no move or an\n"
     "                           illegal one loses (reason \"illegal\")\n"
-    "      --move-limit N       full moves, default 100 (0 = none)\n"
+    "      --move-limit N       the variant's MoveLimit (0 = none); default 100 where\n"
+    "                           the variant's own default is none (Rampart: full\n"
+    "                           moves), else that default (Stratego: 1000 plies)\n"
     "      --openings-plies K   random plies of each opening, default 4\n"
     "      --seed S             openings and bots' random choices, default 0\n"
     "      --sprt [elo0=0] [elo1=10] [alpha=0.05] [beta=0.05]\n"
@@ -172,7 +174,7 @@ int match_main(int argc, char **argv)
 {
     match_config cfg;
     match_defaults(&cfg);
-    int nspecs = 0, quiet = 0, limited = 0;
+    int nspecs = 0, quiet = 0, limited = 0, limit_given = 0;
     const char *variant = "rampart";
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -235,6 +237,7 @@ int match_main(int argc, char **argv)
             if (whole(val, 0, 100000, &v))
                 return bad("--move-limit must be 0-100000, not '%s'", val);
             cfg.move_limit = (int)v;
+            limit_given = 1;
         } else if (strcmp(a, "--openings-plies") == 0) {
             if (whole(val, 0, MATCH_MAX_OPENING_PLIES, &v))
                 return bad("--openings-plies must be 0-40, not '%s'", val);
@@ -262,6 +265,9 @@ int match_main(int argc, char **argv)
         return bad("unknown variant '%s' (see `citadel variants`)", variant);
     if (cfg.variant->nsides != 2)
         return bad("variant '%s' is not for two players", variant);
+    for (const game_option *o = cfg.variant->options; !limit_given && o && o->name; o++)
+        if (strcmp(o->name, "MoveLimit") == 0 && o->def > 0)
+            cfg.move_limit = o->def;
     if (!limited)
         cfg.movetime = 100;
     for (int i = 0; i < 2; i++) {

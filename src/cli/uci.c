@@ -23,12 +23,13 @@ static int *option_slot(uci_session *s, const char *name)
     return NULL;
 }
 
-/* Applies the session's settings to a fresh position of its variant. */
+/* Applies the settings given by setoption to a fresh position of its
+ * variant; the others keep the variant's own default. */
 static int apply_options(const uci_session *s, void *pos, game_error *err)
 {
     for (const game_option *o = s->variant->options; o && o->name; o++) {
         for (int i = 0; i < s->nopts; i++)
-            if (strcmp(s->opts[i].name, o->name) == 0 &&
+            if (s->opts[i].set && strcmp(s->opts[i].name, o->name) == 0 &&
                 s->variant->ops->set_option(pos, o->name, s->opts[i].value, err) != 0)
                 return -1;
     }
@@ -187,6 +188,9 @@ static void cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
         }
     }
     *slot = (int)n;
+    for (int i = 0; i < s->nopts; i++)
+        if (&s->opts[i].value == slot)
+            s->opts[i].set = 1;
 }
 
 /* position startpos|fen <F...> [moves m1 m2 ...] */

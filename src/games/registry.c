@@ -3,11 +3,12 @@
 
 #include "game.h"
 #include "rampart/rampart.h"
+#include "stratego/stratego.h"
 
 static const game_variant *const variants[] = {
     &rp_variant_classic, &rp_variant_xl,      &rp_variant_six,
     &rp_variant_narrow,  &rp_variant_mini,    &rp_variant_shuffle,
-    NULL,
+    &st_variant,         NULL,
 };
 
 const game_variant *const *game_variants(void)

@@ -1,0 +1,443 @@
+/* stratego_bot.c -- determinized search over samples of a belief.
+ *
+ * One move: read the view; update what is known of the enemy army (kinds
+ * seen revealed before and now gone have died); build the pool of kinds the
+ * unknown pieces may be; then, until the level's sample count or the time
+ * runs out, draw a full position consistent with the view and score every
+ * legal root move in it by a small alpha-beta search. Scores are summed per
+ * root move over the samples; the best sum wins (plus noise at low levels).
+ *
+ * The sampler assigns, in order: Scouts to pieces that ran; the Flag to an
+ * unmoved piece, deeper rows far likelier; kinds that move to pieces that
+ * moved; and any kind left to the rest, Bombs likelier next to the Flag.
+ * Draws are weighted by how many of each kind the pool still holds.
+ */
+#include "stratego_bot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/rng.h"
+#include "../base/timer.h"
+#include "../games/stratego/stratego.h"
+
+#define WIN 5000
+#define INF 100000
+#define QDEPTH 4
+#define MAX_SAMPLES 400
+
+static const int value[ST_NKINDS] = {
+    0, 60 /* Spy */, 15, 40, 30, 45, 80, 140, 220, 350, 500 /* Marshal */,
+    40 /* Bomb */, 0 /* Flag */, 0,
+};
+
+static const struct {
+    int samples;   /* 0: as many as time allows */
+    int depth;     /* full-width plies, 1 or 2 */
+    int quiesce;   /* 1 to resolve attacks at the leaves */
+    int noise;     /* uniform noise added to each move's mean score */
+} levels[STB_LEVELS + 1] = {
+    { 1, 1, 0, 0 },
+    { 1, 1, 0, 400 },  /* 1: a beginner: barely better than chance */
+    { 2, 1, 1, 120 },
+    { 4, 1, 1, 30 },
+    { 6, 2, 1, 10 },
+    { 12, 2, 1, 0 },
+    { 0, 2, 1, 0 },    /* 6: the strongest */
+};
+
+struct stbot {
+    int level;
+    rng g;
+    int dead[ST_NKINDS];      /* enemy kinds known to have died */
+    int prev_rev[ST_NKINDS];  /* enemy kinds revealed on the board last time */
+    int have_prev;
+    int last_samples;
+};
+
+stbot *stbot_new(int level, uint64_t seed)
+{
+    stbot *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->level = level < 1 ? 1 : level > STB_LEVELS ? STB_LEVELS : level;
+    rng_seed(&b->g, seed);
+    return b;
+}
+
+void stbot_free(stbot *b)
+{
+    free(b);
+}
+
+void stbot_new_game(stbot *b)
+{
+    memset(b->dead, 0, sizeof b->dead);
+    memset(b->prev_rev, 0, sizeof b->prev_rev);
+    b->have_prev = 0;
+}
+
+int stbot_last_samples(const stbot *b)
+{
+    return b->last_samples;
+}
+
+/* --- evaluation and search on full positions --------------------------- */
+
+static int movable(int kind)
+{
+    return kind >= ST_SPY && kind <= ST_MARSHAL;
+}
+
+/* Material, a little for keeping ranks hidden, and a pull of each side's
+ * nearest movable piece towards the enemy Flag; for the side to move. */
+static int evaluate(const st_pos *p)
+{
+    int score[2] = { 0, 0 }, marshal[2] = { 0, 0 }, spy[2] = { 0, 0 }, miners[2] = { 0, 0 };
+    int flag[2] = { -1, -1 }, near[2] = { 99, 99 }, near_miner[2] = { 99, 99 };
+    int cells[2][40], n[2] = { 0, 0 };
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
+        uint8_t v = p->sq[c];
+        if (!ST_IS_PIECE(v))
+            continue;
+        int s = ST_SIDE(v), k = ST_KIND(v);
+        score[s] += value[k];
+        if (!(v & ST_REVEALED))
+            score[s] += value[k] / 10;
+        if (k == ST_MARSHAL)
+            marshal[s] = 1;
+        else if (k == ST_SPY)
+            spy[s] = 1;
+        else if (k == ST_FLAG)
+            flag[s] = c;
+        else if (k == ST_MINER)
+            miners[s]++;
+        if (movable(k) && n[s] < 40)
+            cells[s][n[s]++] = c;
+    }
+    for (int s = 0; s < 2; s++) {
+        if (spy[s] && !marshal[s ^ 1])
+            score[s] -= 45;  /* a Spy without a Marshal to take */
+        if (miners[s] <= 2)
+            score[s] += 60 * miners[s];  /* the last Miners open the Flag's Bombs */
+        int f = flag[s ^ 1];
+        if (f < 0)
+            continue;
+        for (int i = 0; i < n[s]; i++) {
+            int c = cells[s][i];
+            int d = abs(ST_ROW(c) - ST_ROW(f)) + abs(ST_FILE(c) - ST_FILE(f));
+            if (d < near[s])
+                near[s] = d;
+            if (ST_KIND(p->sq[c]) == ST_MINER && d < near_miner[s])
+                near_miner[s] = d;
+        }
+        /* The nearest piece, and the nearest Miner (Bombs guard Flags). */
+        if (near[s] < 99)
+            score[s] -= 4 * near[s];
+        if (near_miner[s] < 99)
+            score[s] -= 3 * near_miner[s];
+    }
+    return score[p->stm] - score[p->stm ^ 1];
+}
+
+typedef struct ctx {
+    uint64_t nodes;
+} ctx;
+
+static int target_kind(const st_pos *p, game_move m)
+{
+    return ST_KIND(p->sq[ST_TO(m)]);
+}
+
+/* Game ends score WIN less the plies to them, so sooner wins rank first. */
+static int quiesce(ctx *x, const st_pos *p, int alpha, int beta, int depth, int ply)
+{
+    x->nodes++;
+    int stand = evaluate(p);
+    if (stand >= beta || depth == 0)
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    game_move list[ST_MAX_MOVES];
+    int n = st_gen_attacks(p, list);
+    for (int i = 0; i < n; i++) {
+        if (target_kind(p, list[i]) == ST_FLAG)
+            return WIN - ply;
+        st_pos c = *p;
+        st_make(&c, list[i]);
+        int s = -quiesce(x, &c, -beta, -alpha, depth - 1, ply + 1);
+        if (s >= beta)
+            return s;
+        if (s > alpha)
+            alpha = s;
+    }
+    return alpha;
+}
+
+static int negamax(ctx *x, const st_pos *p, int depth, int alpha, int beta, int qs, int ply)
+{
+    if (depth == 0)
+        return qs ? quiesce(x, p, alpha, beta, QDEPTH, ply) : (x->nodes++, evaluate(p));
+    x->nodes++;
+    if (p->move_limit && p->ply >= p->move_limit)
+        return 0;
+    game_move list[ST_MAX_MOVES];
+    int n = st_gen(p, list);
+    if (n == 0)
+        return -WIN + ply;  /* no legal move: the side to move loses (S7) */
+    /* Attacks first. */
+    int a = 0;
+    for (int i = 0; i < n; i++)
+        if (ST_ATTACK(list[i])) {
+            game_move t = list[a];
+            list[a++] = list[i];
+            list[i] = t;
+        }
+    int best = -INF;
+    for (int i = 0; i < n; i++) {
+        if (target_kind(p, list[i]) == ST_FLAG)
+            return WIN - ply;
+        st_pos c = *p;
+        st_make(&c, list[i]);
+        int s = -negamax(x, &c, depth - 1, -beta, -alpha, qs, ply + 1);
+        if (s > best)
+            best = s;
+        if (s > alpha)
+            alpha = s;
+        if (alpha >= beta)
+            break;
+    }
+    return best;
+}
+
+/* --- belief and sampling ------------------------------------------------ */
+
+typedef struct belief {
+    int pool[ST_NKINDS];
+    int ran[40], moved[40], still[40];
+    int nran, nmoved, nstill;
+} belief;
+
+static int home_depth(int side, int cell)
+{
+    int r = ST_ROW(cell);
+    return side == ST_RED ? 3 - r : r - 6;  /* 0 front row .. 3 back row */
+}
+
+/* Reads the view into a belief; updates what the bot knows has died.
+ * Returns 0, or -1 if the view admits no consistent position. */
+static int read_view(stbot *b, const st_pos *view, belief *bl)
+{
+    int them = view->stm ^ 1;
+    int rev[ST_NKINDS] = { 0 };
+    memset(bl, 0, sizeof *bl);
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
+        uint8_t v = view->sq[c];
+        if (!ST_IS_PIECE(v))
+            continue;
+        int k = ST_KIND(v);
+        if (ST_SIDE(v) != them) {
+            if (k == ST_UNKNOWN)
+                return -1;  /* not a view of the side to move */
+            continue;
+        }
+        if (k != ST_UNKNOWN) {
+            rev[k]++;
+            continue;
+        }
+        if (bl->nran + bl->nmoved + bl->nstill >= 40)
+            return -1;
+        if (v & ST_SCOUTED)
+            bl->ran[bl->nran++] = c;
+        else if (v & ST_MOVED)
+            bl->moved[bl->nmoved++] = c;
+        else
+            bl->still[bl->nstill++] = c;
+    }
+    if (b->have_prev)
+        for (int k = 0; k < ST_NKINDS; k++)
+            if (rev[k] < b->prev_rev[k])
+                b->dead[k] += b->prev_rev[k] - rev[k];
+    memcpy(b->prev_rev, rev, sizeof rev);
+    b->have_prev = 1;
+    /* With what has died, then without it if that is inconsistent. */
+    for (int pass = 0; pass < 2; pass++) {
+        int total = 0, moving = 0;
+        for (int k = ST_SPY; k <= ST_FLAG; k++) {
+            int left = st_army[k] - rev[k] - (pass == 0 ? b->dead[k] : 0);
+            bl->pool[k] = left > 0 ? left : 0;
+            total += bl->pool[k];
+            if (movable(k))
+                moving += bl->pool[k];
+        }
+        int unknown = bl->nran + bl->nmoved + bl->nstill;
+        if (total >= unknown && moving >= bl->nran + bl->nmoved &&
+            bl->pool[ST_SCOUT] >= bl->nran && (bl->pool[ST_FLAG] == 0 || bl->nstill > 0))
+            return 0;
+    }
+    return -1;
+}
+
+/* A kind drawn from pool among kinds lo..hi, weighted by count (Bombs
+ * times bomb_weight); -1 if none is left. */
+static int draw(rng *g, int pool[], int lo, int hi, int bomb_weight)
+{
+    int total = 0;
+    for (int k = lo; k <= hi; k++)
+        total += pool[k] * (k == ST_BOMB ? bomb_weight : 1);
+    if (total == 0)
+        return -1;
+    int r = (int)rng_below(g, (uint64_t)total);
+    for (int k = lo; k <= hi; k++) {
+        r -= pool[k] * (k == ST_BOMB ? bomb_weight : 1);
+        if (r < 0) {
+            pool[k]--;
+            return k;
+        }
+    }
+    return -1;
+}
+
+static void assign(st_pos *p, int cell, int kind)
+{
+    p->sq[cell] = (uint8_t)((p->sq[cell] & ~15u) | (unsigned)kind);
+}
+
+static int sample(rng *g, const st_pos *view, const belief *bl, st_pos *out)
+{
+    int them = view->stm ^ 1;
+    int pool[ST_NKINDS];
+    memcpy(pool, bl->pool, sizeof pool);
+    *out = *view;
+    for (int i = 0; i < bl->nran; i++) {
+        pool[ST_SCOUT]--;
+        assign(out, bl->ran[i], ST_SCOUT);
+    }
+    int still[40], ns = bl->nstill;
+    memcpy(still, bl->still, sizeof(int) * (size_t)ns);
+    int flag = -1;
+    if (pool[ST_FLAG] > 0) {
+        int total = 0, w[40];
+        for (int i = 0; i < ns; i++) {
+            static const int depth_weight[4] = { 1, 3, 9, 27 };
+            int d = home_depth(them, still[i]);
+            w[i] = depth_weight[d < 0 ? 0 : d > 3 ? 3 : d];
+            total += w[i];
+        }
+        int r = (int)rng_below(g, (uint64_t)total), i = 0;
+        while (r >= w[i])
+            r -= w[i++];
+        flag = still[i];
+        assign(out, flag, ST_FLAG);
+        pool[ST_FLAG] = 0;
+        still[i] = still[--ns];
+    }
+    for (int i = 0; i < bl->nmoved; i++) {
+        int k = draw(g, pool, ST_SPY, ST_MARSHAL, 1);
+        if (k < 0)
+            return -1;
+        assign(out, bl->moved[i], k);
+    }
+    /* Squares next to the Flag first, Bombs likelier there. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < ns; i++) {
+            int c = still[i];
+            int by_flag = flag >= 0 && (abs(c - flag) == 1 || abs(c - flag) == 12);
+            if (by_flag != (pass == 0))
+                continue;
+            int k = draw(g, pool, ST_SPY, ST_BOMB, by_flag ? 6 : 1);
+            if (k < 0)
+                return -1;
+            assign(out, c, k);
+        }
+    }
+    return 0;
+}
+
+int stbot_sample(stbot *b, const void *view, void *out)
+{
+    belief bl;
+    stbot br = *b;  /* reading a view updates what has died; not here */
+    if (read_view(&br, view, &bl) != 0)
+        return -1;
+    return sample(&b->g, view, &bl, out);
+}
+
+/* --- choosing a move ----------------------------------------------------- */
+
+static int64_t budget_ms(const st_pos *view, const search_limits *lim)
+{
+    if (lim->movetime > 0)
+        return lim->movetime;
+    int s = view->stm;
+    if (lim->time[s] >= 0)
+        return lim->time[s] / 40 + lim->inc[s] / 2;
+    return 0;  /* none */
+}
+
+game_move stbot_move(stbot *b, const void *vview, const search_limits *lim, atomic_int *stop)
+{
+    const st_pos *view = vview;
+    game_move root[ST_MAX_MOVES];
+    int n = st_legal(view, root);
+    b->last_samples = 0;
+    if (n <= 1)
+        return n == 1 ? root[0] : GAME_MOVE_NONE;
+    belief bl;
+    if (read_view(b, view, &bl) != 0)
+        return root[rng_below(&b->g, (uint64_t)n)];
+
+    const int lv = b->level;
+    int want = levels[lv].samples;
+    int64_t ms = budget_ms(view, lim);
+    if (want == 0 && ms == 0)
+        want = 40;  /* no time given: a fixed amount of work */
+    if (lim->nodes && want == 0)
+        want = MAX_SAMPLES;
+    uint64_t t0 = timer_ns(), deadline = ms > 0 ? t0 + (uint64_t)ms * 1000000u * 8 / 10 : 0;
+    int64_t sum[ST_MAX_MOVES];
+    memset(sum, 0, sizeof sum);
+    ctx x = { 0 };
+    int done = 0;
+    for (; done < (want ? want : MAX_SAMPLES); done++) {
+        if (done > 0) {
+            if (stop && atomic_load(stop))
+                break;
+            if (deadline && timer_ns() >= deadline)
+                break;
+            if (lim->nodes && x.nodes >= lim->nodes)
+                break;
+        }
+        st_pos full;
+        if (sample(&b->g, view, &bl, &full) != 0)
+            break;
+        for (int i = 0; i < n; i++) {
+            int s;
+            if (target_kind(&full, root[i]) == ST_FLAG) {
+                s = WIN;
+            } else {
+                st_pos c = full;
+                st_make(&c, root[i]);
+                s = -negamax(&x, &c, levels[lv].depth - 1, -INF, INF, levels[lv].quiesce, 1);
+            }
+            sum[i] += s;
+        }
+    }
+    b->last_samples = done;
+    if (done == 0)
+        return root[rng_below(&b->g, (uint64_t)n)];
+    int best = 0;
+    int64_t best_score = INT64_MIN;
+    for (int i = 0; i < n; i++) {
+        int64_t s = sum[i] / done;
+        /* Noise never hides a certain win; ties go at random. */
+        if (levels[lv].noise && s < WIN / 2)
+            s += (int64_t)rng_below(&b->g, (uint64_t)levels[lv].noise);
+        s = s * 16 + (int64_t)rng_below(&b->g, 16);
+        if (s > best_score) {
+            best_score = s;
+            best = i;
+        }
+    }
+    return root[best];
+}

@@ -1,0 +1,47 @@
+/* stratego_bot.h -- Stratego players that see only their own view (S8).
+ *
+ * The bot keeps a belief about every enemy piece it cannot see the rank of:
+ * what the enemy army can still hold (its 40 pieces less those revealed on
+ * the board and those seen revealed earlier that have since gone), that a
+ * piece that moved is no Bomb or Flag, that a piece that ran is a Scout, and
+ * a prior that puts the Flag deep in the enemy's rows with Bombs beside it.
+ * It then samples full positions consistent with that belief and searches
+ * each (a determinized, or "perfect information Monte Carlo", search): every
+ * root move is scored two plies deep plus a quiescence search of attacks in
+ * each sample, and the move with the best mean over the samples is played.
+ *
+ * Levels 1 (a beginner) to STB_LEVELS (the strongest) differ in samples,
+ * depth and noise; the strongest samples for as long as its time allows.
+ * A bot is used by one thread at a time.
+ */
+#ifndef CITADEL_STRATEGO_BOT_H
+#define CITADEL_STRATEGO_BOT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "../games/game.h"
+#include "search.h"
+
+#define STB_LEVELS 6
+
+typedef struct stbot stbot;
+
+/* NULL if memory is short. */
+stbot *stbot_new(int level, uint64_t seed);
+void stbot_free(stbot *b);
+/* Forgets what it learnt in the last game. */
+void stbot_new_game(stbot *b);
+/* Chooses a move for the side to move of `view` (a Stratego view of that
+ * side: no rank of the other side's unrevealed pieces). GAME_MOVE_NONE if
+ * there is none. */
+game_move stbot_move(stbot *b, const void *view, const search_limits *lim, atomic_int *stop);
+
+/* Draws one full position consistent with `view` and what the bot has
+ * learnt (its belief; for tests). Returns 0, or -1 if none is. */
+int stbot_sample(stbot *b, const void *view, void *out);
+
+/* How many positions the last stbot_move sampled (for tests and reports). */
+int stbot_last_samples(const stbot *b);
+
+#endif

@@ -1,0 +1,189 @@
+/* setups.c -- armies on their four rows (S2, S3), the setup library, and
+ * start positions made from two setups.
+ *
+ * A setup string is four rows of ten piece letters joined by '/', the front
+ * row (next to the lakes) first and the back row last, each row from the
+ * owner's left to its right, always in upper case: the same string means
+ * the same arrangement for either colour. Red's left is the a-file and its
+ * front row is row 4; Blue sits opposite, so its left is the j-file and its
+ * front row is row 7.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../base/rng.h"
+#include "stratego.h"
+
+static const struct {
+    const char *name, *text;
+} library[] = {
+    { "corner-fortress", "OAOLMOGOAO/EJLOCSCJLE/BNAEOLJANB/FBNEONBNBB" },
+    { "corner-fortress-mirrored", "OAOGOMLOAO/ELJCSCOLJE/BNAJLOEANB/BBNBNOENBF" },
+    { "central-keep", "OLOAOOAOLO/CESGNMEJCE/AJNOBBJANL/NELBFBONBB" },
+    { "central-keep-mirrored", "OLOAOOAOLO/ECJEMNGSEC/LNAJBBONJA/BBNOBFBLEN" },
+    { "shoreline", "AOLOOMOLOA/ONGECSJEOC/BJALNEJLNB/FBNBOANEBB" },
+    { "shoreline-mirrored", "AOLOMOOLOA/COEJSCEGNO/BNLJENLAJB/BBENAOBNBF" },
+    { "blitz", "OOMOAGOAOO/LECJSLCJEL/NBEALBNAJN/BFBONEBOBN" },
+    { "blitz-mirrored", "OOAOGAOMOO/LEJCLSJCEL/NJANBLAEBN/NBOBENOBFB" },
+    { "turtle", "ELOAOOAOLE/OCJMSGJCNO/NBOLEALBNO/BFBNEJNABB" },
+    { "turtle-mirrored", "ELOAOOAOLE/ONCJGSMJCO/ONBLAELOBN/BBANJENBFB" },
+    { "spy-guard", "OAOOLMOLOA/JEGSCNCEJO/LNBAEBONAE/NBFBOLJBNB" },
+    { "spy-guard-mirrored", "AOLOMLOOAO/OJECNCSGEJ/EANOBEABNL/BNBJLOBFBN" },
+};
+#define NLIB ((int)(sizeof library / sizeof library[0]))
+
+static const char letters[] = "?SONELAJCGMBF";
+
+__attribute__((format(printf, 2, 3))) static int fail(game_error *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* The cell of setup slot i (row from the front, then from the left). */
+static int slot_cell(int side, int i)
+{
+    int row = i / 10, col = i % 10;
+    return side == ST_RED ? ST_CELL(3 - row, col) : ST_CELL(6 + row, 9 - col);
+}
+
+int st_setup_check(const st_setup *s, game_error *err)
+{
+    int count[ST_NKINDS] = { 0 };
+    for (int i = 0; i < ST_ARMY; i++) {
+        if (s->kind[i] < ST_SPY || s->kind[i] > ST_FLAG)
+            return fail(err, "setup square %d holds no piece", i + 1);
+        count[s->kind[i]]++;
+    }
+    for (int k = ST_SPY; k <= ST_FLAG; k++)
+        if (count[k] != st_army[k])
+            return fail(err, "a setup has %d of '%c', not %d", count[k], letters[k], st_army[k]);
+    return 0;
+}
+
+int st_setup_parse(st_setup *out, const char *text, game_error *err)
+{
+    st_setup s;
+    int i = 0;
+    const char *p = text;
+    for (int row = 0; row < ST_SETUP_ROWS; row++) {
+        if (row > 0) {
+            if (*p != '/')
+                return fail(err, "setup row %d has more than 10 pieces (rows are joined by '/')",
+                            row);
+            p++;
+        }
+        for (int col = 0; col < 10; col++, p++) {
+            const char *at = *p ? strchr(letters + 1, *p) : NULL;
+            if (!at)
+                return fail(err, "setup row %d, place %d: '%c' is no piece letter (SONELAJCGMBF)",
+                            row + 1, col + 1, *p ? *p : ' ');
+            s.kind[i++] = (uint8_t)(at - letters);
+        }
+    }
+    if (*p)
+        return fail(err, "unexpected text after the fourth setup row: '%.20s'", p);
+    if (st_setup_check(&s, err) != 0)
+        return -1;
+    *out = s;
+    return 0;
+}
+
+size_t st_setup_format(const st_setup *s, char *buf, size_t size)
+{
+    char tmp[48];
+    size_t n = 0;
+    for (int i = 0; i < ST_ARMY; i++) {
+        if (i && i % 10 == 0)
+            tmp[n++] = '/';
+        tmp[n++] = s->kind[i] <= ST_FLAG ? letters[s->kind[i]] : '?';
+    }
+    tmp[n] = 0;
+    return (size_t)snprintf(buf, size, "%s", tmp);
+}
+
+void st_setup_random(st_setup *s, uint64_t seed)
+{
+    rng g;
+    rng_seed(&g, seed);
+    int i = 0;
+    for (int k = ST_SPY; k <= ST_FLAG; k++)
+        for (int j = 0; j < st_army[k]; j++)
+            s->kind[i++] = (uint8_t)k;
+    for (i = ST_ARMY - 1; i > 0; i--) {
+        int j = (int)rng_below(&g, (uint64_t)i + 1);
+        uint8_t t = s->kind[i];
+        s->kind[i] = s->kind[j];
+        s->kind[j] = t;
+    }
+}
+
+int st_library_size(void)
+{
+    return NLIB;
+}
+
+const char *st_library_name(int i)
+{
+    return i >= 0 && i < NLIB ? library[i].name : NULL;
+}
+
+const char *st_library_text(int i)
+{
+    return i >= 0 && i < NLIB ? library[i].text : NULL;
+}
+
+void st_library_setup(int i, st_setup *s)
+{
+    int rc = st_setup_parse(s, library[((i % NLIB) + NLIB) % NLIB].text, NULL);
+    (void)rc;
+}
+
+int st_setup_of(const st_pos *pos, int side, st_setup *s, game_error *err)
+{
+    for (int i = 0; i < ST_ARMY; i++) {
+        uint8_t v = pos->sq[slot_cell(side, i)];
+        if (!ST_IS_PIECE(v) || ST_SIDE(v) != side || (v & ST_MOVED) ||
+            ST_KIND(v) == ST_UNKNOWN)
+            return fail(err, "%s's setup rows do not hold its full, unmoved army",
+                        side == ST_RED ? "Red" : "Blue");
+        s->kind[i] = (uint8_t)ST_KIND(v);
+    }
+    return st_setup_check(s, err);
+}
+
+void st_start_from(st_pos *pos, const st_setup *red, const st_setup *blue)
+{
+    memset(pos, 0, sizeof *pos);
+    memset(pos->sq, ST_WALL, sizeof pos->sq);
+    for (int r = 0; r < 10; r++)
+        for (int f = 0; f < 10; f++)
+            if (st_on_board(ST_CELL(r, f)))
+                pos->sq[ST_CELL(r, f)] = ST_EMPTY;
+    for (int i = 0; i < ST_ARMY; i++) {
+        pos->sq[slot_cell(ST_RED, i)] = ST_PIECE(ST_RED, red->kind[i]);
+        pos->sq[slot_cell(ST_BLUE, i)] = ST_PIECE(ST_BLUE, blue->kind[i]);
+    }
+    pos->stm = ST_RED;
+    pos->move_limit = ST_DEFAULT_MOVE_LIMIT;
+}
+
+void st_start_seed(st_pos *pos, uint64_t seed)
+{
+    st_setup red, blue;
+    uint64_t n = (uint64_t)NLIB;
+    if (seed < n * n) {
+        st_library_setup((int)(seed % n), &red);
+        st_library_setup((int)(seed / n), &blue);
+    } else {
+        st_setup_random(&red, rng_mix(seed));
+        st_setup_random(&blue, rng_mix(seed ^ 0xb1e5b1e5b1e5ull));
+    }
+    st_start_from(pos, &red, &blue);
+}

@@ -1,0 +1,187 @@
+/* variants.c -- Stratego's game_ops binding and its one variant.
+ *
+ * start(seed): below 144 (12 library setups squared) seed picks a library
+ * pair, Red's setup seed % 12 and Blue's seed / 12; from 144 on, both
+ * armies are random arrangements drawn from the seed (st_start_seed).
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stratego.h"
+
+static const game_option options[] = {
+    { "MoveLimit", ST_DEFAULT_MOVE_LIMIT, 0, ST_MAX_MOVE_LIMIT,
+      "Stratego: plies after which the game is a draw (S7); 0 = none" },
+    { NULL, 0, 0, 0, NULL },
+};
+
+static void op_start(const game_variant *v, void *pos, uint64_t seed)
+{
+    (void)v;
+    st_start_seed(pos, seed);
+}
+
+static int op_parse(const game_variant *v, void *pos, const char *text, game_error *err)
+{
+    (void)v;
+    return st_parse(pos, text, err);
+}
+
+static size_t op_format(const void *pos, char *buf, size_t size)
+{
+    return st_format(pos, buf, size);
+}
+
+static int op_set_option(void *vpos, const char *name, int value, game_error *err)
+{
+    st_pos *pos = vpos;
+    if (strcmp(name, "MoveLimit") == 0) {
+        if (value < 0 || value > ST_MAX_MOVE_LIMIT) {
+            snprintf(err->msg, sizeof err->msg, "MoveLimit must be 0-%d, not %d",
+                     ST_MAX_MOVE_LIMIT, value);
+            return -1;
+        }
+        pos->move_limit = value;
+        return 0;
+    }
+    snprintf(err->msg, sizeof err->msg, "Stratego has no setting '%.40s'", name);
+    return -1;
+}
+
+static int op_side_to_move(const void *pos)
+{
+    return ((const st_pos *)pos)->stm;
+}
+
+static int op_team_of(const void *pos, int side)
+{
+    (void)pos;
+    return side;
+}
+
+static int op_moves(const void *pos, game_move *out)
+{
+    return st_legal(pos, out);
+}
+
+static int op_parse_move(const void *pos, const char *text, game_move *m, game_error *err)
+{
+    return st_parse_move(pos, text, m, err);
+}
+
+static size_t op_format_move(const void *pos, game_move m, char *buf, size_t size)
+{
+    return st_format_move(pos, m, buf, size);
+}
+
+static void op_make(void *pos, game_move m, void *undo)
+{
+    memcpy(undo, pos, sizeof(st_pos));
+    st_make(pos, m);
+}
+
+static void op_unmake(void *pos, game_move m, const void *undo)
+{
+    (void)m;
+    memcpy(pos, undo, sizeof(st_pos));
+#ifdef CITADEL_DEBUG
+    assert(st_pos_ok(pos));
+#endif
+}
+
+static game_result op_result(const void *pos)
+{
+    return st_result(pos);
+}
+
+static game_result op_timeout(const void *start, const void *pos, int side)
+{
+    (void)start;
+    return st_timeout(pos, side);
+}
+
+static uint64_t op_hash(const void *pos)
+{
+    return st_hash(pos);
+}
+
+static void op_view(const void *pos, int side, void *out)
+{
+    st_view(pos, side, out);
+}
+
+static int op_noisy(const void *pos, game_move *out)
+{
+    return st_board_end(pos, NULL) != ST_ONGOING ? 0 : st_gen_attacks(pos, out);
+}
+
+/* Attacks first; what an attack risks is not known from a view. */
+static int op_move_hint(const void *pos, game_move m)
+{
+    (void)pos;
+    return ST_ATTACK(m) ? 100 : 0;
+}
+
+static int op_material(const void *pos, int side)
+{
+    return st_count(pos, side);
+}
+
+static uint64_t op_perft(const void *pos, int depth)
+{
+    return st_perft(pos, depth);
+}
+
+static size_t op_render(const void *pos, char *buf, size_t size)
+{
+    return st_render(pos, buf, size);
+}
+
+static const char *op_side_name(const void *pos, int side)
+{
+    (void)pos;
+    return side == ST_RED ? "red" : "blue";
+}
+
+static const game_ops st_ops = {
+    .pos_size = sizeof(st_pos),
+    .undo_size = sizeof(st_pos),
+    .start = op_start,
+    .parse = op_parse,
+    .format = op_format,
+    .set_option = op_set_option,
+    .side_to_move = op_side_to_move,
+    .team_of = op_team_of,
+    .moves = op_moves,
+    .parse_move = op_parse_move,
+    .format_move = op_format_move,
+    .make = op_make,
+    .unmake = op_unmake,
+    .result = op_result,
+    .timeout = op_timeout,
+    .sterile = NULL,
+    .hash = op_hash,
+    .view = op_view,
+    .evaluate = NULL,
+    .noisy = op_noisy,
+    .move_hint = op_move_hint,
+    .material = op_material,
+    .perft = op_perft,
+    .render = op_render,
+    .side_name = op_side_name,
+};
+
+const game_variant st_variant = {
+    .name = "stratego",
+    .family = "stratego",
+    .title = "Stratego",
+    .about = "Hidden ranks on a 10x10 board with lakes: capture the enemy Flag. Rated.",
+    .rated = 1,
+    .nsides = 2,
+    .hidden = 1,
+    .starts = 144,
+    .options = options,
+    .ops = &st_ops,
+    .data = NULL,
+};

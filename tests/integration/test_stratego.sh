@@ -1,0 +1,60 @@
+# test_stratego.sh -- Stratego through `citadel uci` and `citadel perft`.
+source "$(dirname "$0")/lib.sh"
+
+START="bbnbnoenbf/bnajloeanb/eljcscolje/oaogomloao/2~~2~~2/2~~2~~2/OAOLMOGOAO/EJLOCSCJLE/BNAEOLJANB/FBNEONBNBB r 0 - -"
+V="setoption name UCI_Variant value stratego"
+
+out=$(uci "$V" d)
+expect_line "S1 stratego start via UCI" "Fen: $START" "$out"
+expect_line "stratego start is ongoing" "Result: ongoing" "$out"
+
+out=$(uci "$V" "position startpos" "go perft 3")
+expect_line "stratego go perft 3" "Nodes searched: 1889" "$out"
+lines=$(printf '%s\n' "$out" | grep -cE '^[a-j]([1-9]|10)[a-j]([1-9]|10): [0-9]+$')
+expect "stratego go perft 3 lists the 12 first moves" 12 "$lines"
+expect_line "stratego perft 4 from the command line" "Nodes searched: 25908" \
+    "$(timeout 60 "$CITADEL" perft --variant stratego --depth 4 2>/dev/null)"
+
+out=$(uci "$V" "position startpos moves a4a5 a7a6 a5a6" d)
+expect_line "S5 Scout meets Scout: both removed" \
+    "Fen: bbnbnoenbf/bnajloeanb/eljcscolje/1aogomloao/2~~2~~2/2~~2~~2/1AOLMOGOAO/EJLOCSCJLE/BNAEOLJANB/FBNEONBNBB b 3 a5a6:1 a7a6:1" "$out"
+
+out=$(uci "$V" "position fen 9f/10/10/10/2~~2~~2/2~~2~~2/10/10/10/F9 r 0 - -" d)
+expect_line "S7 no movable piece loses via UCI" "Result: blue no-moves" "$out"
+out=$(uci "$V" "position fen 9f/O+9/10/10/2~~2~~2/2~~2~~2/10/10/E+9/F9 r 0 - - moves a9a10 j10j9" d)
+expect_line "S7 Blue without a move has lost; no move after the end" \
+    "info string error: illegal move j10j9: the game is over (red no-moves)" "$out"
+out=$(uci "$V" "position fen 8of/O+9/10/10/2~~2~~2/2~~2~~2/10/10/E+9/F9 r 0 - - moves a9j9 i10i9 j9j10" d)
+expect_line "S7 Flag captured via UCI" "Result: red flag" "$out"
+
+out=$(uci "$V" "setoption name MoveLimit value 2" "position startpos moves a4a5 a7a6" d)
+expect_line "S7 move limit via UCI" "Result: draw move-limit" "$out"
+out=$(uci "$V" "position startpos moves a4a5 a7a6" d)
+expect_line "S7 default move limit is not the Rampart one" "Result: ongoing" "$out"
+
+out=$(uci "$V" "position startpos moves a4a5 a7a6 a5a4 a6a7 a4a5 a7a6 a5a4")
+expect_line "S6 fourth move between two squares refused via UCI" \
+    "info string error: illegal move a5a4: the two-square rule forbids a fourth move between the same two squares" "$out"
+out=$(uci "$V" "position startpos moves c4c5")
+expect_line "S1 move into a lake refused" \
+    "info string error: malformed move 'c4c5' (write it as a4a5; lakes are no squares)" "$out"
+out=$(uci "$V" "position fen 9f/10/10/10/2~~2~~2/2~~2~~2/10/10/10/FMM7 r 0 - -")
+expect_line "S2 an army too large is refused" \
+    "info string error: bad position: Red has 2 Marshals; an army has 1" "$out"
+
+# Bots on Stratego through `citadel match` (views only; the variant's own
+# move limit of 1000 plies when none is given).
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$(timeout 300 "$CITADEL" match level=1 attacker --variant stratego --games 2 --movetime 5 \
+    --seed 3 --records "$work/games.txt" --quiet 2>&1)
+expect "a Stratego match exits 0" 0 "$?"
+if [[ $(printf '%s\n' "$out" | sed -n 1p) =~ ^Score\ of\ level=1\ vs\ attacker:\ ([0-9]+)\ -\ ([0-9]+)\ -\ ([0-9]+)\ \ \[[01]\.[0-9]{3}\]\ 2$ ]]; then
+    expect "the Stratego match score adds up" 2 \
+        "$((BASH_REMATCH[1] + BASH_REMATCH[2] + BASH_REMATCH[3]))"
+else
+    fail "the Stratego match score adds up" "$out"
+fi
+expect_line "S7 a Stratego match takes the 1000-ply move limit" '[MoveLimit "1000"]' \
+    "$(sort -u "$work/games.txt")"
+expect "Stratego records hold two games" 2 "$(grep -c '^\[Variant "stratego"\]' "$work/games.txt")"

@@ -1,0 +1,254 @@
+/* test_stratego_bot.c -- Stratego bots: they see only views, play legal
+ * moves, sample only positions their view allows, and the strong ones beat
+ * the weak. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../src/ai/bots.h"
+#include "../../src/ai/stratego_bot.h"
+#include "../../src/base/rng.h"
+#include "../../src/games/stratego/stratego.h"
+
+static const search_limits no_limits = { .time = { -1, -1 } };
+
+/* A position after `plies` random plies from start `seed`. */
+static st_pos random_position(uint64_t seed, int plies)
+{
+    rng g;
+    rng_seed(&g, seed);
+    st_pos p;
+    st_start_seed(&p, seed);
+    for (int i = 0; i < plies; i++) {
+        game_move list[ST_MAX_MOVES];
+        int n = st_legal(&p, list);
+        if (n == 0)
+            break;
+        st_make(&p, list[rng_below(&g, (uint64_t)n)]);
+    }
+    return p;
+}
+
+static int is_legal(const st_pos *p, game_move m)
+{
+    game_move list[ST_MAX_MOVES];
+    int n = st_legal(p, list);
+    for (int i = 0; i < n; i++)
+        if (list[i] == m)
+            return 1;
+    return 0;
+}
+
+static void test_S8_bots_play_legal_moves_from_views(void **state)
+{
+    (void)state;
+    const char *specs[] = { "random", "attacker", "greedy", "level=1", "level=3", "level=6" };
+    const game_variant *v = game_variant_find("stratego");
+    assert_non_null(v);
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        char err[160];
+        bot *b = bot_new(specs[s], 7, err, sizeof err);
+        assert_non_null(b);
+        assert_int_equal(bot_new_game(b, v, 1000), 0);
+        for (uint64_t seed = 0; seed < 6; seed++) {
+            st_pos p = random_position(seed * 31 + 5, (int)(seed * 40));
+            if (st_over(&p))
+                continue;
+            st_pos view;
+            st_view(&p, p.stm, &view);
+            search_limits lim = { .movetime = 5, .time = { -1, -1 } };
+            game_move m = bot_move(b, v, &view, &lim, NULL);
+            assert_true(is_legal(&p, m));
+        }
+        bot_free(b);
+    }
+}
+
+/* Two positions with the same view get the same move from bots seeded
+ * alike: nothing but the view reaches them. */
+static void test_S8_bot_move_depends_only_on_the_view(void **state)
+{
+    (void)state;
+    st_pos a = random_position(11, 30);
+    st_pos b = a;
+    /* Swap the ranks of two unmoved Blue pieces of different kinds. */
+    int c1 = -1, c2 = -1;
+    for (int c = ST_CELL(6, 0); c <= ST_CELL(9, 9) && c2 < 0; c++) {
+        uint8_t x = b.sq[c];
+        if (!ST_IS_PIECE(x) || ST_SIDE(x) != ST_BLUE || (x & (ST_MOVED | ST_REVEALED)))
+            continue;
+        if (c1 < 0)
+            c1 = c;
+        else if (ST_KIND(x) != ST_KIND(b.sq[c1]))
+            c2 = c;
+    }
+    assert_true(c1 >= 0 && c2 >= 0);
+    uint8_t t = b.sq[c1];
+    b.sq[c1] = b.sq[c2];
+    b.sq[c2] = t;
+    assert_true(st_pos_ok(&b));
+    a.stm = b.stm = ST_RED;
+    st_pos va, vb;
+    st_view(&a, ST_RED, &va);
+    st_view(&b, ST_RED, &vb);
+    assert_memory_equal(&va, &vb, sizeof va);
+    stbot *x = stbot_new(5, 99), *y = stbot_new(5, 99);
+    assert_int_equal(stbot_move(x, &va, &no_limits, NULL), stbot_move(y, &vb, &no_limits, NULL));
+    stbot_free(x);
+    stbot_free(y);
+}
+
+/* The belief: samples keep the view's known pieces, put no Bomb or Flag
+ * on a piece that moved, a Scout on every piece that ran, exactly one Flag,
+ * and never more of a kind than an army has. */
+static void test_S8_samples_respect_the_view(void **state)
+{
+    (void)state;
+    stbot *b = stbot_new(6, 3);
+    int ran_seen = 0;
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        st_pos p = random_position(seed, (int)(seed * 7 % 300));
+        if (st_over(&p))
+            continue;
+        st_pos view;
+        st_view(&p, p.stm, &view);
+        for (int k = 0; k < 5; k++) {
+            st_pos s;
+            assert_int_equal(stbot_sample(b, &view, &s), 0);
+            assert_true(st_pos_ok(&s));
+            int flags = 0;
+            for (int c = 0; c < ST_CELLS; c++) {
+                uint8_t x = view.sq[c], y = s.sq[c];
+                if (!ST_IS_PIECE(x) || ST_KIND(x) != ST_UNKNOWN) {
+                    assert_int_equal(y, x);
+                    continue;
+                }
+                int kind = ST_KIND(y);
+                assert_int_equal(y & ~15u, x & ~15u);
+                assert_true(kind >= ST_SPY && kind <= ST_FLAG);
+                if (x & ST_MOVED)
+                    assert_true(kind != ST_BOMB && kind != ST_FLAG);
+                if (x & ST_SCOUTED) {
+                    assert_int_equal(kind, ST_SCOUT);
+                    ran_seen++;
+                }
+                flags += kind == ST_FLAG;
+            }
+            assert_int_equal(flags, 1);
+        }
+    }
+    assert_true(ran_seen > 0);
+    stbot_free(b);
+}
+
+static void test_S7_bot_takes_the_flag_it_can_deduce(void **state)
+{
+    (void)state;
+    /* Blue's only unmoved piece is on j10 next to Red's Miner: it must be
+     * the Flag (the others have moved). */
+    st_pos p;
+    game_error err = { "" };
+    assert_int_equal(st_parse(&p, "9x/4x+4N+/10/10/2~~2~~2/2~~2~~2/10/10/E+9/F9 r 40 - -",
+                              &err), 0);
+    for (int level = 2; level <= STB_LEVELS; level++) {
+        stbot *b = stbot_new(level, (uint64_t)level);
+        game_move m = stbot_move(b, &p, &no_limits, NULL);
+        char text[16];
+        st_format_move(&p, m, text, sizeof text);
+        assert_string_equal(text, "j9j10");
+        stbot_free(b);
+    }
+}
+
+/* Given a position that is not the mover's view (its own ranks hidden),
+ * the player still answers with one of that position's moves. */
+static void test_S8_wrong_view_still_answers(void **state)
+{
+    (void)state;
+    st_pos p, v;
+    st_start_seed(&p, 4);
+    st_view(&p, ST_BLUE, &v);  /* Red to move, Red's ranks unknown */
+    stbot *b = stbot_new(6, 1);
+    game_move m = stbot_move(b, &v, &no_limits, NULL);
+    assert_true(is_legal(&v, m));
+    stbot_free(b);
+}
+
+static void test_attacker_attacks_when_it_can(void **state)
+{
+    (void)state;
+    const game_variant *v = game_variant_find("stratego");
+    char err[160];
+    bot *b = bot_new("attacker", 1, err, sizeof err);
+    assert_non_null(b);
+    st_pos p;
+    assert_int_equal(st_parse(&p, "9f/10/10/10/2~~2~~2/2~~2~~2/10/10/10/F9 r 0 - -", NULL), 0);
+    p.sq[ST_CELL(4, 4)] = ST_PIECE(ST_RED, ST_SERGEANT) | ST_MOVED;
+    p.sq[ST_CELL(5, 4)] = ST_PIECE(ST_BLUE, ST_MINER) | ST_MOVED;
+    p.sq[ST_CELL(1, 8)] = ST_PIECE(ST_RED, ST_SCOUT);
+    st_pos view;
+    st_view(&p, ST_RED, &view);
+    for (int i = 0; i < 20; i++) {
+        game_move m = bot_move(b, v, &view, &no_limits, NULL);
+        assert_int_equal(ST_ATTACK(m), 1);
+        assert_int_equal(ST_TO(m), ST_CELL(5, 4));
+    }
+    bot_free(b);
+}
+
+/* Plays a game between two bots through views; returns the winner or -1. */
+static int play(bot *red, bot *blue, uint64_t seed, int max_plies)
+{
+    const game_variant *v = game_variant_find("stratego");
+    st_pos p, view;
+    st_start_seed(&p, seed);
+    bot_new_game(red, v, 1000);
+    bot_new_game(blue, v, 1000);
+    search_limits lim = { .time = { -1, -1 } };
+    for (int ply = 0; ply < max_plies; ply++) {
+        game_result r = st_result(&p);
+        if (r.over)
+            return r.winner;
+        st_view(&p, p.stm, &view);
+        game_move m = bot_move(p.stm == ST_RED ? red : blue, v, &view, &lim, NULL);
+        assert_true(is_legal(&p, m));
+        st_make(&p, m);
+    }
+    return -1;
+}
+
+static void test_level3_beats_random(void **state)
+{
+    (void)state;
+    char err[160];
+    int wins = 0;
+    for (int g = 0; g < 4; g++) {
+        bot *strong = bot_new("level=3", (uint64_t)g, err, sizeof err);
+        bot *weak = bot_new("random", (uint64_t)g + 100, err, sizeof err);
+        int strong_side = g % 2;
+        int w = strong_side == ST_RED ? play(strong, weak, (uint64_t)g * 13, 1000)
+                                      : play(weak, strong, (uint64_t)g * 13, 1000);
+        wins += w == strong_side;
+        bot_free(strong);
+        bot_free(weak);
+    }
+    assert_true(wins >= 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_S8_bots_play_legal_moves_from_views),
+        cmocka_unit_test(test_S8_bot_move_depends_only_on_the_view),
+        cmocka_unit_test(test_S8_samples_respect_the_view),
+        cmocka_unit_test(test_S7_bot_takes_the_flag_it_can_deduce),
+        cmocka_unit_test(test_S8_wrong_view_still_answers),
+        cmocka_unit_test(test_attacker_attacks_when_it_can),
+        cmocka_unit_test(test_level3_beats_random),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
