@@ -660,6 +660,20 @@ static int can_play(const bot *b, const game_variant *v)
     return !((b->kind == BOT_LEVEL || b->kind == BOT_MCTS) && v->hidden);
 }
 
+int bot_spec_can_play(const char *spec, const game_variant *v)
+{
+    bot probe = { 0 };
+    if (strncmp(spec, "uci:", 4) == 0)
+        return 1;  /* only the engine can say; bot_new_game will ask it */
+    if (parse_level(spec) > 0)
+        probe.kind = BOT_LEVEL;
+    else if (strncmp(spec, "mcts", 4) == 0)
+        probe.kind = BOT_MCTS;
+    else
+        probe.kind = BOT_RANDOM;  /* greedy, random and attacker play anything */
+    return can_play(&probe, v);
+}
+
 int bot_new_game(bot *b, const game_variant *v, int move_limit)
 {
     if (!can_play(b, v))

@@ -38,6 +38,9 @@ void bot_free(bot *b);
 /* The spec it was made from, for reports ("level=6", "greedy"). */
 const char *bot_name(const bot *b);
 
+/* 1 if a bot made from spec can play variant v (without making one). */
+int bot_spec_can_play(const char *spec, const game_variant *v);
+
 /* A new game of variant v begins; move_limit is the game's limit in full
  * moves (0 = none). Returns 0, or -1 if the bot cannot play it (an
  * external engine that died, say). */

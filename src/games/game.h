@@ -68,6 +68,7 @@ typedef struct game_result {
 } game_result;
 
 typedef struct game_variant game_variant;
+typedef struct game_setup_ops game_setup_ops;
 
 /* A variant's setting, shown by `citadel uci` as a UCI option. */
 typedef struct game_option {
@@ -134,8 +135,20 @@ typedef struct game_ops {
      * move); equal positions hash equally. */
     uint64_t (*hash)(const void *pos);
 
-    /* Writes what `side` may see of pos into out (pos_size bytes). */
+    /* Writes what `side` may see of pos into out (pos_size bytes). side -1
+     * is a spectator, who may see what every player may: no side's hidden
+     * information. */
     void (*view)(const void *pos, int side, void *out);
+
+    /* What every player learns from a legal move of pos, in words for
+     * people ("Red Scout (2) attacks Blue Marshal (10): the Scout is
+     * removed"); returns the length, 0 when the move shows nothing beyond
+     * itself. NULL for games where nothing is hidden. */
+    size_t (*describe)(const void *pos, game_move move, char *buf, size_t size);
+
+    /* Games whose sides arrange their own pieces before the first move
+     * (Stratego S3); NULL for the others. */
+    const game_setup_ops *setup;
 
     /* For bots (all optional, NULL where a game has none):
      * evaluate: a static score in centipawn-like units for the side to move;
@@ -159,6 +172,23 @@ typedef struct game_ops {
     /* Names of sides, in lower case ("bottom", "top"). */
     const char *(*side_name)(const void *pos, int side);
 } game_ops;
+
+/* Private setups. A setup is a string in the game's notation that means
+ * the same arrangement for whichever side plays it. */
+struct game_setup_ops {
+    /* 0 if text is a legal setup, else -1 with the reason. */
+    int (*check)(const char *text, game_error *err);
+    /* A random legal setup drawn from seed. */
+    size_t (*random)(uint64_t seed, char *buf, size_t size);
+    /* The game's library of sensible setups: how many, and each one's
+     * name and text. */
+    int (*library_size)(void);
+    const char *(*library_name)(int i);
+    const char *(*library_text)(int i);
+    /* Writes the start position from one checked setup per side (side
+     * order); settings take their defaults. */
+    int (*start)(const game_variant *v, void *pos, const char *const *setups, game_error *err);
+};
 
 struct game_variant {
     const char *name;     /* "rampart", "rampart-xl", "rampart-narrow", ... */

@@ -551,6 +551,110 @@ static void position_page(net_http *h, const net_request *req)
                NULL);
 }
 
+/* --- setups --------------------------------------------------------------------------- */
+
+#define SETUPS_MAX 50
+
+/* GET /api/setups/VARIANT, POST /api/setups/VARIANT (save) and
+ * POST /api/setups/VARIANT/delete: the game's library, the player's saved
+ * setups (store key "setup:<variant>:<name>") and a random one. */
+static void setups_page(srv *s, net_http *h, const net_request *req, const char *rest)
+{
+    char vname[40];
+    size_t n = strcspn(rest, "/");
+    if (n == 0 || n >= sizeof vname) {
+        reply_error(h, 404, "no such variant");
+        return;
+    }
+    memcpy(vname, rest, n);
+    vname[n] = 0;
+    const char *action = rest + n;
+    const game_variant *v = game_variant_find(vname);
+    if (!v || !v->ops->setup) {
+        reply_error(h, 404, "that variant has no private setups");
+        return;
+    }
+    const game_setup_ops *so = v->ops->setup;
+    ident me;
+    int signed_in = session_player(s, req->cookie, &me) == 0 && !me.guest;
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "setup:%s:", v->name);
+    store_err e;
+    if (strcmp(req->method, "GET") == 0 && !action[0]) {
+        json_t *library = json_array(), *saved = json_array();
+        for (int i = 0; i < so->library_size(); i++)
+            json_array_append_new(library, json_pack("{s:s, s:s}", "name", so->library_name(i),
+                                                     "setup", so->library_text(i)));
+        store_kv *kv = signed_in ? malloc(SETUPS_MAX * sizeof *kv) : NULL;
+        int k = kv ? store_kv_list(s->st, me.id, prefix, kv, SETUPS_MAX, &e) : 0;
+        for (int i = 0; i < k; i++)
+            json_array_append_new(saved, json_pack("{s:s, s:s}", "name",
+                                                   kv[i].key + strlen(prefix), "setup",
+                                                   kv[i].value));
+        free(kv);
+        char random[128];
+        uint64_t seed;
+        randombytes_buf(&seed, sizeof seed);
+        so->random(seed, random, sizeof random);
+        reply_json(h, 200,
+                   json_pack("{s:o, s:o, s:s}", "library", library, "saved", saved, "random",
+                             random),
+                   NULL);
+        return;
+    }
+    if (strcmp(req->method, "POST") != 0 || (action[0] && strcmp(action, "/delete") != 0)) {
+        reply_error(h, 404, "no such endpoint");
+        return;
+    }
+    if (!signed_in) {
+        reply_error(h, 401, "sign in to keep setups");
+        return;
+    }
+    json_error_t jerr;
+    json_t *body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    const char *name = json_string_value(json_object_get(body, "name"));
+    const char *text = json_string_value(json_object_get(body, "setup"));
+    size_t nlen = name ? strlen(name) : 0;
+    int name_ok = nlen >= 1 && nlen <= 40;
+    for (size_t i = 0; name_ok && i < nlen; i++)
+        name_ok = (unsigned char)name[i] >= 0x20 && name[i] != 0x7f;
+    char key[128], msg[220];
+    if (name_ok)
+        snprintf(key, sizeof key, "%s%s", prefix, name);
+    if (!body || !json_is_object(body))
+        reply_error(h, 400, "malformed JSON");
+    else if (!name_ok)
+        reply_error(h, 400, "a setup's name has 1-40 printable characters");
+    else if (action[0]) {
+        if (store_kv_del(s->st, me.id, key, &e) != 0)
+            reply_error(h, 500, "could not remove the setup");
+        else
+            reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
+    } else {
+        game_error ge;
+        store_kv *kv = malloc(SETUPS_MAX * sizeof *kv);
+        int k = kv ? store_kv_list(s->st, me.id, prefix, kv, SETUPS_MAX, &e) : -1;
+        int exists = 0;
+        for (int i = 0; i < k; i++)
+            exists |= strcmp(kv[i].key, key) == 0;
+        free(kv);
+        if (!text)
+            reply_error(h, 400, "want name and setup (text)");
+        else if (so->check(text, &ge) != 0) {
+            snprintf(msg, sizeof msg, "bad setup: %s", ge.msg);
+            reply_error(h, 400, msg);
+        } else if (k < 0)
+            reply_error(h, 500, "could not read the saved setups");
+        else if (k >= SETUPS_MAX && !exists)
+            reply_error(h, 409, "at most 50 saved setups per game; remove one first");
+        else if (store_kv_put(s->st, me.id, key, text, &e) != 0)
+            reply_error(h, 500, "could not save the setup");
+        else
+            reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
+    }
+    json_decref(body);
+}
+
 static void game_page(srv *s, net_http *h, int64_t id, const char *rest)
 {
     char err[160];
@@ -589,6 +693,8 @@ void api_http(srv *s, net_http *h, const net_request *req)
         signin(s, h, req);
     else if (post && strcmp(path, "/position") == 0)
         position_page(h, req);
+    else if (strncmp(path, "/setups/", 8) == 0 && (get || post))
+        setups_page(s, h, req, path + 8);
     else if (post && strcmp(path, "/signout") == 0) {
         char token[65], headers[200];
         store_err e;

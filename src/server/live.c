@@ -102,17 +102,28 @@ static json_t *clocks_json(const live *g)
     return a;
 }
 
-/* The position as `to` may see it: a view of its side in hidden games
- * (spectators of hidden games see no position string). */
+/* The side whose view `to` gets of a hidden game: the one it plays; the
+ * side to move when it plays several (one device: the page covers the
+ * board between turns); -1 (a spectator's view) when it plays none. */
+static int view_side(const live *g, const client *to)
+{
+    unsigned m = sides_of(g, to);
+    if (!m)
+        return -1;
+    if (m & (m - 1))
+        return to_move(g);
+    return __builtin_ctz(m);
+}
+
+/* The position as `to` may see it (game.h: views). */
 static json_t *position_json(const live *g, const client *to)
 {
     char buf[2048];
+    if (g->setting_up)
+        return json_string("");
     if (g->v->hidden) {
-        unsigned m = sides_of(g, to);
-        if (!m || (m & (m - 1)))
-            return json_string("");
         _Alignas(16) unsigned char view[GAME_POS_MAX];
-        g->v->ops->view(g->pos, __builtin_ctz(m), view);
+        g->v->ops->view(g->pos, view_side(g, to), view);
         g->v->ops->format(view, buf, sizeof buf);
     } else {
         g->v->ops->format(g->pos, buf, sizeof buf);
@@ -179,14 +190,18 @@ json_t *live_state(live *g, const client *to)
         "{s:I, s:s, s:s, s:s, s:o, s:i, s:o, s:o, s:I, s:I, s:i, s:b, s:o, s:o, s:o, s:i, s:s, "
         "s:o, s:I}",
         "id", (json_int_t)g->id, "variant", g->v->name, "title", g->v->title, "start",
-        g->g.start, "position", position_json(g, to), "ply", g->nmoves, "moves", moves,
+        g->v->hidden && !g->over ? "" : g->g.start, "position", position_json(g, to), "ply", g->nmoves, "moves", moves,
         "clocks", clocks_json(g), "base_ms", (json_int_t)g->g.base_ms, "inc_ms",
         (json_int_t)g->g.inc_ms, "move_limit", g->g.move_limit, "rated", g->g.rated, "players",
         players_json(g), "sides", side_names, "you", sides_json(g, mine), "to_move", stm,
         "status", g->over ? "over" : "live", "draw_offer", sides_json(g, g->draw_offer),
         "created", (json_int_t)g->g.created);
-    if (!g->over && (mine & (1u << stm)))
+    if (!g->over && !g->setting_up && (mine & (1u << stm)))
         json_object_set_new(j, "legal", legal_json(g));
+    if (g->v->ops->setup) {
+        json_object_set_new(j, "phase", json_string(g->setting_up ? "setup" : "play"));
+        json_object_set_new(j, "ready", sides_json(g, g->ready));
+    }
     if (g->v->ops->material && !g->v->hidden)
         json_object_set_new(j, "material", material_json(g));
     if (g->over)
@@ -403,6 +418,7 @@ static void bot_run(job *j)
 static void apply_move(srv *s, live *g, int side, const char *text, client *from,
                        json_t *ref);
 static void finish(srv *s, live *g, int winner, const char *reason);
+static void abort_game(srv *s, live *g);
 
 static void bot_done(void *app, job *j)
 {
@@ -447,7 +463,7 @@ void botpool_free(srv *s)
 /* If a bot is to move, sends it to think. */
 static void kick_bot(srv *s, live *g)
 {
-    if (g->over || g->bot_busy)
+    if (g->over || g->bot_busy || g->setting_up)
         return;
     int stm = to_move(g);
     if (!g->players[stm].bot)
@@ -498,6 +514,20 @@ static void arm(live *g)
     }
     int stm = to_move(g);
     int64_t now = net_mono_ms(), wait = -1;
+    if (g->setting_up) {
+        /* no clock runs; only a player gone before its setup is in */
+        for (int i = 0; i < g->v->nsides; i++)
+            if (g->gone[i] && !(g->ready & (1u << i))) {
+                int64_t w = g->gone[i] + g->s->abandon_ms - now;
+                if (wait < 0 || w < wait)
+                    wait = w < 0 ? 0 : w;
+            }
+        if (wait < 0)
+            net_timer_cancel(g->timer);
+        else
+            net_timer_set(g->timer, wait);
+        return;
+    }
     if (g->g.base_ms > 0)
         wait = g->turn_began + g->clock[stm] + SRV_LAG_MS - now;
     if (g->gone[stm]) {
@@ -526,6 +556,15 @@ static void on_timer(void *arg)
         return;
     int stm = to_move(g);
     int64_t now = net_mono_ms();
+    if (g->setting_up) {
+        for (int i = 0; i < g->v->nsides; i++)
+            if (g->gone[i] && !(g->ready & (1u << i)) && now - g->gone[i] >= s->abandon_ms) {
+                abort_game(s, g);
+                return;
+            }
+        arm(g);
+        return;
+    }
     if (g->g.base_ms > 0 && now - g->turn_began >= g->clock[stm] + SRV_LAG_MS) {
         g->clock[stm] = 0;
         end_by_clock(s, g, stm, "time");
@@ -552,18 +591,32 @@ static int winner_against(const live *g, int side)
 /* Ends the game: winner is a team, -1 a draw, or -2 "the side to move
  * loses" (a resignation). Stores the result and the rating changes in one
  * transaction, then tells everyone. */
+static void end_game(srv *s, live *g, int status, int winner, const char *reason);
+
 static void finish(srv *s, live *g, int winner, const char *reason)
+{
+    end_game(s, g, STORE_GAME_OVER, winner, reason);
+}
+
+/* Ends a game that never began: a setup phase someone left. No result. */
+static void abort_game(srv *s, live *g)
+{
+    end_game(s, g, STORE_GAME_ABORTED, -1, "aborted");
+}
+
+static void end_game(srv *s, live *g, int status, int winner, const char *reason)
 {
     if (g->over)
         return;
     if (winner == -2)
         winner = winner_against(g, to_move(g));
-    int sterile = winner < 0 && g->v->ops->sterile && g->v->ops->sterile(g->start, g->pos);
+    int sterile = status == STORE_GAME_OVER && winner < 0 && g->v->ops->sterile &&
+                  g->v->ops->sterile(g->start, g->pos);
     store_rating_change ch[2];
     int nch = 0;
     store_err e;
     json_t *ratings = json_array();
-    if (g->g.rated && g->v->nsides == 2 && !sterile) {
+    if (status == STORE_GAME_OVER && g->g.rated && g->v->nsides == 2 && !sterile) {
         store_rating r[2];
         int ok = 1;
         for (int i = 0; i < 2; i++)
@@ -578,8 +631,7 @@ static void finish(srv *s, live *g, int winner, const char *reason)
         nch = ok ? 2 : 0;
     }
     int64_t now = net_wall_ms();
-    if (store_game_end(s->st, g->id, STORE_GAME_OVER, winner, reason, sterile, now, ch, nch,
-                       &e) != 0) {
+    if (store_game_end(s->st, g->id, status, winner, reason, sterile, now, ch, nch, &e) != 0) {
         fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
         nch = 0;
     }
@@ -589,7 +641,7 @@ static void finish(srv *s, live *g, int winner, const char *reason)
                                                  ch[i].after));
     g->over = 1;
     g->over_mono = net_mono_ms();
-    g->g.status = STORE_GAME_OVER;
+    g->g.status = status;
     g->g.winner = winner;
     snprintf(g->g.reason, sizeof g->g.reason, "%s", reason);
     g->g.sterile = sterile;
@@ -598,6 +650,13 @@ static void finish(srv *s, live *g, int winner, const char *reason)
     g->end_msg = json_pack("{s:s, s:I, s:{s:i, s:s, s:b, s:o}, s:o}", "type", "end", "game",
                            (json_int_t)g->id, "result", "winner", winner, "reason", reason,
                            "sterile", sterile, "ratings", ratings, "clocks", clocks_json(g));
+    if (g->v->hidden && !g->setting_up) {
+        /* the game is over: everything in it is public now */
+        char full[2048];
+        g->v->ops->format(g->pos, full, sizeof full);
+        json_object_set_new(g->end_msg, "position", json_string(full));
+        json_object_set_new(g->end_msg, "start", json_string(g->g.start));
+    }
     broadcast(g, g->end_msg, 0);
     lobby_changed(s);
 }
@@ -628,6 +687,9 @@ static void apply_move(srv *s, live *g, int side, const char *text, client *from
     }
     store_move sm = {.ply = g->nmoves, .clock_ms = clock, .time = net_wall_ms()};
     ops->format_move(g->pos, m, sm.text, sizeof sm.text);
+    char event[200] = "";
+    if (ops->describe)
+        ops->describe(g->pos, m, event, sizeof event);
     store_err e;
     if (store_move_add(s->st, g->id, &sm, 0, &e) != 0) {
         if (from)
@@ -659,8 +721,12 @@ static void apply_move(srv *s, live *g, int side, const char *text, client *from
         json_object_set(msg, "ref", ref);
     if (ops->material && !g->v->hidden)
         json_object_set_new(msg, "material", material_json(g));
+    if (ops->describe)
+        json_object_set_new(msg, "event", json_string(event));
     game_result r = ops->result(g->pos);
     if (r.over) {
+        if (g->v->hidden)
+            json_object_del(msg, "position");  /* the `end` brings the whole game */
         broadcast(g, msg, 0);
         json_decref(msg);
         finish(s, g, r.winner, r.reason);
@@ -699,6 +765,8 @@ static int set_limit(const game_variant *v, void *pos, int limit)
     return 0;
 }
 
+static void bots_set_up(srv *s, live *g);
+
 live *live_start(srv *s, const game_settings *set, const ident *players, char *err,
                  size_t errlen)
 {
@@ -731,7 +799,10 @@ live *live_start(srv *s, const game_settings *set, const ident *players, char *e
     memcpy(g->start, g->pos, v->ops->pos_size);
     store_game *sg = &g->g;
     snprintf(sg->variant, sizeof sg->variant, "%s", v->name);
-    v->ops->format(g->pos, sg->start, sizeof sg->start);
+    if (v->ops->setup)
+        g->setting_up = 1;  /* the start is known when every setup is in */
+    else
+        v->ops->format(g->pos, sg->start, sizeof sg->start);
     sg->base_ms = set->base_ms;
     sg->inc_ms = set->inc_ms;
     sg->move_limit = set->move_limit;
@@ -743,6 +814,8 @@ live *live_start(srv *s, const game_settings *set, const ident *players, char *e
         g->clock[i] = set->base_ms;
     }
     sg->created = sg->started = net_wall_ms();
+    if (g->setting_up)
+        sg->started = 0;
     store_err e;
     if (store_game_add(s->st, sg, &e) != 0) {
         snprintf(err, errlen, "the game could not be stored");
@@ -756,9 +829,155 @@ live *live_start(srv *s, const game_settings *set, const ident *players, char *e
     for (int i = 0; i < v->nsides; i++)
         if (!players[i].bot && !client_of_player(s, players[i].id))
             g->gone[i] = g->turn_began;
+    if (g->setting_up)
+        bots_set_up(s, g);
     arm(g);
     kick_bot(s, g);
     return g;
+}
+
+/* --- private setups ----------------------------------------------------------------- */
+
+/* The key under which a player's setup for a game waits in the store
+ * until the game begins, so a restart loses no setup. */
+static void setup_key(const live *g, int side, char *buf, size_t size)
+{
+    snprintf(buf, size, "game-setup:%lld:%d", (long long)g->id, side);
+}
+
+/* Every setup is in: the start position is made, stored, and shown to
+ * each client as its view; the first side's clock starts. */
+static void begin_play(srv *s, live *g)
+{
+    const game_ops *ops = g->v->ops;
+    const char *setups[GAME_MAX_SIDES];
+    for (int i = 0; i < g->v->nsides; i++)
+        setups[i] = g->setups[i];
+    game_error ge;
+    store_err e;
+    if (ops->setup->start(g->v, g->pos, setups, &ge) != 0 ||
+        set_limit(g->v, g->pos, g->g.move_limit) != 0) {
+        fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, ge.msg);
+        abort_game(s, g);
+        return;
+    }
+    memcpy(g->start, g->pos, ops->pos_size);
+    ops->format(g->pos, g->g.start, sizeof g->g.start);
+    int64_t now = net_wall_ms();
+    if (store_game_set_start(s->st, g->id, g->g.start, now, &e) != 0) {
+        fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
+        abort_game(s, g);
+        return;
+    }
+    g->g.started = now;
+    for (int i = 0; i < g->v->nsides; i++) {
+        char key[64];
+        setup_key(g, i, key, sizeof key);
+        store_kv_del(s->st, g->players[i].id, key, &e);
+    }
+    g->setting_up = 0;
+    g->turn_began = net_mono_ms();
+    for (int i = 0; i < g->nwatch; i++) {
+        json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", live_state(g, g->watchers[i]));
+        client_send(g->watchers[i], m);
+        json_decref(m);
+    }
+    arm(g);
+    kick_bot(s, g);
+}
+
+/* Takes side's setup; returns 1 when every side's is in (the caller then
+ * begins play), 0 if not yet, -1 with err if refused. */
+static int take_setup(srv *s, live *g, int side, const char *text, char *err, size_t errlen)
+{
+    game_error ge;
+    if (g->v->ops->setup->check(text, &ge) != 0) {
+        snprintf(err, errlen, "bad setup: %s", ge.msg);
+        return -1;
+    }
+    if (strlen(text) >= sizeof g->setups[side]) {
+        snprintf(err, errlen, "bad setup: too long");
+        return -1;
+    }
+    char key[64];
+    store_err e;
+    setup_key(g, side, key, sizeof key);
+    if (!g->players[side].bot && store_kv_put(s->st, g->players[side].id, key, text, &e) != 0) {
+        snprintf(err, errlen, "the setup could not be stored; try again");
+        return -1;
+    }
+    snprintf(g->setups[side], sizeof g->setups[side], "%s", text);
+    g->ready |= 1u << side;
+    json_t *m = json_pack("{s:s, s:I, s:o}", "type", "ready", "game", (json_int_t)g->id,
+                          "sides", sides_json(g, g->ready));
+    broadcast(g, m, 0);
+    json_decref(m);
+    return g->ready == (1u << g->v->nsides) - 1;
+}
+
+/* Bots choose their setups at once, from the game's library. */
+static void bots_set_up(srv *s, live *g)
+{
+    const game_setup_ops *so = g->v->ops->setup;
+    for (int i = 0; i < g->v->nsides && g->setting_up; i++)
+        if (g->players[i].bot && !(g->ready & (1u << i))) {
+            int n = so->library_size();
+            char err[160], text[128];
+            if (n > 0)
+                snprintf(text, sizeof text, "%s",
+                         so->library_text((int)rng_below(&s->rng, (uint64_t)n)));
+            else
+                so->random(rng_next(&s->rng), text, sizeof text);
+            int r = take_setup(s, g, i, text, err, sizeof err);
+            if (r < 0)
+                fprintf(stderr, "citadel serve: game %lld: bot setup: %s\n", (long long)g->id,
+                        err);
+            else if (r > 0)
+                begin_play(s, g);
+        }
+}
+
+void live_on_setup(srv *s, client *c, json_t *msg)
+{
+    json_t *ref = json_object_get(msg, "ref");
+    json_t *id = json_object_get(msg, "game");
+    live *g = json_is_integer(id) ? live_find(s, json_integer_value(id)) : NULL;
+    if (!g) {
+        client_error(c, ref, "no such live game");
+        return;
+    }
+    unsigned mine = sides_of(g, c);
+    const char *text = json_string_value(json_object_get(msg, "setup"));
+    json_t *sd = json_object_get(msg, "side");
+    int side = mine && !(mine & (mine - 1)) ? __builtin_ctz(mine) : -1;
+    if (sd && json_is_integer(sd))
+        side = (int)json_integer_value(sd);
+    char err[200];
+    if (!mine)
+        client_error(c, ref, "you do not play in game %lld", (long long)g->id);
+    else if (!g->setting_up || g->over)
+        client_error(c, ref, "the game is not in its setup phase");
+    else if (!text)
+        client_error(c, ref, "a setup needs game and setup (text)");
+    else if (side < 0 || side >= g->v->nsides || !(mine & (1u << side)))
+        client_error(c, ref, "name a side you play (side)");
+    else if (g->ready & (1u << side))
+        client_error(c, ref, "that side's setup is already in");
+    else {
+        int all = take_setup(s, g, side, text, err, sizeof err);
+        if (all < 0) {
+            client_error(c, ref, "%s", err);
+            return;
+        }
+        json_t *m = json_pack("{s:s, s:I, s:i}", "type", "setup_ok", "game", (json_int_t)g->id,
+                              "side", side);
+        if (ref)
+            json_object_set(m, "ref", ref);
+        client_send(c, m);
+        json_decref(m);
+        if (all)
+            begin_play(s, g);
+    }
 }
 
 /* Rebuilds a stored game in memory (moves replayed); NULL with err. */
@@ -785,8 +1004,12 @@ static live *live_load(srv *s, int64_t id, char *err, size_t errlen)
     g->g = sg;
     game_error ge;
     store_move *moves = NULL;
-    if (v->ops->parse(v, g->pos, sg.start, &ge) != 0 ||
-        set_limit(v, g->pos, sg.move_limit) != 0) {
+    if (v->ops->setup && !sg.start[0] && sg.nmoves == 0) {
+        /* still in its setup phase: the setups in so far wait in the store */
+        g->setting_up = 1;
+        v->ops->start(v, g->pos, 0);
+    } else if (v->ops->parse(v, g->pos, sg.start, &ge) != 0 ||
+               set_limit(v, g->pos, sg.move_limit) != 0) {
         snprintf(err, errlen, "game %lld: bad start: %s", (long long)id, ge.msg);
         goto fail;
     }
@@ -859,14 +1082,29 @@ int live_resume_all(srv *s)
         }
         g->turn_began = net_mono_ms();
         live_insert(s, g);
+        for (int k = 0; k < g->v->nsides; k++)
+            if (!g->players[k].bot)
+                g->gone[k] = g->turn_began;
+        if (g->setting_up) {
+            for (int k = 0; k < g->v->nsides; k++) {
+                char key[64], text[128];
+                setup_key(g, k, key, sizeof key);
+                if (!g->players[k].bot &&
+                    store_kv_get(s->st, g->players[k].id, key, text, sizeof text, &e) == 0) {
+                    snprintf(g->setups[k], sizeof g->setups[k], "%s", text);
+                    g->ready |= 1u << k;
+                }
+            }
+            bots_set_up(s, g);
+            arm(g);
+            resumed++;
+            continue;
+        }
         game_result r = g->v->ops->result(g->pos);
         if (r.over) {
             finish(s, g, r.winner, r.reason);
             continue;
         }
-        for (int k = 0; k < g->v->nsides; k++)
-            if (!g->players[k].bot)
-                g->gone[k] = g->turn_began;
         arm(g);
         kick_bot(s, g);
         resumed++;
@@ -1148,7 +1386,8 @@ char *record_text(srv *s, int64_t id, char *err, size_t errlen)
     snprintf(val, sizeof val, "%d", g->g.move_limit);
     tag(&buf, &len, &cap, "MoveLimit", val);
     tag(&buf, &len, &cap, "Rated", g->g.rated ? "yes" : "no");
-    tag(&buf, &len, &cap, "Start", g->g.start);
+    if (!g->v->hidden || g->over)
+        tag(&buf, &len, &cap, "Start", g->g.start);
     const char *result = "*";
     if (g->over && g->v->nsides == 2)
         result = g->g.winner < 0 ? "1/2-1/2" : g->g.winner == 0 ? "1-0" : "0-1";

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../ai/bots.h"
 #include "serve.h"
 #include "server.h"
 
@@ -356,13 +357,13 @@ static void on_play_bot(srv *s, client *c, json_t *msg, json_t *ref)
     if (client_settings(s, c, msg, ref, &set) != 0)
         return;
     const char *name = json_string_value(json_object_get(msg, "bot"));
-    const ident *bot = name ? bot_by_name(s, name) : NULL;
-    if (!bot) {
+    const ident *robot = name ? bot_by_name(s, name) : NULL;
+    if (!robot) {
         client_error(c, ref, "unknown bot (see /api/bots)");
         return;
     }
-    if (set.v->nsides != 2) {
-        client_error(c, ref, "bot games of %s are not offered yet", set.v->title);
+    if (set.v->nsides != 2 || !bot_spec_can_play(robot->spec, set.v)) {
+        client_error(c, ref, "%s does not play %s", robot->name, set.v->title);
         return;
     }
     json_t *sd = json_object_get(msg, "side");
@@ -380,7 +381,7 @@ static void on_play_bot(srv *s, client *c, json_t *msg, json_t *ref)
     ident players[GAME_MAX_SIDES];
     memset(players, 0, sizeof players);
     players[side] = c->me;
-    players[side ^ 1] = *bot;
+    players[side ^ 1] = *robot;
     live *g = live_start(s, &set, players, err, sizeof err);
     if (!g) {
         client_error(c, ref, "%s", err);
@@ -579,6 +580,8 @@ static void on_ws_message(void *app, net_conn *conn, const char *text, size_t le
         live_on_draw(s, c, msg);
     else if (strcmp(type, "rematch") == 0)
         live_on_rematch(s, c, msg);
+    else if (strcmp(type, "setup") == 0)
+        live_on_setup(s, c, msg);
     else
         client_error(c, ref, "unknown message type '%.40s'", type);
     json_decref(msg);
@@ -610,6 +613,7 @@ static const struct {
     {"bot-level1", "level=1"}, {"bot-level2", "level=2"}, {"bot-level3", "level=3"},
     {"bot-level4", "level=4"}, {"bot-level5", "level=5"}, {"bot-level6", "level=6"},
     {"bot-greedy", "greedy"},  {"bot-random", "random"},  {"bot-mcts", "mcts"},
+    {"bot-attacker", "attacker"},
 };
 
 static int bots_ready(srv *s)

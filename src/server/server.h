@@ -90,6 +90,9 @@ struct live {
     unsigned rematch_offer;  /* sides asking for a rematch */
     int64_t rematch_id;
     int64_t gone[GAME_MAX_SIDES];  /* monotonic ms a side's player left; 0 if here */
+    int setting_up;          /* private setups still coming (game_setup_ops) */
+    unsigned ready;          /* sides whose setup is in */
+    char setups[GAME_MAX_SIDES][128];
     net_timer *timer;
     int bot_busy;            /* a bot job is out for the current ply */
     int over;
@@ -158,6 +161,7 @@ void live_on_move(srv *s, client *c, json_t *msg);
 void live_on_resign(srv *s, client *c, json_t *msg);
 void live_on_draw(srv *s, client *c, json_t *msg);
 void live_on_rematch(srv *s, client *c, json_t *msg);
+void live_on_setup(srv *s, client *c, json_t *msg);
 void live_player_left(srv *s, int64_t player);
 void live_player_back(srv *s, int64_t player);
 void live_sweep(srv *s);

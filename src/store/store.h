@@ -183,5 +183,22 @@ int store_kv_put(store *s, int64_t player, const char *key, const char *value,
 /* STORE_NOT_FOUND if none. */
 int store_kv_get(store *s, int64_t player, const char *key, char *value, size_t size,
                  store_err *err);
+/* Removes a key (nothing to remove is no error). */
+int store_kv_del(store *s, int64_t player, const char *key, store_err *err);
+
+typedef struct store_kv {
+    char key[STORE_TEXT_MAX];
+    char value[STORE_TEXT_MAX];  /* longer values come back cut */
+} store_kv;
+/* A player's keys that begin with prefix, in key order; returns how many
+ * (up to max), or -1. */
+int store_kv_list(store *s, int64_t player, const char *prefix, store_kv *out, int max,
+                  store_err *err);
+
+/* Sets the start position of a live game that has no move yet, and when
+ * its clocks began (games whose sides set up their pieces in private learn
+ * their start only when every setup is in). */
+int store_game_set_start(store *s, int64_t game, const char *start, int64_t started,
+                         store_err *err);
 
 #endif

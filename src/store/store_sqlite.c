@@ -145,7 +145,7 @@ enum {
     ST_GAME_ADVANCE, ST_GAME_STATE, ST_MOVE_ADD, ST_MOVES,
     ST_GAME_END, ST_RATING_SET, ST_HISTORY_ADD,
     ST_LIVE, ST_PLAYER_GAMES,
-    ST_KV_PUT, ST_KV_GET,
+    ST_KV_PUT, ST_KV_GET, ST_KV_DEL, ST_KV_LIST, ST_GAME_SET_START,
     ST_COUNT
 };
 
@@ -214,6 +214,12 @@ static const char *const sql[ST_COUNT] = {
     [ST_KV_PUT] = "INSERT INTO kv (player, key, value) VALUES (?1, ?2, ?3) "
                   "ON CONFLICT (player, key) DO UPDATE SET value = excluded.value",
     [ST_KV_GET] = "SELECT value FROM kv WHERE player = ?1 AND key = ?2",
+    [ST_KV_DEL] = "DELETE FROM kv WHERE player = ?1 AND key = ?2",
+    /* keys from ?2 up to (not including) ?3: a prefix and its successor */
+    [ST_KV_LIST] = "SELECT key, value FROM kv WHERE player = ?1 AND key >= ?2 AND key < ?3 "
+                   "ORDER BY key LIMIT ?4",
+    [ST_GAME_SET_START] = "UPDATE games SET start = ?2, started = ?3 "
+                          "WHERE id = ?1 AND status = 0 AND nmoves = 0",
 };
 
 struct store {
@@ -1014,4 +1020,59 @@ int store_kv_get(store *s, int64_t player, const char *key, char *value, size_t 
         return STORE_NOT_FOUND;
     }
     return rc == SQLITE_ROW ? ret : db_fail(s, err, "read value");
+}
+
+int store_kv_del(store *s, int64_t player, const char *key, store_err *err)
+{
+    assert(s && key);
+    if (!fits(key, STORE_TEXT_MAX - 1))
+        return 0;
+    sqlite3_stmt *st = use(s, ST_KV_DEL);
+    sqlite3_bind_int64(st, 1, player);
+    bind_text(st, 2, key);
+    return step_done(s, st, err, "delete value");
+}
+
+int store_kv_list(store *s, int64_t player, const char *prefix, store_kv *out, int max,
+                  store_err *err)
+{
+    assert(s && prefix && out && max >= 0);
+    size_t n = strlen(prefix);
+    if (!n || n >= STORE_TEXT_MAX - 1)
+        return fail(err, "a prefix has 1 to %d bytes", STORE_TEXT_MAX - 2);
+    char high[STORE_TEXT_MAX];
+    memcpy(high, prefix, n + 1);
+    high[n - 1] = (char)(high[n - 1] + 1);  /* the first key past the prefix */
+    sqlite3_stmt *st = use(s, ST_KV_LIST);
+    sqlite3_bind_int64(st, 1, player);
+    bind_text(st, 2, prefix);
+    bind_text(st, 3, high);
+    sqlite3_bind_int(st, 4, max);
+    int count = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && count < max) {
+        column_text(st, 0, out[count].key, sizeof out[count].key);
+        column_text(st, 1, out[count].value, sizeof out[count].value);
+        count++;
+    }
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? count : db_fail(s, err, "list values");
+}
+
+int store_game_set_start(store *s, int64_t game, const char *start, int64_t started,
+                         store_err *err)
+{
+    assert(s && start);
+    if (!fits(start, STORE_TEXT_MAX - 1))
+        return fail(err, "a start position of at most %d bytes", STORE_TEXT_MAX - 1);
+    sqlite3_stmt *st = use(s, ST_GAME_SET_START);
+    sqlite3_bind_int64(st, 1, game);
+    bind_text(st, 2, start);
+    sqlite3_bind_int64(st, 3, started);
+    int rc = sqlite3_step(st);
+    done(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(s, err, "set the start");
+    if (sqlite3_changes(s->db) != 1)
+        return fail(err, "game %lld is not live before its first move", (long long)game);
+    return 0;
 }

@@ -144,6 +144,89 @@ static const char *op_side_name(const void *pos, int side)
     return side == ST_RED ? "red" : "blue";
 }
 
+static const char *kind_name(int kind)
+{
+    static const char *const names[ST_NKINDS] = {
+        "", "Spy", "Scout", "Miner", "Sergeant", "Lieutenant", "Captain", "Major",
+        "Colonel", "General", "Marshal", "Bomb", "Flag", "piece",
+    };
+    return kind >= 0 && kind < ST_NKINDS ? names[kind] : "piece";
+}
+
+static void piece_words(int side, int kind, char *buf, size_t size)
+{
+    const char *colour = side == ST_RED ? "Red" : "Blue";
+    if (kind >= ST_SPY && kind <= ST_MARSHAL)
+        snprintf(buf, size, "%s %s (%d)", colour, kind_name(kind), kind);
+    else
+        snprintf(buf, size, "%s %s", colour, kind_name(kind));
+}
+
+/* S5: an attack shows both pieces to both players; the describing words
+ * are all that stays known once a piece is gone. */
+static size_t op_describe(const void *vpos, game_move m, char *buf, size_t size)
+{
+    const st_pos *pos = vpos;
+    if (!ST_ATTACK(m)) {
+        if (size)
+            buf[0] = 0;
+        return 0;
+    }
+    uint8_t a = pos->sq[ST_FROM(m)], d = pos->sq[ST_TO(m)];
+    int ak = ST_KIND(a), dk = ST_KIND(d);
+    char an[40], dn[40];
+    piece_words(ST_SIDE(a), ak, an, sizeof an);
+    piece_words(ST_SIDE(d), dk, dn, sizeof dn);
+    const char *outcome;
+    switch (st_combat(ak, dk)) {
+    case ST_ATTACKER_WINS:
+        outcome = dk == ST_FLAG ? "the Flag is captured" : "the defender is removed";
+        break;
+    case ST_DEFENDER_WINS:
+        outcome = "the attacker is removed";
+        break;
+    default:
+        outcome = "both are removed";
+        break;
+    }
+    int n = snprintf(buf, size, "%s attacks %s: %s", an, dn, outcome);
+    return n < 0 ? 0 : (size_t)n;
+}
+
+static int setup_check(const char *text, game_error *err)
+{
+    st_setup s;
+    return st_setup_parse(&s, text, err);
+}
+
+static size_t setup_random(uint64_t seed, char *buf, size_t size)
+{
+    st_setup s;
+    st_setup_random(&s, seed);
+    return st_setup_format(&s, buf, size);
+}
+
+static int setup_start(const game_variant *v, void *pos, const char *const *setups,
+                       game_error *err)
+{
+    (void)v;
+    st_setup red, blue;
+    if (st_setup_parse(&red, setups[ST_RED], err) != 0 ||
+        st_setup_parse(&blue, setups[ST_BLUE], err) != 0)
+        return -1;
+    st_start_from(pos, &red, &blue);
+    return 0;
+}
+
+static const game_setup_ops st_setup_ops = {
+    .check = setup_check,
+    .random = setup_random,
+    .library_size = st_library_size,
+    .library_name = st_library_name,
+    .library_text = st_library_text,
+    .start = setup_start,
+};
+
 static const game_ops st_ops = {
     .pos_size = sizeof(st_pos),
     .undo_size = sizeof(st_pos),
@@ -163,6 +246,8 @@ static const game_ops st_ops = {
     .sterile = NULL,
     .hash = op_hash,
     .view = op_view,
+    .describe = op_describe,
+    .setup = &st_setup_ops,
     .evaluate = NULL,
     .noisy = op_noisy,
     .move_hint = op_move_hint,
