@@ -53,6 +53,8 @@ static void test_interface_perft_agrees(void **state)
 {
     (void)state;
     for (const game_variant *const *v = game_variants(); *v; v++) {
+        if (strcmp((*v)->family, "rampart") != 0)
+            continue;  /* other games have tests of their own */
         for (uint64_t seed = 0; seed < ((*v)->starts > 1 ? 5u : 1u); seed++) {
             rp_pos p;
             (*v)->ops->start(*v, &p, seed * 397);
