@@ -183,7 +183,7 @@ json_t *live_state(live *g, const client *to)
     for (int i = 0; i < g->v->nsides; i++)
         json_array_append_new(side_names, json_string(g->v->ops->side_name(g->pos, i)));
     for (int i = 0; i < g->nmoves; i++)
-        json_array_append_new(moves, json_string(g->moves[i]));
+        json_array_append_new(moves, json_string(g->moves[i].text));
     unsigned mine = sides_of(g, to);
     int stm = to_move(g);
     json_t *j = json_pack(
@@ -198,6 +198,14 @@ json_t *live_state(live *g, const client *to)
         "created", (json_int_t)g->g.created);
     if (!g->over && !g->setting_up && (mine & (1u << stm)))
         json_object_set_new(j, "legal", legal_json(g));
+    if (g->v->ops->describe) {
+        json_t *events = json_array();
+        for (int i = 0; i < g->nmoves; i++)
+            json_array_append_new(events, g->moves[i].event[0]
+                                              ? json_string(g->moves[i].event)
+                                              : json_null());
+        json_object_set_new(j, "events", events);
+    }
     if (g->v->ops->setup) {
         json_object_set_new(j, "phase", json_string(g->setting_up ? "setup" : "play"));
         json_object_set_new(j, "ready", sides_json(g, g->ready));
@@ -687,7 +695,7 @@ static void apply_move(srv *s, live *g, int side, const char *text, client *from
     }
     store_move sm = {.ply = g->nmoves, .clock_ms = clock, .time = net_wall_ms()};
     ops->format_move(g->pos, m, sm.text, sizeof sm.text);
-    char event[200] = "";
+    char event[120] = "";
     if (ops->describe)
         ops->describe(g->pos, m, event, sizeof event);
     store_err e;
@@ -699,7 +707,7 @@ static void apply_move(srv *s, live *g, int side, const char *text, client *from
     }
     if (g->nmoves == g->capmoves) {
         int cap = g->capmoves ? 2 * g->capmoves : 64;
-        char(*mv)[32] = realloc(g->moves, (size_t)cap * sizeof *mv);
+        played *mv = realloc(g->moves, (size_t)cap * sizeof *mv);
         if (!mv) {
             fprintf(stderr, "citadel serve: out of memory\n");
             abort();  /* stored but not kept: start again from the store */
@@ -707,7 +715,9 @@ static void apply_move(srv *s, live *g, int side, const char *text, client *from
         g->moves = mv;
         g->capmoves = cap;
     }
-    memcpy(g->moves[g->nmoves++], sm.text, sizeof sm.text);
+    played *pm = &g->moves[g->nmoves++];
+    memcpy(pm->text, sm.text, sizeof pm->text);
+    snprintf(pm->event, sizeof pm->event, "%s", event);
     _Alignas(16) unsigned char undo[GAME_POS_MAX];
     ops->make(g->pos, m, undo);
     g->clock[side] = clock;
@@ -1042,9 +1052,13 @@ static live *live_load(srv *s, int64_t id, char *err, size_t errlen)
             snprintf(err, errlen, "game %lld: stored move %d: %s", (long long)id, i, ge.msg);
             goto fail;
         }
+        played *pm = &g->moves[i];
+        memcpy(pm->text, moves[i].text, sizeof pm->text);
+        pm->event[0] = 0;
+        if (v->ops->describe)
+            v->ops->describe(g->pos, m, pm->event, sizeof pm->event);
         _Alignas(16) unsigned char undo[GAME_POS_MAX];
         v->ops->make(g->pos, m, undo);
-        memcpy(g->moves[i], moves[i].text, sizeof moves[i].text);
         g->clock[side] = moves[i].clock_ms;
     }
     g->nmoves = n;
@@ -1408,7 +1422,7 @@ char *record_text(srv *s, int64_t id, char *err, size_t errlen)
             append(&buf, &len, &cap, val);
         }
         append(&buf, &len, &cap, " ");
-        append(&buf, &len, &cap, g->moves[i]);
+        append(&buf, &len, &cap, g->moves[i].text);
     }
     snprintf(val, sizeof val, "%s%s\n", g->nmoves ? " " : "", result);
     append(&buf, &len, &cap, val);

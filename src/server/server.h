@@ -72,6 +72,12 @@ typedef struct seek {
     struct seek *next;
 } seek;
 
+/* A move made, and what every player learned from it (game.h describe). */
+typedef struct played {
+    char text[32];
+    char event[120];
+} played;
+
 struct live {
     srv *s;
     int64_t id;
@@ -79,7 +85,7 @@ struct live {
     store_game g;
     _Alignas(16) unsigned char pos[GAME_POS_MAX];
     _Alignas(16) unsigned char start[GAME_POS_MAX];
-    char (*moves)[32];
+    played *moves;
     int nmoves, capmoves;
     int64_t clock[GAME_MAX_SIDES];
     int64_t turn_began;  /* monotonic ms the side to move began thinking */

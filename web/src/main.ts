@@ -7,7 +7,8 @@ import { loadMe, me, onSessionChange } from './session';
 import { socket } from './ws';
 import { renderLearn } from './learn/index';
 import { renderHome } from './pages/home';
-import { renderGame } from './pages/game';
+import { renderGamePage } from './pages/game';
+import { renderStrategoHelp } from './stratego/help';
 import { renderReview } from './pages/review';
 import { renderChallenge } from './pages/challenge';
 import { renderPlayer } from './pages/player';
@@ -19,7 +20,7 @@ type Page = (host: HTMLElement, ...params: string[]) => Cleanup | Promise<Cleanu
 
 const routes: [RegExp, Page, string][] = [
   [/^\/$/, renderHome, 'Play'],
-  [/^\/game\/(\d+)$/, renderGame, 'Game'],
+  [/^\/game\/(\d+)$/, renderGamePage, 'Game'],
   [/^\/review\/(\d+)$/, renderReview, 'Review'],
   [/^\/play\/([^/]+)$/, renderChallenge, 'Challenge'],
   [/^\/players\/([^/]+)$/, renderPlayer, 'Player'],
@@ -27,6 +28,7 @@ const routes: [RegExp, Page, string][] = [
   [/^\/ladder\/?$/, (host) => renderLadder(host, 'rampart'), 'Ladder'],
   [/^\/signin$/, renderSignin, 'Sign in'],
   [/^\/signup$/, renderSignup, 'Sign up'],
+  [/^\/stratego\/help$/, renderStrategoHelp, 'Stratego: how to play'],
   [/^\/learn(\/.*)?$/, (host) => renderLearn(host, location.pathname), 'Learn'],
 ];
 

@@ -13,8 +13,16 @@ import { drawMoveList } from '../movelist';
 import { socket } from '../ws';
 import { beep, setSound, soundOn } from '../sound';
 import { navigate, Cleanup } from '../main';
+import { isStratego } from '../stratego/api';
+import { renderStrategoGame } from '../stratego/game';
 
 const THREATS = 'citadel.threats';
+
+/** /game/ID: a Stratego game has a page of its own (web/src/stratego/game.ts). */
+export async function renderGamePage(host: HTMLElement, idText: string): Promise<Cleanup> {
+  const variant = await api.game(Number(idText)).then((x) => x.variant).catch(() => '');
+  return isStratego(variant) ? renderStrategoGame(host, Number(idText)) : renderGame(host, idText);
+}
 
 export function renderGame(host: HTMLElement, idText: string): Cleanup {
   const id = Number(idText);

@@ -7,6 +7,10 @@ import { h, link, toast, errorText, formatTimeControl, copyText, playerName } fr
 import { me, onSessionChange } from '../session';
 import { socket } from '../ws';
 import { navigate, Cleanup } from '../main';
+import { isStratego } from '../stratego/api';
+
+/** Stratego's move limit counts plies, any number (docs/stratego.md): these are offered. */
+const STRATEGO_LIMITS = [1000, 500, 2000];
 
 const CLOCKS: [string, number, number][] = [
   ['1+0', 60000, 0],
@@ -67,7 +71,7 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     host.append(h('p', { class: 'error' }, `Could not load the game list: ${errorText(e)}`));
     return;
   }
-  variants = variants.filter((v) => !v.hidden && v.family === 'rampart');
+  variants = variants.filter((v) => (!v.hidden && v.family === 'rampart') || isStratego(v.name));
   const choice = loadChoice();
   // A link such as /?bot=bot-level1 (the last Learn page) chooses that bot.
   const asked = new URLSearchParams(location.search).get('bot');
@@ -75,6 +79,9 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     choice.opponent = 'bot';
     choice.bot = asked;
   }
+  // and /?variant=stratego (the Stratego help page) chooses that game
+  const askedVariant = new URLSearchParams(location.search).get('variant');
+  if (askedVariant && variants.some((v) => v.name === askedVariant)) choice.variant = askedVariant;
   if (!variants.some((v) => v.name === choice.variant)) choice.variant = variants[0]?.name ?? 'rampart';
   if (!bots.some((b) => b.name === choice.bot)) choice.bot = bots[0]?.name ?? '';
 
@@ -111,8 +118,9 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   const limitSelect = h('select', { id: 'limit-select', name: 'limit' });
   const ratedBox = h('input', { type: 'checkbox', id: 'rated', name: 'rated', checked: choice.rated });
   const ratedNote = h('span', { class: 'hint' });
+  const limitLabel = h('label', { for: 'limit-select' }, 'Move limit (full moves, then decided by material)');
   const moreField = h('fieldset', {}, h('legend', {}, 'Rules'),
-    h('label', { for: 'limit-select' }, 'Move limit (full moves, then decided by material)'), limitSelect,
+    limitLabel, limitSelect,
     h('label', { class: 'toggle' }, ratedBox, 'Rated game'), ratedNote);
 
   const play = h('button', { type: 'submit', class: 'primary big', id: 'start-game' }, 'Play');
@@ -123,7 +131,13 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   function refresh(): void {
     const v = variants.find((x) => x.name === value('variant'));
     form.querySelector('#variant-about')!.textContent = v?.about ?? '';
-    const { offered, def } = moveLimits(v);
+    // Stratego: its own words for sides and move limit, and a link to its rules
+    const stratego = !!v && isStratego(v.name);
+    if (stratego) form.querySelector('#variant-about')!.append(' ', link('/stratego/help', 'How to play Stratego'));
+    limitLabel.textContent = stratego ? 'Move limit (single moves, then a draw)' : 'Move limit (full moves, then decided by material)';
+    sideSelect.options[0].text = stratego ? 'Red (moves first)' : 'Bottom (moves first)';
+    sideSelect.options[1].text = stratego ? 'Blue' : 'Top';
+    const { offered, def } = stratego ? { offered: STRATEGO_LIMITS, def: STRATEGO_LIMITS[0] } : moveLimits(v);
     const cur = Number(limitSelect.value) || choice.limit;
     limitSelect.replaceChildren(...offered.map((n) => h('option', { value: n, selected: n === (offered.includes(cur) ? cur : def) }, String(n))));
     const opp = value('opponent') as Opponent;

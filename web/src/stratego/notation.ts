@@ -1,0 +1,218 @@
+// stratego/notation.ts -- reading Stratego's strings (docs/stratego.md):
+// position and view strings, setup strings, moves and the server's combat
+// events. Reading only: what is legal is the server's business.
+
+export const SIZE = 10; // files a..j, rows 1..10
+export const RED = 0;
+export const BLUE = 1;
+export const SIDE_NAMES = ['Red', 'Blue'];
+
+/** Piece kinds by upper-case letter; `X` is an unknown piece (views only). */
+export type Kind = 'M' | 'G' | 'C' | 'J' | 'A' | 'L' | 'E' | 'N' | 'O' | 'S' | 'B' | 'F' | 'X';
+
+export type KindInfo = { name: string; rank: number | null; count: number; short: string };
+
+/** The army of S2, strongest first. `short` is what fits on a small tile. */
+export const KINDS: Record<Exclude<Kind, 'X'>, KindInfo> = {
+  M: { name: 'Marshal', rank: 10, count: 1, short: 'Mar' },
+  G: { name: 'General', rank: 9, count: 1, short: 'Gen' },
+  C: { name: 'Colonel', rank: 8, count: 2, short: 'Col' },
+  J: { name: 'Major', rank: 7, count: 3, short: 'Maj' },
+  A: { name: 'Captain', rank: 6, count: 4, short: 'Capt' },
+  L: { name: 'Lieutenant', rank: 5, count: 4, short: 'Lt' },
+  E: { name: 'Sergeant', rank: 4, count: 4, short: 'Sgt' },
+  N: { name: 'Miner', rank: 3, count: 5, short: 'Miner' },
+  O: { name: 'Scout', rank: 2, count: 8, short: 'Scout' },
+  S: { name: 'Spy', rank: 1, count: 1, short: 'Spy' },
+  B: { name: 'Bomb', rank: null, count: 6, short: 'Bomb' },
+  F: { name: 'Flag', rank: null, count: 1, short: 'Flag' },
+};
+export const KIND_ORDER = Object.keys(KINDS) as Exclude<Kind, 'X'>[];
+export const ARMY_SIZE = 40;
+
+export type Piece = {
+  side: number; // RED or BLUE
+  kind: Kind; // 'X' when the viewer does not know the rank
+  revealed: boolean; // `*`: shown in combat
+  moved: boolean; // `+` or `^`
+  scout: boolean; // `^`: seen to run more than one square
+};
+
+/** A square: a piece, null (empty) or 'lake'. Index = row * 10 + file, row 0 = row 1. */
+export type Cell = Piece | null | 'lake';
+
+export type View = {
+  cells: Cell[];
+  toMove: number;
+  ply: number;
+};
+
+/** "Red Captain (6)", "Blue Bomb", "Blue piece". */
+export function pieceName(p: Piece): string {
+  const side = SIDE_NAMES[p.side];
+  if (p.kind === 'X') return `${side} piece`;
+  const k = KINDS[p.kind];
+  return k.rank === null ? `${side} ${k.name}` : `${side} ${k.name} (${k.rank})`;
+}
+
+export function squareName(file: number, row: number): string {
+  return String.fromCharCode(97 + file) + String(row + 1);
+}
+
+export function parseSquare(name: string): { file: number; row: number } | null {
+  const m = /^([a-j])(10|[1-9])$/.exec(name);
+  if (!m) return null;
+  return { file: m[1].charCodeAt(0) - 97, row: Number(m[2]) - 1 };
+}
+
+export function squareIndex(name: string): number {
+  const s = parseSquare(name);
+  return s ? s.row * SIZE + s.file : -1;
+}
+
+export function indexName(i: number): string {
+  return squareName(i % SIZE, Math.floor(i / SIZE));
+}
+
+/** The lake squares of S1. */
+export const LAKES = ['c5', 'd5', 'g5', 'h5', 'c6', 'd6', 'g6', 'h6'];
+
+/** "a4a5" (also "a4-a5", "a4xa5") -> ["a4", "a5"]. */
+export function moveSquares(move: string): [string, string] {
+  const m = /^([a-j](?:10|[1-9]))[-x]?([a-j](?:10|[1-9]))$/.exec(move.trim());
+  return m ? [m[1], m[2]] : ['', ''];
+}
+
+/** Reads a position or view string; throws an Error saying what is wrong. */
+export function parseView(text: string): View {
+  const fields = text.trim().split(/\s+/);
+  const rows = fields[0].split('/');
+  if (rows.length !== SIZE) throw new Error(`expected ${SIZE} rows, found ${rows.length}`);
+  const cells: Cell[] = new Array(SIZE * SIZE).fill(null);
+  rows.forEach((rowText, i) => {
+    const row = SIZE - 1 - i; // rows are written from 10 down to 1
+    let file = 0;
+    let k = 0;
+    while (k < rowText.length) {
+      const c = rowText[k];
+      if (/[0-9]/.test(c)) {
+        const run = rowText.startsWith('10', k) ? 10 : Number(c);
+        k += run === 10 ? 2 : 1;
+        file += run;
+        continue;
+      }
+      if (file >= SIZE) throw new Error(`row ${row + 1} is too long`);
+      k++;
+      if (c === '~') {
+        cells[row * SIZE + file++] = 'lake';
+        continue;
+      }
+      const up = c.toUpperCase();
+      if (!(up in KINDS) && up !== 'X') throw new Error(`unknown piece letter "${c}"`);
+      const p: Piece = { side: c === up ? RED : BLUE, kind: up as Kind, revealed: false, moved: false, scout: false };
+      while (k < rowText.length && '*+^'.includes(rowText[k])) {
+        const mark = rowText[k++];
+        if (mark === '*') p.revealed = true;
+        else if (mark === '+') p.moved = true;
+        else p.moved = p.scout = true;
+      }
+      cells[row * SIZE + file++] = p;
+    }
+    if (file !== SIZE) throw new Error(`row ${row + 1} has ${file} squares, not ${SIZE}`);
+  });
+  return { cells, toMove: fields[1] === 'b' ? BLUE : RED, ply: Number(fields[2] ?? 0) || 0 };
+}
+
+// ---- setups ----
+
+/** A setup as 40 letters: index = line * 10 + column, line 0 the front row,
+ *  column 0 the owner's leftmost square. */
+export type Setup = Kind[];
+
+export function parseSetup(text: string): Setup {
+  const rows = text.trim().split('/');
+  if (rows.length !== 4 || rows.some((r) => r.length !== SIZE)) throw new Error('a setup is four rows of ten letters');
+  const out: Setup = [];
+  for (const r of rows) for (const c of r) {
+    if (!(c in KINDS)) throw new Error(`unknown piece letter "${c}" in the setup`);
+    out.push(c as Kind);
+  }
+  return out;
+}
+
+export function formatSetup(s: Setup): string {
+  const rows: string[] = [];
+  for (let line = 0; line < 4; line++) rows.push(s.slice(line * SIZE, line * SIZE + SIZE).join(''));
+  return rows.join('/');
+}
+
+/** The board square of a setup slot: Red's front row is row 4 and its left is
+ *  file a; Blue sits opposite, so its front row is row 7 and its left is file j. */
+export function setupSquare(side: number, slot: number): string {
+  const line = Math.floor(slot / SIZE);
+  const col = slot % SIZE;
+  return side === RED ? squareName(col, 3 - line) : squareName(SIZE - 1 - col, 6 + line);
+}
+
+/** The setup slot of a board square for that side, or -1 outside its four rows. */
+export function setupSlot(side: number, square: string): number {
+  for (let i = 0; i < ARMY_SIZE; i++) if (setupSquare(side, i) === square) return i;
+  return -1;
+}
+
+/** The board of a setup alone (the other side's rows empty), for the setup screen. */
+export function setupView(side: number, s: Setup): View {
+  const cells: Cell[] = new Array(SIZE * SIZE).fill(null);
+  for (const l of LAKES) cells[squareIndex(l)] = 'lake';
+  s.forEach((kind, i) => {
+    cells[squareIndex(setupSquare(side, i))] = { side, kind, revealed: false, moved: false, scout: false };
+  });
+  return { cells, toMove: side, ply: 0 };
+}
+
+// ---- what a game has cost each side ----
+
+/** The pieces of each kind a side still has on the board (X counted apart). */
+export function countOnBoard(v: View, side: number): Map<Kind, number> {
+  const n = new Map<Kind, number>();
+  for (const c of v.cells) if (c && c !== 'lake' && c.side === side) n.set(c.kind, (n.get(c.kind) ?? 0) + 1);
+  return n;
+}
+
+/** An attack as the server tells it (src/games/stratego/variants.c):
+ *  "Red Scout (2) attacks Blue Bomb: the attacker is removed". */
+export type Combat = { attacker: { side: number; kind: Kind }; defender: { side: number; kind: Kind }; removed: ('attacker' | 'defender')[] };
+
+const NAME_TO_KIND = new Map(KIND_ORDER.map((k) => [KINDS[k].name, k] as const));
+
+export function parseEvent(event: string | undefined | null): Combat | null {
+  if (!event) return null;
+  const m = /^(Red|Blue) (\w+)(?: \(\d+\))? attacks (Red|Blue) (\w+)(?: \(\d+\))?: (.*)$/.exec(event.trim());
+  if (!m) return null;
+  const ak = NAME_TO_KIND.get(m[2]);
+  const dk = NAME_TO_KIND.get(m[4]);
+  if (!ak || !dk) return null;
+  const outcome = m[5];
+  const removed: Combat['removed'] = /both/.test(outcome) ? ['attacker', 'defender']
+    : /attacker/.test(outcome) ? ['attacker'] : ['defender'];
+  return {
+    attacker: { side: m[1] === 'Red' ? RED : BLUE, kind: ak },
+    defender: { side: m[3] === 'Red' ? RED : BLUE, kind: dk },
+    removed,
+  };
+}
+
+/** The pieces each side has lost, by kind, from the combat events so far
+ *  (every capture is a combat, and combat shows both ranks to both players). */
+export function lossesFromEvents(events: (string | null | undefined)[]): Map<Kind, number>[] {
+  const lost = [new Map<Kind, number>(), new Map<Kind, number>()];
+  for (const e of events) {
+    const c = parseEvent(e);
+    if (!c) continue;
+    for (const who of c.removed) {
+      const p = who === 'attacker' ? c.attacker : c.defender;
+      lost[p.side].set(p.kind, (lost[p.side].get(p.kind) ?? 0) + 1);
+    }
+  }
+  return lost;
+}
