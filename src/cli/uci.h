@@ -24,6 +24,7 @@ typedef struct uci_session {
     struct {
         const char *name;
         int value;
+        int set;              /* given by setoption (else each variant's default) */
     } opts[UCI_MAX_OPTIONS];
     int start_index;          /* StartIndex: which start of a variant with several */
     int max_perft_depth;      /* refuse deeper `go perft` (for fuzzing); 0 = no cap */

@@ -74,6 +74,8 @@ typedef struct game_option {
     const char *name;    /* e.g. "MoveLimit" */
     int def, min, max;   /* integer settings only, for now */
     const char *help;
+    int in_position;     /* 1 if the position string carries it: a position
+                          * read from text keeps its own value */
 } game_option;
 
 typedef struct game_ops {

@@ -19,8 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const game_variant *const *all = game_variants();
     int nv = 0;
-    while (all[nv])
-        nv++;
+    while (all[nv] && strcmp(all[nv]->family, "rampart") == 0)
+        nv++;  /* the Rampart forms, listed first */
     const game_variant *v = all[data[0] % nv];
     rp_pos p;
     v->ops->start(v, &p, data[0]);

@@ -19,10 +19,10 @@
 static const game_option options[] = {
     { "GameType", KM_ANARCHY, 0, 2,
       "0 Allied Neighbors (White+Blue vs Black+Red), 1 Crossroad Allies (White+Black vs "
-      "Red+Blue), 2 Anarchy" },
-    { "KingResult", KM_GAINED, 0, 2, "a captured King's pieces: 0 gained, 1 lost, 2 frozen" },
-    { "MoveLimit", 200, 0, 100000, "rounds after which the game is a draw; 0 = none" },
-    { NULL, 0, 0, 0, NULL },
+      "Red+Blue), 2 Anarchy", 1 },
+    { "KingResult", KM_GAINED, 0, 2, "a captured King's pieces: 0 gained, 1 lost, 2 frozen", 1 },
+    { "MoveLimit", 200, 0, 100000, "rounds after which the game is a draw; 0 = none", 1 },
+    { NULL, 0, 0, 0, NULL, 0 },
 };
 
 void km_start(km_pos *pos, int game_type, int king_result)

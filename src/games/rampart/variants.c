@@ -36,8 +36,8 @@ static const rp_variant_data shuffle_data = { 5, 9, NULL };
 
 static const game_option options[] = {
     { "MoveLimit", 0, 0, 100000,
-      "full moves after which the game is decided by material (R7.3); 0 = none" },
-    { NULL, 0, 0, 0, NULL },
+      "full moves after which the game is decided by material (R7.3); 0 = none", 0 },
+    { NULL, 0, 0, 0, NULL, 0 },
 };
 
 /* The k-th (0-based, lexicographic) 3-subset of n slots, as slot indices. */
