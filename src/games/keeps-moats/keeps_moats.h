@@ -137,6 +137,27 @@ size_t km_format_move(const km_pos *pos, game_move m, char *buf, size_t size);
 /* Leaves of the legal move tree `depth` plies deep (copy-make, bulk counted). */
 uint64_t km_perft(const km_pos *pos, int depth);
 
+/* eval.c: for the bots. */
+typedef struct km_style {
+    int threat;        /* % of the best capture the mover has */
+    int hang;          /* % of the pieces the mover attacks, lost by their owners (halved) */
+    int king_threat;   /* a King the mover can take */
+    int shelter;       /* per own piece next to the King */
+    int moat_pawn;     /* per own Pawn on an enemy Moat */
+    int inside;        /* per other own piece inside an enemy Keep */
+    int intruder;      /* per enemy piece in one's Moat or Keep */
+    int prisoner;      /* % of the value of own majors held by others */
+} km_style;
+enum { KM_AGGRESSIVE, KM_BALANCED, KM_DEFENSIVE };
+extern const km_style km_styles[3];
+/* Piece values by type (the King's is what taking it is worth). */
+extern const int km_piece_value[KM_NTYPES];
+/* What each kingdom's position is worth (0 when out, else at least 1). */
+void km_eval(const km_pos *pos, const km_style *w, int out[KM_NK]);
+/* The value a move takes from the board (captures, assassinations) or
+ * brings back (a release). */
+int km_move_gain(const km_pos *pos, game_move m);
+
 /* variants.c */
 extern const game_variant km_variant;
 /* The K7 start of the given game type and King result. */
