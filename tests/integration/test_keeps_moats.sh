@@ -87,3 +87,20 @@ expect_line "K7 bad position is refused" \
 expect_line "K7 bad position keeps the previous one" "Fen: $START" "$out"
 expect_line "K7 bad GameType is refused" "info string error: GameType must be 0-2" \
     "$(uci "$KM" 'setoption name GameType value 5')"
+
+# Four-seat matches.
+out=$("$CITADEL" match capture random --variant keeps-moats --games 8 --move-limit 60 --quiet)
+if printf '%s\n' "$out" | grep -qE '^Score of capture vs 3x random \(anarchy\): [0-9]+ - [0-9]+ - [0-9]+  \[[0-9.]+\] 8$'; then
+    pass "match keeps-moats prints the score"
+else
+    fail "match keeps-moats prints the score" "$out"
+fi
+if printf '%s\n' "$out" | grep -qE '^Win rate: [0-9.]+, 95% interval [0-9.]+-[0-9.]+$'; then
+    pass "match keeps-moats prints the win rate and its interval"
+else
+    fail "match keeps-moats prints the win rate and its interval" "$out"
+fi
+out=$("$CITADEL" match balanced=1 capture --variant keeps-moats --games 4 --game-type 0 --move-limit 30 --quiet)
+expect "match keeps-moats in Allied Neighbors" 1 "$(printf '%s\n' "$out" | grep -c '(neighbors): .* 4$')"
+check_exit "match keeps-moats with a bad bot exits 2" 2 match balanced=9 capture --variant keeps-moats
+check_exit "match keeps-moats with a bad game type exits 2" 2 match capture random --variant keeps-moats --game-type 3
