@@ -23,7 +23,9 @@ static const char usage[] =
     "                           the web server: play, watch, ladders (docs/api.md)\n"
     "  uci                      speak the UCI dialect on standard input/output\n"
     "  perft --variant V --depth N [--fen F] [--seed S] [--move-limit L]\n"
-    "                           count the move tree, one line per first move\n"
+    "        [--set NAME=VALUE ...]\n"
+    "                           count the move tree, one line per first move;\n"
+    "                           --set changes a setting (`citadel uci` lists them)\n"
     "  bench [--depth N]        search the bench positions: node count and speed\n"
     "  bench perft [--depth N]  time bulk-counted perft from the Classic start\n"
     "  match A B [options]      bot against bot: score, Elo +/- error, SPRT\n"
@@ -61,6 +63,8 @@ static int cmd_variants(void)
 static int cmd_perft(int argc, char **argv)
 {
     const char *variant = "rampart", *fen = NULL;
+    const char *sets[8];
+    int nsets = 0;
     long depth = -1, seed = 0, limit = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -80,6 +84,8 @@ static int cmd_perft(int argc, char **argv)
         } else if (strcmp(a, "--move-limit") == 0) {
             if (parse_int(v, 0, 100000, &limit))
                 return bad_usage("--move-limit must be 0-100000");
+        } else if (strcmp(a, "--set") == 0 && nsets < 8) {
+            sets[nsets++] = v;
         } else
             return bad_usage("unknown perft option");
     }
@@ -103,6 +109,20 @@ static int cmd_perft(int argc, char **argv)
     if (limit && gv->ops->set_option(pos, "MoveLimit", (int)limit, &err) != 0) {
         fprintf(stderr, "citadel: %s\n", err.msg);
         return 2;
+    }
+    for (int i = 0; i < nsets; i++) {
+        char name[64];
+        const char *eq = strchr(sets[i], '=');
+        long value;
+        if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof name ||
+            parse_int(eq + 1, -1000000000L, 1000000000L, &value))
+            return bad_usage("--set needs NAME=VALUE with a whole number");
+        memcpy(name, sets[i], (size_t)(eq - sets[i]));
+        name[eq - sets[i]] = 0;
+        if (gv->ops->set_option(pos, name, (int)value, &err) != 0) {
+            fprintf(stderr, "citadel: %s\n", err.msg);
+            return 2;
+        }
     }
     uint64_t t0 = timer_ns();
     uci_divide(gv, pos, (int)depth, stdout);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../ai/bots.h"
+#include "../ai/km_bots.h"
 #include "../ai/match.h"
 #include "../ai/stats.h"
 #include "match_cmd.h"
@@ -172,6 +173,10 @@ static void print_result(const match_config *cfg, const match_tally *t)
 
 int match_main(int argc, char **argv)
 {
+    /* Four-player Keeps & Moats has a match of its own (km_bots.h). */
+    for (int i = 0; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--variant") == 0 && strcmp(argv[i + 1], "keeps-moats") == 0)
+            return km_match_main(argc, argv);
     match_config cfg;
     match_defaults(&cfg);
     int nspecs = 0, quiet = 0, limited = 0, limit_given = 0;

@@ -23,11 +23,14 @@ static int *option_slot(uci_session *s, const char *name)
     return NULL;
 }
 
-/* Applies the settings given by setoption to a fresh position of its
- * variant; the others keep the variant's own default. */
-static int apply_options(const uci_session *s, void *pos, game_error *err)
+/* Applies the settings given by setoption to a fresh position of the
+ * session's variant (the variant's defaults are already in it). A position
+ * read from text keeps the settings its string carries. */
+static int apply_options(const uci_session *s, void *pos, int from_text, game_error *err)
 {
     for (const game_option *o = s->variant->options; o && o->name; o++) {
+        if (from_text && o->in_position)
+            continue;
         for (int i = 0; i < s->nopts; i++)
             if (s->opts[i].set && strcmp(s->opts[i].name, o->name) == 0 &&
                 s->variant->ops->set_option(pos, o->name, s->opts[i].value, err) != 0)
@@ -40,7 +43,7 @@ static void start_position(uci_session *s, void *pos)
 {
     game_error err;
     s->variant->ops->start(s->variant, pos, (uint64_t)s->start_index);
-    apply_options(s, pos, &err);
+    apply_options(s, pos, 0, &err);
 }
 
 void uci_init(uci_session *s)
@@ -187,10 +190,11 @@ static void cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
             memcpy(s->pos, pos, s->variant->ops->pos_size);
         }
     }
-    *slot = (int)n;
     for (int i = 0; i < s->nopts; i++)
-        if (&s->opts[i].value == slot)
+        if (&s->opts[i].value == slot) {
+            s->opts[i].value = (int)n;
             s->opts[i].set = 1;
+        }
 }
 
 /* position startpos|fen <F...> [moves m1 m2 ...] */
@@ -223,7 +227,7 @@ static void cmd_position(uci_session *s, char **tok, int ntok, FILE *out)
             n += len;
         }
         fen[n] = 0;
-        if (ops->parse(s->variant, pos, fen, &err) != 0 || apply_options(s, pos, &err) != 0) {
+        if (ops->parse(s->variant, pos, fen, &err) != 0 || apply_options(s, pos, 1, &err) != 0) {
             char msg[300];
             snprintf(msg, sizeof msg, "bad position: %s", err.msg);
             error_line(out, msg);
@@ -441,11 +445,19 @@ static void cmd_d(uci_session *s, FILE *out)
     ops->format(s->pos, buf, sizeof buf);
     fprintf(out, "\nFen: %s\n", buf);
     game_result r = ops->result(s->pos);
-    if (!r.over)
+    if (!r.over) {
         fprintf(out, "Result: ongoing\n");
-    else
-        fprintf(out, "Result: %s %s\n", r.winner < 0 ? "draw" : ops->side_name(s->pos, r.winner),
-                r.reason);
+        return;
+    }
+    /* The winning team by the names of its sides, in turn order, joined
+     * by '+' ("bottom", "red+black"). */
+    char names[128] = "draw";
+    size_t n = 0;
+    for (int side = 0; r.winner >= 0 && side < s->variant->nsides; side++)
+        if (ops->team_of(s->pos, side) == r.winner && n < sizeof names)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? "+" : "",
+                                  ops->side_name(s->pos, side));
+    fprintf(out, "Result: %s %s\n", names, r.reason);
 }
 
 int uci_command(uci_session *s, const char *line, FILE *out)

@@ -75,6 +75,8 @@ typedef struct game_option {
     const char *name;    /* e.g. "MoveLimit" */
     int def, min, max;   /* integer settings only, for now */
     const char *help;
+    int in_position;     /* 1 if the position string carries it: a position
+                          * read from text keeps its own value */
     /* The values a server offers players, ending with -1 (NULL: any value
      * from min to max), and the one it offers first. The engine's own
      * default (def) may differ: Rampart's engine has no move limit unless

@@ -2,13 +2,14 @@
 #include <string.h>
 
 #include "game.h"
+#include "keeps-moats/keeps_moats.h"
 #include "rampart/rampart.h"
 #include "stratego/stratego.h"
 
 static const game_variant *const variants[] = {
     &rp_variant_classic, &rp_variant_xl,      &rp_variant_six,
     &rp_variant_narrow,  &rp_variant_mini,    &rp_variant_shuffle,
-    &st_variant,         NULL,
+    &st_variant,         &km_variant,         NULL,
 };
 
 const game_variant *const *game_variants(void)

@@ -8,7 +8,7 @@ out=$(uci uci isready)
 expect_line "uci ends with uciok" "uciok" "$out"
 expect_line "isready answers readyok" "readyok" "$out"
 expect_line "uci lists the variants" \
-    "option name UCI_Variant type combo default rampart var rampart var rampart-xl var rampart-six var rampart-narrow var rampart-mini var rampart-shuffle var stratego" "$out"
+    "option name UCI_Variant type combo default rampart var rampart var rampart-xl var rampart-six var rampart-narrow var rampart-mini var rampart-shuffle var stratego var keeps-moats" "$out"
 expect_line "uci lists MoveLimit" "option name MoveLimit type spin default 0 min 0 max 100000" "$out"
 
 out=$(uci "position startpos" d)
