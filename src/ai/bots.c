@@ -33,13 +33,14 @@
 #include "../base/rng.h"
 #include "../base/timer.h"
 #include "mcts.h"
+#include "km_bots.h"
 #include "stratego_bot.h"
 
 #define LINE_MAX_BYTES 16384   /* longer engine lines are dropped */
 #define DEFAULT_TIMEOUT_MS 5000
 #define QUIT_GRACE_MS 2000     /* after "quit", before SIGKILL */
 
-enum bot_kind { BOT_LEVEL, BOT_GREEDY, BOT_RANDOM, BOT_ATTACKER, BOT_MCTS, BOT_UCI };
+enum bot_kind { BOT_LEVEL, BOT_GREEDY, BOT_RANDOM, BOT_ATTACKER, BOT_MCTS, BOT_UCI, BOT_KM };
 
 typedef struct engine {
     pid_t pid;
@@ -59,6 +60,7 @@ struct bot {
     rng rng;
     searcher *search;
     stbot *stratego;           /* a level's player for Stratego (views only) */
+    kmbot *km;                 /* Keeps & Moats styles and "capture" (km_bots.h) */
     mcts *mcts;
     engine *eng;
     /* Limits of its own ("level=6/movetime=50"), replacing the caller's. */
@@ -169,6 +171,18 @@ static game_move attacker_move(bot *b, const game_variant *v, const void *pos)
             return pick(&b->rng, moves, n);
     }
     return random_move(b, v, pos);
+}
+
+/* Keeps & Moats's own bots: "<style>=<level>[/...]" and "capture[/...]". */
+static int is_km_spec(const char *spec)
+{
+    return strncmp(spec, "aggressive=", 11) == 0 || strncmp(spec, "balanced=", 9) == 0 ||
+           strncmp(spec, "defensive=", 10) == 0 || strncmp(spec, "capture", 7) == 0;
+}
+
+static int is_keeps_moats(const game_variant *v)
+{
+    return strcmp(v->family, "keeps-moats") == 0;
 }
 
 /* Games whose level bots are their own players, not the searcher. */
@@ -566,6 +580,12 @@ bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
     }
     memcpy(b->name, spec, strlen(spec) + 1);
     rng_seed(&b->rng, seed);
+    if (is_km_spec(spec)) {
+        b->kind = BOT_KM;
+        if (!(b->km = kmbot_new(spec, seed, err, errlen)))
+            goto fail;
+        return b;
+    }
     char base[64];
     const char *slash = strncmp(spec, "uci:", 4) == 0 ? NULL : strchr(spec, '/');
     if (slash) {
@@ -633,6 +653,7 @@ void bot_free(bot *b)
         return;
     search_free(b->search);
     stbot_free(b->stratego);
+    kmbot_free(b->km);
     mcts_free(b->mcts);
     if (b->eng) {
         eng_close(b->eng);
@@ -653,6 +674,8 @@ const char *bot_name(const bot *b)
  * the view (stratego_bot.h). */
 static int can_play(const bot *b, const game_variant *v)
 {
+    if ((b->kind == BOT_KM) != is_keeps_moats(v))
+        return b->kind == BOT_RANDOM || b->kind == BOT_ATTACKER || b->kind == BOT_UCI;
     if (b->kind == BOT_LEVEL && is_stratego(v))
         return 1;
     if (b->kind == BOT_LEVEL && v->nsides != 2)
@@ -665,7 +688,9 @@ int bot_spec_can_play(const char *spec, const game_variant *v)
     bot probe = { 0 };
     if (strncmp(spec, "uci:", 4) == 0)
         return 1;  /* only the engine can say; bot_new_game will ask it */
-    if (parse_level(spec) > 0)
+    if (is_km_spec(spec))
+        probe.kind = BOT_KM;
+    else if (parse_level(spec) > 0)
         probe.kind = BOT_LEVEL;
     else if (strncmp(spec, "mcts", 4) == 0)
         probe.kind = BOT_MCTS;
@@ -726,6 +751,8 @@ game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_
         return mcts_run(b->mcts, v, pos, lim, stop, NULL);
     case BOT_UCI:
         return uci_move(b->eng, v, pos, lim, stop);
+    case BOT_KM:
+        return kmbot_move(b->km, pos);
     }
     return GAME_MOVE_NONE;
 }

@@ -10,6 +10,8 @@
  *   "attacker"      a random noisy move (an attack, a capture) when there is
  *                   one, otherwise a random move
  *   "mcts"          plain UCT Monte Carlo tree search with random playouts
+ *   "aggressive=N", "balanced=N", "defensive=N", "capture"
+ *                   Keeps & Moats's own bots (km_bots.h), for that game only
  *   "uci:<command>" an external engine speaking our UCI dialect, started
  *                   with /bin/sh -c <command>
  * Any spec but "uci:" may end with limits of the bot's own that replace the

@@ -198,6 +198,10 @@ json_t *live_state(live *g, const client *to)
         "created", (json_int_t)g->g.created);
     if (!g->over && !g->setting_up && (mine & (1u << stm)))
         json_object_set_new(j, "legal", legal_json(g));
+    json_t *teams = json_array();
+    for (int i = 0; i < g->v->nsides; i++)
+        json_array_append_new(teams, json_integer(g->v->ops->team_of(g->pos, i)));
+    json_object_set_new(j, "teams", teams);
     if (g->v->ops->describe) {
         json_t *events = json_array();
         for (int i = 0; i < g->nmoves; i++)
@@ -801,12 +805,21 @@ live *live_start(srv *s, const game_settings *set, const ident *players, char *e
         return NULL;
     }
     v->ops->start(v, g->pos, rng_next(&s->rng));
+    for (int i = 0; i < set->nopts; i++) {
+        game_error ge;
+        if (v->ops->set_option(g->pos, set->opts[i].name, set->opts[i].value, &ge) != 0) {
+            snprintf(err, errlen, "%s", ge.msg);
+            live_free(g);
+            return NULL;
+        }
+    }
     if (set_limit(v, g->pos, set->move_limit) != 0) {
         snprintf(err, errlen, "bad move limit");
         live_free(g);
         return NULL;
     }
     memcpy(g->start, g->pos, v->ops->pos_size);
+    g->set = *set;
     store_game *sg = &g->g;
     snprintf(sg->variant, sizeof sg->variant, "%s", v->name);
     if (v->ops->setup)
@@ -1309,8 +1322,12 @@ void live_on_rematch(srv *s, client *c, json_t *msg)
         json_decref(m);
         return;
     }
-    game_settings set = {.v = g->v, .base_ms = g->g.base_ms, .inc_ms = g->g.inc_ms,
-                         .move_limit = g->g.move_limit, .rated = g->g.rated};
+    game_settings set = g->set;  /* the options too, when this server made the game */
+    set.v = g->v;
+    set.base_ms = g->g.base_ms;
+    set.inc_ms = g->g.inc_ms;
+    set.move_limit = g->g.move_limit;
+    set.rated = g->g.rated;
     ident players[GAME_MAX_SIDES];
     int n = g->v->nsides;
     for (int i = 0; i < n; i++)

@@ -108,11 +108,22 @@ void client_unwatch(client *c, int64_t game)
 
 static json_t *seek_json(const seek *k)
 {
-    return json_pack("{s:I, s:s, s:s, s:I, s:I, s:i, s:b, s:o}", "id", (json_int_t)k->id,
-                     "variant", k->set.v->name, "title", k->set.v->title, "base_ms",
-                     (json_int_t)k->set.base_ms, "inc_ms", (json_int_t)k->set.inc_ms,
-                     "move_limit", k->set.move_limit, "rated", k->set.rated, "player",
-                     ident_json(&k->owner->me));
+    json_t *j = json_pack("{s:I, s:s, s:s, s:I, s:I, s:i, s:b, s:o}", "id", (json_int_t)k->id,
+                          "variant", k->set.v->name, "title", k->set.v->title, "base_ms",
+                          (json_int_t)k->set.base_ms, "inc_ms", (json_int_t)k->set.inc_ms,
+                          "move_limit", k->set.move_limit, "rated", k->set.rated, "player",
+                          ident_json(&k->owner->me));
+    json_t *opts = json_object();
+    for (int i = 0; i < k->set.nopts; i++)
+        json_object_set_new(opts, k->set.opts[i].name, json_integer(k->set.opts[i].value));
+    json_object_set_new(j, "options", opts);
+    if (k->nseats) {
+        json_t *seats = json_array();
+        for (int i = 0; i < k->nseats; i++)
+            json_array_append_new(seats, k->seated[i] ? ident_json(&k->who[i]) : json_null());
+        json_object_set_new(j, "seats", seats);
+    }
+    return j;
 }
 
 static json_t *lobby_json(srv *s)
@@ -224,6 +235,34 @@ int settings_parse(srv *s, json_t *msg, game_settings *set, char *err, size_t er
         snprintf(err, errlen, "%s is never rated", set->v->title);
         return -1;
     }
+    /* the variant's other settings, by name: {"GameType": 2} */
+    set->nopts = 0;
+    json_t *opts = json_object_get(msg, "options");
+    if (opts && !json_is_object(opts)) {
+        snprintf(err, errlen, "options must be an object of settings");
+        return -1;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(opts, key, val) {
+        const game_option *o = set->v->options;
+        while (o && o->name && (strcmp(o->name, key) != 0 || strcmp(key, "MoveLimit") == 0))
+            o++;
+        if (!o || !o->name) {
+            snprintf(err, errlen, "%s has no setting '%.40s'", set->v->title, key);
+            return -1;
+        }
+        if (!json_is_integer(val) || json_integer_value(val) < o->min ||
+            json_integer_value(val) > o->max) {
+            snprintf(err, errlen, "%s must be %d-%d", o->name, o->min, o->max);
+            return -1;
+        }
+        if (set->nopts == SRV_MAX_OPTIONS)
+            break;
+        set->opts[set->nopts].name = o->name;
+        set->opts[set->nopts].value = (int)json_integer_value(val);
+        set->nopts++;
+    }
     return 0;
 }
 
@@ -247,6 +286,10 @@ static void on_seek(srv *s, client *c, json_t *msg, json_t *ref, int challenge)
     game_settings set;
     if (client_settings(s, c, msg, ref, &set) != 0)
         return;
+    if (set.v->nsides != 2) {
+        client_error(c, ref, "%s is played at a table (see `table`)", set.v->title);
+        return;
+    }
     int mine = 0;
     for (seek *k = s->seeks; k; k = k->next)
         mine += k->owner == c;
@@ -326,6 +369,125 @@ static void on_accept(srv *s, client *c, json_t *msg, json_t *ref, int by_token)
         return;
     }
     take_seek(s, c, k, ref);
+}
+
+/* --- tables: games of more than two sides --------------------------------------- */
+
+static const ident *bot_by_name(srv *s, const char *name);
+
+/* Starts a table's game once every seat is taken. */
+static void table_full(srv *s, seek *k)
+{
+    ident players[GAME_MAX_SIDES];
+    client *watchers[GAME_MAX_SIDES + 1];
+    int nw = 0;
+    for (int i = 0; i < k->nseats; i++) {
+        players[i] = k->who[i];
+        if (k->sitter[i])
+            watchers[nw++] = k->sitter[i];
+    }
+    watchers[nw++] = k->owner;
+    game_settings set = k->set;
+    client *owner = k->owner;
+    seek_remove(s, k);
+    char err[160];
+    live *g = live_start(s, &set, players, err, sizeof err);
+    if (!g) {
+        client_error(owner, NULL, "%s", err);
+        lobby_changed(s);
+        return;
+    }
+    for (int i = 0; i < nw; i++)
+        live_watch(s, g, watchers[i]);
+    lobby_changed(s);
+}
+
+/* table {variant, options, base_ms, inc_ms, move_limit, seats: ["me" |
+ * "open" | a bot's name, one per side]} */
+static void on_table(srv *s, client *c, json_t *msg, json_t *ref)
+{
+    game_settings set;
+    if (client_settings(s, c, msg, ref, &set) != 0)
+        return;
+    json_t *seats = json_object_get(msg, "seats");
+    int n = set.v->nsides;
+    if (!json_is_array(seats) || (int)json_array_size(seats) != n) {
+        client_error(c, ref, "seats: a list of %d entries (\"me\", \"open\" or a bot's name)",
+                     n);
+        return;
+    }
+    seek *k = calloc(1, sizeof *k);
+    if (!k) {
+        client_error(c, ref, "out of memory");
+        return;
+    }
+    k->owner = c;
+    k->set = set;
+    k->nseats = n;
+    int mine = 0, open = 0;
+    for (int i = 0; i < n; i++) {
+        const char *what = json_string_value(json_array_get(seats, (size_t)i));
+        const ident *robot = what ? bot_by_name(s, what) : NULL;
+        if (what && strcmp(what, "me") == 0) {
+            k->seated[i] = 1;
+            k->who[i] = c->me;
+            k->sitter[i] = c;
+            mine++;
+        } else if (what && strcmp(what, "open") == 0) {
+            open++;
+        } else if (robot && bot_spec_can_play(robot->spec, set.v)) {
+            k->seated[i] = 1;
+            k->who[i] = *robot;
+        } else {
+            client_error(c, ref, "seat %d: want \"me\", \"open\" or a bot that plays %s", i,
+                         set.v->title);
+            free(k);
+            return;
+        }
+    }
+    if (!mine) {
+        client_error(c, ref, "take at least one seat yourself");
+        free(k);
+        return;
+    }
+    k->id = ++s->next_seek;
+    k->next = s->seeks;
+    s->seeks = k;
+    json_t *m = json_pack("{s:s, s:I}", "type", "table_created", "table", (json_int_t)k->id);
+    if (ref)
+        json_object_set(m, "ref", ref);
+    client_send(c, m);
+    json_decref(m);
+    if (!open)
+        table_full(s, k);
+    else
+        lobby_changed(s);
+}
+
+/* sit {table, seat} */
+static void on_sit(srv *s, client *c, json_t *msg, json_t *ref)
+{
+    json_t *id = json_object_get(msg, "table"), *seat = json_object_get(msg, "seat");
+    seek *k = json_is_integer(id) ? seek_find(s, json_integer_value(id), NULL) : NULL;
+    if (!k || !k->nseats) {
+        client_error(c, ref, "no such table");
+        return;
+    }
+    json_int_t i = json_is_integer(seat) ? json_integer_value(seat) : -1;
+    if (i < 0 || i >= k->nseats || k->seated[i]) {
+        client_error(c, ref, "that seat is not open");
+        return;
+    }
+    k->seated[i] = 1;
+    k->who[i] = c->me;
+    k->sitter[i] = c;
+    int open = 0;
+    for (int j = 0; j < k->nseats; j++)
+        open += !k->seated[j];
+    if (!open)
+        table_full(s, k);
+    else
+        lobby_changed(s);
 }
 
 static void on_cancel(srv *s, client *c, json_t *msg, json_t *ref)
@@ -488,6 +650,13 @@ static void on_ws_close(void *app, net_conn *conn)
             live_unwatch(g, c);
     }
     int lobby = 0;
+    for (seek *k = s->seeks; k; k = k->next)
+        for (int i = 0; i < k->nseats; i++)
+            if (k->sitter[i] == c && k->owner != c) {
+                k->seated[i] = 0;
+                k->sitter[i] = NULL;
+                lobby = 1;
+            }
     for (seek **p = &s->seeks; *p;) {
         if ((*p)->owner == c) {
             seek *k = *p;
@@ -582,6 +751,10 @@ static void on_ws_message(void *app, net_conn *conn, const char *text, size_t le
         live_on_rematch(s, c, msg);
     else if (strcmp(type, "setup") == 0)
         live_on_setup(s, c, msg);
+    else if (strcmp(type, "table") == 0)
+        on_table(s, c, msg, ref);
+    else if (strcmp(type, "sit") == 0)
+        on_sit(s, c, msg, ref);
     else
         client_error(c, ref, "unknown message type '%.40s'", type);
     json_decref(msg);
@@ -614,6 +787,11 @@ static const struct {
     {"bot-level4", "level=4"}, {"bot-level5", "level=5"}, {"bot-level6", "level=6"},
     {"bot-greedy", "greedy"},  {"bot-random", "random"},  {"bot-mcts", "mcts"},
     {"bot-attacker", "attacker"},
+    /* Keeps & Moats: three styles at two strengths, and the capture bot */
+    {"bot-aggressive2", "aggressive=2"}, {"bot-aggressive5", "aggressive=5"},
+    {"bot-balanced2", "balanced=2"},     {"bot-balanced5", "balanced=5"},
+    {"bot-defensive2", "defensive=2"},   {"bot-defensive5", "defensive=5"},
+    {"bot-capture", "capture"},
 };
 
 static int bots_ready(srv *s)
@@ -649,10 +827,18 @@ json_t *bots_json(srv *s)
 {
     json_t *a = json_array();
     for (int i = 0; i < s->nbots; i++) {
-        const char *spec = s->bots[i].spec;
-        int level = strncmp(spec, "level=", 6) == 0 ? atoi(spec + 6) : 0;
-        json_array_append_new(a, json_pack("{s:s, s:s, s:i}", "name", s->bots[i].name, "spec",
-                                           spec, "level", level));
+        const char *spec = s->bots[i].spec, *eq = strchr(spec, '=');
+        int level = eq ? atoi(eq + 1) : 0;
+        char style[32] = "";
+        if (eq && (size_t)(eq - spec) < sizeof style && strncmp(spec, "level=", 6) != 0)
+            snprintf(style, sizeof style, "%.*s", (int)(eq - spec), spec);
+        json_t *plays = json_array();
+        for (const game_variant *const *v = game_variants(); *v; v++)
+            if (bot_spec_can_play(spec, *v))
+                json_array_append_new(plays, json_string((*v)->name));
+        json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:s, s:o}", "name", s->bots[i].name,
+                                           "spec", spec, "level", level, "style", style,
+                                           "variants", plays));
     }
     return a;
 }

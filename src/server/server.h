@@ -57,11 +57,18 @@ struct client {
 };
 
 /* Settings of a new game. */
+#define SRV_MAX_OPTIONS 4
+
 typedef struct game_settings {
     const game_variant *v;
     int64_t base_ms, inc_ms;
     int move_limit;
     int rated;
+    int nopts;           /* the variant's other settings ("GameType": 2) */
+    struct {
+        const char *name;  /* the variant's option name (static) */
+        int value;
+    } opts[SRV_MAX_OPTIONS];
 } game_settings;
 
 typedef struct seek {
@@ -69,6 +76,12 @@ typedef struct seek {
     client *owner;
     game_settings set;
     char token[33];      /* challenges: the link's token; "" for lobby seeks */
+    /* Tables (games of more than two sides): each seat taken by a person
+     * (seated[i] and who), a bot, or open. nseats 0 for two-sided seeks. */
+    int nseats;
+    int seated[GAME_MAX_SIDES];
+    ident who[GAME_MAX_SIDES];
+    client *sitter[GAME_MAX_SIDES];  /* the connection of a person's seat */
     struct seek *next;
 } seek;
 
@@ -81,6 +94,7 @@ typedef struct played {
 struct live {
     srv *s;
     int64_t id;
+    game_settings set;       /* as created (a rematch repeats them) */
     const game_variant *v;
     store_game g;
     _Alignas(16) unsigned char pos[GAME_POS_MAX];
@@ -125,7 +139,7 @@ struct srv {
     int64_t next_seek;
     net_timer *sweep;
     fail_entry fails[256];
-    ident bots[16];
+    ident bots[32];
     int nbots;
     char webroot[512];
     int stopping;

@@ -1185,6 +1185,93 @@ static void test_S8_bot_and_one_device_games_send_no_hidden_rank(void **state)
     ws_close(w);
 }
 
+/* Keeps & Moats at a four-seat table (K3): a person, two bots and a second
+ * person; the game type and King result chosen at creation reach the
+ * game; the bots move in their turns; the people move from their legal
+ * lists. */
+static void test_K3_four_seat_table(void **state)
+{
+    (void)state;
+    char ca[80], cb[80];
+    guest(ca);
+    guest(cb);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
+    /* refusals first */
+    send_fmt(a, "{\"type\":\"seek\",\"variant\":\"keeps-moats\",\"base_ms\":0}");
+    json_t *e = ws_expect(a, "error", WAIT);
+    assert_non_null(e);
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "table"));
+    json_decref(e);
+    send_fmt(a, "{\"type\":\"table\",\"variant\":\"keeps-moats\",\"base_ms\":0,"
+                "\"seats\":[\"me\",\"bot-level3\",\"open\",\"bot-capture\"]}");
+    assert_non_null((e = ws_expect(a, "error", WAIT)));
+    json_decref(e);
+    send_fmt(a, "{\"type\":\"table\",\"variant\":\"keeps-moats\",\"base_ms\":0,"
+                "\"options\":{\"GameType\":7},\"seats\":[\"me\",\"open\",\"open\",\"open\"]}");
+    assert_non_null((e = ws_expect(a, "error", WAIT)));
+    json_decref(e);
+    /* White: a; Red: the capture bot; Black: b; Blue: a balanced bot */
+    send_fmt(a, "{\"type\":\"table\",\"variant\":\"keeps-moats\",\"base_ms\":0,"
+                "\"options\":{\"GameType\":0,\"KingResult\":2},"
+                "\"seats\":[\"me\",\"bot-capture\",\"open\",\"bot-balanced2\"]}");
+    json_t *t = ws_expect(a, "table_created", WAIT);
+    assert_non_null(t);
+    send_fmt(b, "{\"type\":\"sit\",\"table\":%lld,\"seat\":2}", (long long)jint(t, "table"));
+    json_decref(t);
+    json_t *ga = ws_expect(a, "game", WAIT), *gb = ws_expect(b, "game", WAIT);
+    assert_non_null(ga);
+    assert_non_null(gb);
+    json_t *game = json_object_get(ga, "game");
+    json_int_t id = jint(game, "id");
+    assert_int_equal(json_array_size(json_object_get(game, "players")), 4);
+    json_t *teams = json_object_get(game, "teams");
+    /* Allied Neighbors: White+Blue against Black+Red */
+    assert_int_equal(json_integer_value(json_array_get(teams, 0)),
+                     json_integer_value(json_array_get(teams, 3)));
+    assert_int_equal(json_integer_value(json_array_get(teams, 1)),
+                     json_integer_value(json_array_get(teams, 2)));
+    assert_true(json_integer_value(json_array_get(teams, 0)) !=
+                json_integer_value(json_array_get(teams, 1)));
+    const char *pos = json_string_value(json_object_get(game, "position"));
+    assert_non_null(strstr(pos, " neighbors frozen "));
+    assert_int_equal(jint(json_object_get(gb, "game"), "to_move"), 0);
+    /* White (a) moves; the capture bot answers as Red; Black (b) moves;
+     * the balanced bot answers as Blue; White again */
+    json_t *last = json_incref(game);
+    json_decref(ga);
+    json_decref(gb);
+    for (int round = 0; round < 2; round++) {
+        int ply = round * 4;
+        send_fmt(a, "{\"type\":\"move\",\"game\":%lld,\"ply\":%d,\"move\":\"%s\"}",
+                 (long long)id, ply, first_legal(last, (size_t)round));
+        json_decref(last);
+        /* b waits for its turn: a move message with legal moves */
+        json_t *m = NULL;
+        for (;;) {
+            m = ws_expect(b, "move", WAIT);
+            assert_non_null(m);
+            if (json_object_get(m, "legal"))
+                break;
+            json_decref(m);
+        }
+        assert_int_equal(jint(m, "ply"), ply + 1);  /* Red's bot has moved */
+        send_fmt(b, "{\"type\":\"move\",\"game\":%lld,\"ply\":%d,\"move\":\"%s\"}",
+                 (long long)id, ply + 2, first_legal(m, 3));
+        json_decref(m);
+        for (;;) {
+            last = ws_expect(a, "move", WAIT);
+            assert_non_null(last);
+            if (json_object_get(last, "legal"))
+                break;
+            json_decref(last);
+        }
+        assert_int_equal(jint(last, "ply"), ply + 3);  /* Blue's bot has moved */
+    }
+    json_decref(last);
+    ws_close(a);
+    ws_close(b);
+}
+
 /* Saved setups belong to signed-in players; bad ones are refused. */
 static void test_S3_saved_setups(void **state)
 {
@@ -1254,6 +1341,7 @@ int main(void)
         cmocka_unit_test(test_S8_online_game_sends_no_hidden_rank),
         cmocka_unit_test(test_S8_bot_and_one_device_games_send_no_hidden_rank),
         cmocka_unit_test(test_S3_saved_setups),
+        cmocka_unit_test(test_K3_four_seat_table),
         cmocka_unit_test(test_R7_variants_offer_the_move_limits),
         cmocka_unit_test(test_static_files_stay_in_the_web_root),
     };
