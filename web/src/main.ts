@@ -9,6 +9,7 @@ import { renderLearn } from './learn/index';
 import { renderHome } from './pages/home';
 import { renderGamePage } from './pages/game';
 import { renderStrategoHelp } from './stratego/help';
+import { renderKeepsHelp } from './keeps/help';
 import { renderReview } from './pages/review';
 import { renderChallenge } from './pages/challenge';
 import { renderPlayer } from './pages/player';
@@ -29,6 +30,7 @@ const routes: [RegExp, Page, string][] = [
   [/^\/signin$/, renderSignin, 'Sign in'],
   [/^\/signup$/, renderSignup, 'Sign up'],
   [/^\/stratego\/help$/, renderStrategoHelp, 'Stratego: how to play'],
+  [/^\/keeps\/help(?:\/([a-z-]+))?\/?$/, renderKeepsHelp, 'Keeps & Moats: how to play'],
   [/^\/learn(\/.*)?$/, (host) => renderLearn(host, location.pathname), 'Learn'],
 ];
 

@@ -15,12 +15,14 @@ import { beep, setSound, soundOn } from '../sound';
 import { navigate, Cleanup } from '../main';
 import { isStratego } from '../stratego/api';
 import { renderStrategoGame } from '../stratego/game';
+import { renderKeepsGame } from '../keeps/game';
 
 const THREATS = 'citadel.threats';
 
 /** /game/ID: a Stratego game has a page of its own (web/src/stratego/game.ts). */
 export async function renderGamePage(host: HTMLElement, idText: string): Promise<Cleanup> {
   const variant = await api.game(Number(idText)).then((x) => x.variant).catch(() => '');
+  if (variant === 'keeps-moats') return renderKeepsGame(host, Number(idText));
   return isStratego(variant) ? renderStrategoGame(host, Number(idText)) : renderGame(host, idText);
 }
 

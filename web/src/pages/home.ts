@@ -8,6 +8,7 @@ import { me, onSessionChange } from '../session';
 import { socket } from '../ws';
 import { navigate, Cleanup } from '../main';
 import { isStratego } from '../stratego/api';
+import { isKeeps, tableFields, tableList, TableSeek } from '../keeps/table';
 
 /** Stratego's move limit counts plies, any number (docs/stratego.md): these are offered. */
 const STRATEGO_LIMITS = [1000, 500, 2000];
@@ -71,7 +72,7 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     host.append(h('p', { class: 'error' }, `Could not load the game list: ${errorText(e)}`));
     return;
   }
-  variants = variants.filter((v) => (!v.hidden && v.family === 'rampart') || isStratego(v.name));
+  variants = variants.filter((v) => (!v.hidden && v.family === 'rampart') || isStratego(v.name) || isKeeps(v.name));
   const choice = loadChoice();
   // A link such as /?bot=bot-level1 (the last Learn page) chooses that bot.
   const asked = new URLSearchParams(location.search).get('bot');
@@ -123,8 +124,10 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     limitLabel, limitSelect,
     h('label', { class: 'toggle' }, ratedBox, 'Rated game'), ratedNote);
 
+  // Keeps & Moats: four seats at a table instead of an opponent (web/src/keeps/table.ts)
+  const keeps = tableFields(bots);
   const play = h('button', { type: 'submit', class: 'primary big', id: 'start-game' }, 'Play');
-  const form = h('form', { class: 'panel', id: 'new-game' }, h('h2', {}, 'New game'), gameField, oppField, clockField, moreField, play, waiting);
+  const form = h('form', { class: 'panel', id: 'new-game' }, h('h2', {}, 'New game'), gameField, oppField, keeps.el, clockField, moreField, play, waiting);
 
   const value = (name: string) => (form.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? '';
 
@@ -134,6 +137,12 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     // Stratego: its own words for sides and move limit, and a link to its rules
     const stratego = !!v && isStratego(v.name);
     if (stratego) form.querySelector('#variant-about')!.append(' ', link('/stratego/help', 'How to play Stratego'));
+    const km = !!v && isKeeps(v.name);
+    if (km) form.querySelector('#variant-about')!.append(' ', link('/keeps/help', 'How to play Keeps & Moats'));
+    keeps.el.hidden = !km;
+    oppField.hidden = km;
+    moreField.hidden = km;
+    play.textContent = km ? 'Open the table' : 'Play';
     limitLabel.textContent = stratego ? 'Move limit (single moves, then a draw)' : 'Move limit (full moves, then decided by material)';
     sideSelect.options[0].text = stratego ? 'Red (moves first)' : 'Bottom (moves first)';
     sideSelect.options[1].text = stratego ? 'Blue' : 'Top';
@@ -166,7 +175,8 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     const s = settings();
     const opp = value('opponent') as Opponent;
     localStorage.setItem(SAVED, JSON.stringify({ variant: s.variant, opponent: opp, bot: botSelect.value, clock: value('clock'), limit: s.move_limit, rated: s.rated, side: Number(sideSelect.value) }));
-    if (opp === 'bot') socket.send({ type: 'play_bot', ...s, bot: botSelect.value, side: Number(sideSelect.value), ref: 'newgame' });
+    if (isKeeps(s.variant)) socket.send({ type: 'table', variant: s.variant, base_ms: s.base_ms, inc_ms: s.inc_ms, ...keeps.settings(), ref: 'newgame' });
+    else if (opp === 'bot') socket.send({ type: 'play_bot', ...s, bot: botSelect.value, side: Number(sideSelect.value), ref: 'newgame' });
     else if (opp === 'local') socket.send({ type: 'local', variant: s.variant, base_ms: s.base_ms, inc_ms: s.inc_ms, move_limit: s.move_limit, ref: 'newgame' });
     else if (opp === 'seek') socket.send({ type: 'seek', ...s, ref: 'newgame' });
     else socket.send({ type: 'challenge', ...s, ref: 'newgame' });
@@ -187,6 +197,11 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     play.disabled = false;
   }
 
+  offs.push(socket.on('*', (m) => {
+    if (m.type !== ('table_created' as string)) return;
+    play.disabled = false;
+    waiting.replaceChildren(h('p', { class: 'status', id: 'km-table-open' }, 'Your table is open in the lobby. The game starts when every seat is taken.'));
+  }));
   offs.push(socket.on('seek_created', (m) => {
     pendingSeek = m.seek;
     waiting.replaceChildren(h('p', { class: 'status' }, 'Waiting for an opponent to accept your seek…'),
@@ -219,13 +234,19 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   // ---- the lobby ----
   const seeksBox = h('div', { id: 'lobby-seeks' });
   const gamesBox = h('div', { id: 'lobby-games' });
+  const tablesBox = h('div', { id: 'lobby-tables' });
   const lobby = h('section', { class: 'panel', 'aria-labelledby': 'lobby-h' },
     h('h2', { id: 'lobby-h' }, 'Lobby'),
     h('h3', {}, 'Open seeks'), seeksBox,
+    h('h3', {}, 'Keeps & Moats tables'), h('p', { class: 'hint' }, 'Four kingdoms, up to four people. ', link('/keeps/help', 'How to play Keeps & Moats')), tablesBox,
     h('h3', {}, 'Games being played'), gamesBox);
 
-  function drawLobby(seeks: Seek[], games: GameSummary[]): void {
+  function drawLobby(all: Seek[], games: GameSummary[]): void {
     const mine = me();
+    const tables = (all as TableSeek[]).filter((s) => s.seats);
+    const seeks = all.filter((s) => !(s as TableSeek).seats);
+    tablesBox.replaceChildren(tables.length ? tableList(tables, (table, seat) => socket.send({ type: 'sit', table, seat, ref: 'lobby' }))
+      : h('p', { class: 'empty' }, 'No open tables. Choose Keeps & Moats above to open one.'));
     seeksBox.replaceChildren(seeks.length
       ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Game'), h('th', {}, 'Clock'), h('th', {}, ''))),
         h('tbody', {}, ...seeks.map((s) => {

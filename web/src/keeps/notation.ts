@@ -1,0 +1,176 @@
+// keeps/notation.ts -- Keeps & Moats Chess notation (docs/keeps-moats.md, K7):
+// squares on the 17x17 grid with holes, pieces, moves, and the nine-field
+// position string. Only reading and naming: the engine on the server is the
+// only judge of what is legal.
+
+export const SIZE = 17;
+export const KINGDOMS = ['White', 'Red', 'Black', 'Blue'] as const;
+export const KINGDOM_LETTERS = ['w', 'r', 'b', 'u'] as const;
+export type Kind = 'K' | 'Q' | 'R' | 'B' | 'N' | 'P' | 'C';
+export const KIND_NAMES: Record<Kind, string> = { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', P: 'Pawn', C: 'Castle Pawn' };
+export type Piece = { kingdom: number; kind: Kind };
+
+export const GAME_TYPES: Record<string, string> = { neighbors: 'Allied Neighbors', crossroad: 'Crossroad Allies', anarchy: 'Anarchy' };
+export const KING_RESULTS: Record<string, string> = { gained: 'Kingdom Gained', lost: 'Kingdom Lost', frozen: 'Kingdom Frozen' };
+/** The server's option values (GameType 0-2, KingResult 0-2) in order. */
+export const GAME_TYPE_ORDER = ['neighbors', 'crossroad', 'anarchy'];
+export const KING_RESULT_ORDER = ['gained', 'lost', 'frozen'];
+
+export const START = 'bC/bNbKbB/bRbBbQbNbR/bPbPbPbPbPbPbP/9/rP9uP/rRrP9uPuR/rBrNrP9uPuBuN/rCrKrQrP9uPuQuKuC/rNrBrP9uPuNuB/rRrP9uPuR/rP9uP/9/wPwPwPwPwPwPwP/wRwNwQwBwR/wBwKwN/wC w anarchy gained wrbu -,-,-,- - 1 200';
+
+/** Squares as [file, row], both 0-16 (a = 0, row 1 = 0). */
+export type Sq = [number, number];
+
+export function exists(f: number, r: number): boolean {
+  return f >= 0 && f < SIZE && r >= 0 && r < SIZE && Math.abs(f - 8) + Math.abs(r - 8) <= 8;
+}
+
+export function squareName(f: number, r: number): string {
+  return String.fromCharCode(97 + f) + (r + 1);
+}
+
+export function parseSquare(s: string): Sq | null {
+  const m = /^([a-q])(\d{1,2})$/.exec(s);
+  if (!m) return null;
+  const f = m[1].charCodeAt(0) - 97;
+  const r = Number(m[2]) - 1;
+  return exists(f, r) ? [f, r] : null;
+}
+
+/** Every existing square, row 17 down to row 1, west to east (the string's order). */
+export const ALL_SQUARES: string[] = [];
+for (let r = SIZE - 1; r >= 0; r--) for (let f = 0; f < SIZE; f++) if (exists(f, r)) ALL_SQUARES.push(squareName(f, r));
+
+export type Area = { kingdom: number; part: 'moat' | 'keep' } | null;
+
+/** Whose Moat or Keep a square is (K1), or null for the Battlefield. */
+export function areaOf(sq: string): Area {
+  const p = parseSquare(sq);
+  if (!p) return null;
+  const [f, r] = p;
+  if (r < 4) return { kingdom: 0, part: r === 3 ? 'moat' : 'keep' };
+  if (r > 12) return { kingdom: 2, part: r === 13 ? 'moat' : 'keep' };
+  if (f < 4) return { kingdom: 1, part: f === 3 ? 'moat' : 'keep' };
+  if (f > 12) return { kingdom: 3, part: f === 13 ? 'moat' : 'keep' };
+  return null;
+}
+
+/** Each kingdom's Throne (its King's square at the start) and Castle Pawn square. */
+export const THRONES = ['i2', 'b9', 'i16', 'p9'];
+export const CASTLE_SQUARES = ['i1', 'a9', 'i17', 'q9'];
+
+export function parsePiece(t: string): Piece | null {
+  const k = KINGDOM_LETTERS.indexOf(t[0] as never);
+  if (k < 0 || !'KQRBNPC'.includes(t[1] ?? '') || t.length !== 2) return null;
+  return { kingdom: k, kind: t[1] as Kind };
+}
+
+export function pieceName(p: Piece): string {
+  return `${KINGDOMS[p.kingdom]} ${KIND_NAMES[p.kind]}`;
+}
+
+export type Position = {
+  board: Map<string, Piece>;
+  toMove: number;
+  gameType: string; // neighbors | crossroad | anarchy
+  kingResult: string; // gained | lost | frozen
+  castling: number[];
+  prisoners: Piece[][]; // what each kingdom holds
+  out: number[];
+  round: number;
+  limit: number;
+};
+
+const kingdomsOf = (s: string) => (s === '-' ? [] : [...s].map((c) => KINGDOM_LETTERS.indexOf(c as never)).filter((k) => k >= 0));
+
+function tokens(s: string): Piece[] {
+  if (s === '-') return [];
+  const out: Piece[] = [];
+  for (let i = 0; i + 1 < s.length; i += 2) {
+    const p = parsePiece(s.slice(i, i + 2));
+    if (p) out.push(p);
+  }
+  return out;
+}
+
+/** Reads a K7 position; throws on text that is not one. */
+export function parsePosition(text: string): Position {
+  const f = text.trim().split(/\s+/);
+  if (f.length !== 9) throw new Error(`a position has nine fields, not ${f.length}`);
+  const rows = f[0].split('/');
+  if (rows.length !== SIZE) throw new Error('a board has 17 rows');
+  const board = new Map<string, Piece>();
+  rows.forEach((row, i) => {
+    const r = SIZE - 1 - i;
+    const files: number[] = [];
+    for (let x = 0; x < SIZE; x++) if (exists(x, r)) files.push(x);
+    let n = 0;
+    const re = /(\d+)|([wrbu][KQRBNPC])/g;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(row))) {
+      if (m[1]) n += Number(m[1]);
+      else {
+        if (n < files.length) board.set(squareName(files[n], r), parsePiece(m[2])!);
+        n++;
+      }
+    }
+    if (n !== files.length) throw new Error(`row ${r + 1} has ${n} squares, not ${files.length}`);
+  });
+  const prisoners = f[5].split(',').map(tokens);
+  while (prisoners.length < 4) prisoners.push([]);
+  return {
+    board,
+    toMove: Math.max(0, KINGDOM_LETTERS.indexOf(f[1] as never)),
+    gameType: f[2],
+    kingResult: f[3],
+    castling: kingdomsOf(f[4]),
+    prisoners,
+    out: kingdomsOf(f[6]),
+    round: Number(f[7]),
+    limit: Number(f[8]),
+  };
+}
+
+/** The teams of a game type (K3), one per kingdom, numbered as the server does. */
+export function teamsOf(gameType: string): number[] {
+  if (gameType === 'neighbors') return [0, 1, 1, 0];
+  if (gameType === 'crossroad') return [0, 1, 0, 1];
+  return [0, 1, 2, 3];
+}
+
+export type Move = { from: string; to: string; choice: { release?: Piece; assassinate?: string } | null } | 'pass';
+
+/** Reads `f4f6`, `pass`, `h14h15=r:wR`, `h14h15=a:g15`. */
+export function parseMove(text: string): Move | null {
+  if (text === 'pass') return 'pass';
+  const m = /^([a-q]\d{1,2})([a-q]\d{1,2})(?:=(r|a):(\w+))?$/.exec(text);
+  if (!m) return null;
+  let choice: { release?: Piece; assassinate?: string } | null = null;
+  if (m[3] === 'r') choice = { release: parsePiece(m[4]) ?? undefined };
+  else if (m[3] === 'a') choice = { assassinate: m[4] };
+  return { from: m[1], to: m[2], choice };
+}
+
+/** The two squares a move touches, or none for a pass. */
+export function moveSquares(text: string): string[] {
+  const m = parseMove(text);
+  return m && m !== 'pass' ? [m.from, m.to] : [];
+}
+
+/** A move in words, for the move list and the choice dialog. */
+export function moveWords(text: string, before?: Position): string {
+  const m = parseMove(text);
+  if (!m) return text;
+  if (m === 'pass') return 'passes (no legal move)';
+  const p = before?.board.get(m.from);
+  const what = p ? `${KIND_NAMES[p.kind]} ` : '';
+  let s = `${what}${m.from}–${m.to}`;
+  const hit = before?.board.get(m.to);
+  if (hit && p && hit.kingdom !== p.kingdom) s += ` takes ${pieceName(hit)}`;
+  if (m.choice?.release) s += `, releases ${pieceName(m.choice.release)}`;
+  if (m.choice?.assassinate) {
+    const v = before?.board.get(m.choice.assassinate);
+    s += `, assassinates ${v ? pieceName(v) + ' on ' : ''}${m.choice.assassinate}`;
+  }
+  return s;
+}
