@@ -5,7 +5,8 @@ import { h, link, errorText } from '../ui';
 
 export async function renderLadder(host: HTMLElement, variant: string): Promise<void> {
   const tabs = h('nav', { class: 'choices', 'aria-label': 'Ladders' },
-    link('/ladder/rampart', 'Rampart Classic'), link('/ladder/rampart-xl', 'Rampart XL'));
+    link('/ladder/rampart', 'Rampart Classic'), link('/ladder/rampart-xl', 'Rampart XL'),
+    link('/ladder/stratego', 'Stratego'));
   for (const a of tabs.querySelectorAll('a')) {
     if (a.getAttribute('href') === `/ladder/${variant}`) a.setAttribute('aria-current', 'page');
     a.classList.add('button');
