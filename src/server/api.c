@@ -668,6 +668,15 @@ static void game_page(srv *s, net_http *h, int64_t id, const char *rest)
         free(text);
         return;
     }
+    if (strcmp(rest, "/positions") == 0) {
+        int status;
+        json_t *j = game_positions(s, id, &status, err, sizeof err);
+        if (!j)
+            reply_error(h, status, err);
+        else
+            reply_json(h, 200, j, NULL);
+        return;
+    }
     if (rest[0]) {
         reply_error(h, 404, "no such page");
         return;

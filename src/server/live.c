@@ -1140,6 +1140,44 @@ int live_resume_all(srv *s)
     return resumed;
 }
 
+json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen)
+{
+    live *mem = live_find(s, id);
+    live *g = mem ? mem : live_load(s, id, err, errlen);
+    if (!g) {
+        *status = 404;
+        return NULL;
+    }
+    json_t *out = NULL;
+    if (g->setting_up || (g->v->hidden && !g->over)) {
+        snprintf(err, errlen, "a game with hidden pieces is shown move by move once it is over");
+        *status = 403;
+    } else {
+        const game_ops *ops = g->v->ops;
+        _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
+        memcpy(pos, g->start, ops->pos_size);
+        json_t *list = json_array();
+        char buf[2048];
+        ops->format(pos, buf, sizeof buf);
+        json_array_append_new(list, json_string(buf));
+        for (int i = 0; i < g->nmoves; i++) {
+            game_move m;
+            game_error ge;
+            if (ops->parse_move(pos, g->moves[i].text, &m, &ge) != 0)
+                break;
+            ops->make(pos, m, undo);
+            ops->format(pos, buf, sizeof buf);
+            json_array_append_new(list, json_string(buf));
+        }
+        out = json_pack("{s:I, s:s, s:o}", "id", (json_int_t)g->id, "variant", g->v->name,
+                        "positions", list);
+        *status = 200;
+    }
+    if (!mem)
+        live_free(g);
+    return out;
+}
+
 json_t *game_json_stored(srv *s, int64_t id, char *err, size_t errlen)
 {
     live *g = live_load(s, id, err, errlen);

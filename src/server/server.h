@@ -193,5 +193,8 @@ void botpool_free(srv *s);
 /* The record of a stored game as text (malloc'd), or NULL. */
 char *record_text(srv *s, int64_t id, char *err, size_t errlen);
 json_t *game_json_stored(srv *s, int64_t id, char *err, size_t errlen);
+/* Every position of a game, the start first (for reviewing); a hidden
+ * game's only once it is over. NULL with *status 404 or 403 and err. */
+json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen);
 
 #endif

@@ -1074,6 +1074,11 @@ static void test_S8_online_game_sends_no_hidden_rank(void **state)
     (void)events;
     json_decref(last[0]);
     json_decref(last[1]);
+    /* no reviewing move by move while the game is live */
+    char ppath[64];
+    snprintf(ppath, sizeof ppath, "/api/games/%lld/positions", (long long)d.game);
+    json_t *denied = get_json(ppath, NULL, 403);
+    json_decref(denied);
     /* the end makes everything public: the start holds both setups */
     send_fmt(d.side[0], "{\"type\":\"resign\",\"game\":%lld}", (long long)d.game);
     json_t *end = ws_expect(sp, "end", WAIT);
@@ -1082,6 +1087,12 @@ static void test_S8_online_game_sends_no_hidden_rank(void **state)
     assert_non_null(start);
     assert_null(strchr(start, 'X'));
     assert_null(strchr(start, 'x'));
+    /* once over, every position is public, the start first */
+    json_t *review = get_json(ppath, NULL, 200);
+    json_t *list = json_object_get(review, "positions");
+    assert_int_equal(json_array_size(list), 41);
+    assert_string_equal(json_string_value(json_array_get(list, 0)), start);
+    json_decref(review);
     json_decref(end);
     json_decref(d.state);
     ws_close(a);
