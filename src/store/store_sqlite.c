@@ -39,7 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
 #include <sqlite3.h>
+#include <time.h>
 
 #include "store.h"
 
@@ -48,6 +50,7 @@
 
 #define BUSY_TIMEOUT_MS 5000
 #define KV_VALUE_MAX 4096   /* bytes of one kv value */
+#define WAL_RESTART_FRAMES 20000  /* about 80 MB of WAL */
 
 /* --- schema ------------------------------------------------------------- */
 
@@ -226,6 +229,17 @@ struct store {
     sqlite3 *db;
     int version;
     sqlite3_stmt *st[ST_COUNT];
+    /* The checkpointer: a thread with a connection of its own that copies
+     * the WAL into the database every second, so that the writer (the
+     * server's event loop) never waits on the disk flushes a checkpoint
+     * makes. Not started for ":memory:". */
+    pthread_t ckpt;
+    int ckpt_running;
+    int ckpt_stop;
+    int sync_full;
+    pthread_mutex_t ckpt_lock;
+    pthread_cond_t ckpt_wake;
+    char *path;
 };
 
 /* --- helpers ------------------------------------------------------------ */
@@ -383,6 +397,57 @@ static int configure(store *s, int sync_full, store_err *err)
     return 0;
 }
 
+static void *checkpointer(void *arg)
+{
+    store *s = arg;
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(s->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) ==
+        SQLITE_OK) {
+        sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+        sqlite3_exec(db, s->sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
+                     NULL, NULL, NULL);
+    }
+    pthread_mutex_lock(&s->ckpt_lock);
+    while (!s->ckpt_stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&s->ckpt_wake, &s->ckpt_lock, &until);
+        if (s->ckpt_stop)
+            break;
+        pthread_mutex_unlock(&s->ckpt_lock);
+        /* PASSIVE: copies what it can without blocking the writer */
+        if (db) {
+            int log = 0, done = 0;
+            sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+            /* Under steady writing a passive checkpoint never catches the
+             * writer, and the WAL only restarts once one does: past
+             * WAL_RESTART_FRAMES, a restarting checkpoint holds the writer
+             * back for the moment it takes to finish. */
+            if (log > WAL_RESTART_FRAMES)
+                sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_RESTART, NULL, NULL);
+        }
+        pthread_mutex_lock(&s->ckpt_lock);
+    }
+    pthread_mutex_unlock(&s->ckpt_lock);
+    sqlite3_close(db);
+    return NULL;
+}
+
+static void checkpointer_start(store *s, const char *path, int sync_full)
+{
+    if (strcmp(path, ":memory:") == 0 || !(s->path = strdup(path)))
+        return;
+    s->sync_full = sync_full;
+    pthread_mutex_init(&s->ckpt_lock, NULL);
+    pthread_cond_init(&s->ckpt_wake, NULL);
+    if (pthread_create(&s->ckpt, NULL, checkpointer, s) == 0) {
+        s->ckpt_running = 1;
+        /* the writer leaves checkpoints to the checkpointer */
+        sqlite3_exec(s->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL, NULL);
+    }
+}
+
 store *store_open(const char *path, int sync_full, store_err *err)
 {
     assert(path);
@@ -411,6 +476,7 @@ store *store_open(const char *path, int sync_full, store_err *err)
             return NULL;
         }
     }
+    checkpointer_start(s, path, sync_full);
     return s;
 }
 
@@ -418,6 +484,18 @@ void store_close(store *s)
 {
     if (!s)
         return;
+    if (s->ckpt_running) {
+        pthread_mutex_lock(&s->ckpt_lock);
+        s->ckpt_stop = 1;
+        pthread_cond_signal(&s->ckpt_wake);
+        pthread_mutex_unlock(&s->ckpt_lock);
+        pthread_join(s->ckpt, NULL);
+        pthread_mutex_destroy(&s->ckpt_lock);
+        pthread_cond_destroy(&s->ckpt_wake);
+        /* the last of the WAL, now that nothing else writes */
+        sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    }
+    free(s->path);
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->st[i]);
     sqlite3_close(s->db);
