@@ -238,8 +238,7 @@ export function renderKeepsGame(host: HTMLElement, id: number): Cleanup {
     resultBox.append(h('div', { class: 'result' },
       h('h2', { tabindex: -1 }, kmResultHeadline(r, teams())),
       h('p', {}, why),
-      // the Rampart review page cannot show this board; the record holds the whole game
-      h('p', {}, h('a', { href: `/api/games/${id}/record`, target: '_blank' }, 'Game record'), ' · ', link('/', 'New game'))));
+      h('p', {}, link(`/review/${id}`, 'Review this game'), ' · ', h('a', { href: `/api/games/${id}/record`, target: '_blank' }, 'Game record'), ' · ', link('/', 'New game'))));
   }
 
   function drawMoves(): void {

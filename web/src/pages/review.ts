@@ -1,46 +1,84 @@
 // pages/review.ts -- a finished (or live) game replayed move by move:
-// buttons, the move list, and the keyboard (Left/Right, Home/End).
+// buttons, the move list, and the keyboard (Left/Right, Home/End). The board
+// and the words for moves come from the game's family (web/src/review/):
+// Rampart, Stratego or Keeps & Moats.
 
-import { api, Game } from '../api';
-import { Board } from '../board';
-import { diffCaptured, moveSquares } from '../rampart';
-import { h, link, toast, errorText, copyText, formatTimeControl, reasonText, resultHeadline, SIDE_TITLES, formatDate } from '../ui';
-import { drawMoveList } from '../movelist';
+import { api, ApiError, Game } from '../api';
+import { h, link, toast, errorText, copyText, formatTimeControl, SIDE_TITLES, formatDate } from '../ui';
 import { Cleanup } from '../main';
+import { Replayer, ReviewGame, sideTitle } from '../review/replayer';
+import { rampartReplayer } from '../review/rampart';
+import { strategoReplayer } from '../review/stratego';
+import { keepsReplayer } from '../review/keeps';
+import { isStratego } from '../stratego/api';
 
 /** Every position of the game, from the start (index 0) to after the last
- *  move, asked of the server a few at a time. */
-async function positionsOf(g: Game): Promise<string[]> {
-  const out: string[] = new Array(g.moves.length + 1);
-  out[0] = g.start;
-  const plies = g.moves.map((_, i) => i + 1);
-  const BATCH = 8;
-  for (let i = 0; i < plies.length; i += BATCH) {
-    await Promise.all(plies.slice(i, i + BATCH).map(async (k) => {
-      out[k] = (await api.position(g.variant, g.start, g.moves.slice(0, k))).position;
-    }));
-  }
-  return out;
+ *  move. A game with hidden pieces answers only once it is over (403). */
+async function positionsOf(id: number): Promise<string[]> {
+  const res = await fetch(`/api/games/${id}/positions`, { credentials: 'same-origin' }).catch(() => {
+    throw new ApiError('Cannot reach the server. Check your connection and try again.', 0);
+  });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(data && typeof data.error === 'string' ? data.error : `The server answered ${res.status}.`, res.status);
+  return (data as { positions: string[] }).positions;
+}
+
+/** The game's family ("rampart", "stratego", "keeps-moats") from /api/variants,
+ *  or guessed from the variant's name if that list cannot be had. */
+async function familyOf(variant: string): Promise<string> {
+  const list = await api.variants().catch(() => []);
+  const v = list.find((x) => x.name === variant);
+  if (v) return v.family;
+  return isStratego(variant) ? 'stratego' : variant.startsWith('keeps') ? 'keeps-moats' : 'rampart';
+}
+
+function replayerFor(family: string, host: HTMLElement, g: ReviewGame, positions: string[]): Replayer {
+  if (family === 'stratego') return strategoReplayer(host, g, positions);
+  if (family === 'keeps-moats') return keepsReplayer(host, g, positions);
+  return rampartReplayer(host, g, positions);
+}
+
+/** The move limit as each game counts it: Rampart in full moves (R7.3),
+ *  Stratego in single moves (S7), Keeps & Moats in rounds of four moves. */
+function limitWords(family: string, n: number): string {
+  if (!n) return 'no move limit';
+  if (family === 'stratego') return `a draw after ${n} moves`;
+  if (family === 'keeps-moats') return `${n} ${n === 1 ? 'round' : 'rounds'} at most`;
+  return `${n} move limit`;
+}
+
+/** "Bottom: alice vs Top: bob", or each of four kingdoms with its player. */
+function playersLine(g: Game): HTMLElement {
+  const two = g.players.length <= 2;
+  return h('p', {}, ...g.players.flatMap((p, s) => [
+    s ? (two ? ' vs ' : ' · ') : '',
+    `${sideTitle(g, s, SIDE_TITLES)}: `,
+    p ? (p.guest ? p.name : link(`/players/${encodeURIComponent(p.name)}`, p.name)) : '?']));
 }
 
 export async function renderReview(host: HTMLElement, idText: string): Promise<Cleanup> {
   const id = Number(idText);
   const title = h('h1', {}, `Review of game ${id}`);
   host.append(title);
-  let g: Game;
+  let g: ReviewGame;
   let positions: string[];
+  let family: string;
   try {
     g = await api.game(id);
-    positions = await positionsOf(g);
+    [positions, family] = await Promise.all([positionsOf(id), familyOf(g.variant)]);
   } catch (e) {
     host.append(h('p', { class: 'error' }, errorText(e)));
+    if (e instanceof ApiError && e.status === 403) host.append(h('p', {}, link(`/game/${id}`, 'Watch the game live')));
     return;
   }
-  title.textContent = `Review: ${g.players.map((p) => p?.name ?? '?').join(' vs ')}`;
-  let ply = g.moves.length;
+  title.textContent = g.players.length > 2
+    ? `Review: ${g.title} game ${id}`
+    : `Review: ${g.players.map((p) => p?.name ?? '?').join(' vs ')}`;
+  const last = positions.length - 1; // the moves the server could replay
+  let ply = last;
 
-  const boardHost = h('div', {});
-  const board = new Board(boardHost, { interactive: false });
+  const boardHost = h('div', { class: `review-board review-${family}` });
+  const replay = replayerFor(family, boardHost, g, positions);
   const where = h('p', { class: 'status', id: 'review-ply', 'aria-live': 'polite' });
   const list = h('div', { class: 'moves', id: 'move-list' });
   const btn = (label: string, text: string, to: () => number, id: string) =>
@@ -49,14 +87,18 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
     btn('First position (Home)', '« First', () => 0, 'rv-first'),
     btn('Previous move (Left arrow)', '‹ Back', () => ply - 1, 'rv-prev'),
     btn('Next move (Right arrow)', 'Next ›', () => ply + 1, 'rv-next'),
-    btn('Last position (End)', 'Last »', () => g.moves.length, 'rv-last'),
-    h('button', { type: 'button', onclick: () => { board.setFlipped(!board.isFlipped()); } }, 'Flip board'));
+    btn('Last position (End)', 'Last »', () => last, 'rv-last'),
+    h('button', { type: 'button', id: 'rv-turn', onclick: () => replay.turn() }, replay.turnLabel));
 
   const r = g.result;
+  let resultLine: HTMLElement;
+  if (g.status === 'over' && r) {
+    const [headline, why] = replay.resultWords(r);
+    resultLine = h('p', { class: 'status', id: 'review-result' }, `${headline}. ${why}.`);
+  } else resultLine = h('p', {}, link(`/game/${id}`, 'This game is still being played: watch it live'));
   const about = h('div', { class: 'panel' },
-    h('p', {}, `${g.title} · ${formatTimeControl(g.base_ms, g.inc_ms)} · ${g.move_limit ? `${g.move_limit} move limit` : 'no move limit'} · ${g.rated ? 'rated' : 'unrated'}${g.created ? ` · ${formatDate(g.created)}` : ''}`),
-    h('p', {}, ...[0, 1].flatMap((s) => [s ? ' vs ' : '', `${SIDE_TITLES[s]}: `, g.players[s] ? link(`/players/${encodeURIComponent(g.players[s].name)}`, g.players[s].name) : '?'])),
-    g.status === 'over' && r ? h('p', { class: 'status' }, `${resultHeadline(r, g.players, g.sides ?? SIDE_TITLES)}. ${reasonText(r.reason)}.`) : h('p', {}, link(`/game/${id}`, 'This game is still being played: watch it live')));
+    h('p', {}, `${g.title} · ${formatTimeControl(g.base_ms, g.inc_ms)} · ${limitWords(family, g.move_limit)} · ${g.rated ? 'rated' : 'unrated'}${g.created ? ` · ${formatDate(g.created)}` : ''}`),
+    playersLine(g), resultLine);
 
   const copyBtn = h('button', { type: 'button', id: 'copy-record', onclick: async () => {
     try {
@@ -75,16 +117,10 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
       list, exportBox)));
 
   function go(to: number): void {
-    ply = Math.max(0, Math.min(g.moves.length, to));
-    board.setPosition(positions[ply]);
-    board.clearMarks();
-    if (ply > 0) {
-      board.mark(moveSquares(g.moves[ply - 1]), 'last');
-      board.mark(diffCaptured(positions[ply - 1], positions[ply]), 'captured');
-    }
-    const full = Math.floor((ply + 1) / 2);
-    where.textContent = ply === 0 ? 'Start position' : `Move ${full}, ${SIDE_TITLES[(ply - 1) % 2]}: ${g.moves[ply - 1]} (${ply} of ${g.moves.length})`;
-    drawMoveList(list, g.moves, ply, go);
+    ply = Math.max(0, Math.min(last, to));
+    replay.show(ply);
+    where.textContent = replay.describe(ply);
+    replay.drawList(list, ply, go);
   }
 
   const onKey = (e: KeyboardEvent) => {
@@ -92,7 +128,7 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
     if (t.closest('input, textarea, select') || e.altKey || e.ctrlKey || e.metaKey) return;
     // the board's own arrow keys move its focus square; leave them to it
     if (t.closest('.board')) return;
-    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: g.moves.length }[e.key];
+    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: last }[e.key];
     if (to === undefined) return;
     e.preventDefault();
     go(to);
@@ -101,6 +137,6 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   go(ply);
   return () => {
     document.removeEventListener('keydown', onKey);
-    board.destroy();
+    replay.destroy();
   };
 }

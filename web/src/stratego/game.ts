@@ -203,8 +203,7 @@ export function renderStrategoGame(host: HTMLElement, id: number): Cleanup {
         const d = Math.round(c.after - c.before);
         return h('li', {}, `${c.name}: ${Math.round(c.before)} → ${Math.round(c.after)} (${d >= 0 ? '+' : ''}${d})`);
       })) : null,
-      // the Rampart review page cannot show Stratego; the record holds the whole game
-      h('p', {}, h('a', { href: `/api/games/${id}/record`, target: '_blank' }, 'Game record'), ' · ', link('/', 'New game'))));
+      h('p', {}, link(`/review/${id}`, 'Review this game'), ' · ', h('a', { href: `/api/games/${id}/record`, target: '_blank' }, 'Game record'), ' · ', link('/', 'New game'))));
   }
 
   /** The move list: one line per move, with what combat showed. */

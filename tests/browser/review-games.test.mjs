@@ -1,0 +1,154 @@
+// review-games.test.mjs -- the review page for Stratego and Keeps & Moats:
+// a short finished game of each (made over the WebSocket from the page, then
+// ended on its game page), opened from "Review this game" and stepped with
+// the keyboard: the board changes at each step and End shows the last position.
+
+import { test, run, check } from './lib.mjs';
+
+/** Every square's label on the page, without the marks of the shown move. */
+const boardText = async (page) => (await page.$$eval('[data-square]', (els) => els.map((e) => e.getAttribute('aria-label') || '')))
+  .map((l) => l.replace(/, (last move|combat)/g, '')).join('|');
+
+const plyText = (page) => page.locator('#review-ply').textContent();
+
+/** Runs `script` in the page with a WebSocket of its own (the page's cookie:
+ *  the same guest as the page) and helpers `send` and `wait(pred)`. */
+function withSocket(page, script, arg) {
+  return page.evaluate(async ([body, arg]) => {
+    const ws = new WebSocket(`ws://${location.host}/ws`);
+    const seen = [];
+    const waiters = [];
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      seen.push(m);
+      for (const w of [...waiters]) if (w.pred(m)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(m); }
+    };
+    const wait = (pred) => {
+      const m = seen.find(pred);
+      if (m) return Promise.resolve(m);
+      return new Promise((resolve, reject) => {
+        waiters.push({ pred, resolve });
+        setTimeout(() => reject(new Error('no answer from the server')), 15000);
+      });
+    };
+    const send = (o) => ws.send(JSON.stringify(o));
+    await wait((m) => m.type === 'hello');
+    try {
+      return await new Function('send', 'wait', 'arg', `return (async () => { ${body} })()`)(send, wait, arg);
+    } finally {
+      ws.close();
+    }
+  }, [script, arg]);
+}
+
+/** Opens the finished game's page and follows its "Review this game" link. */
+async function openReview(t, page, id) {
+  await page.locator('#result .result').waitFor();
+  await page.getByRole('link', { name: 'Review this game' }).click();
+  await page.waitForURL(`${t.url}/review/${id}`);
+  await page.locator('#review-ply').waitFor();
+}
+
+test('review-stratego', async (t) => {
+  const page = await t.newPage();
+  await page.goto(t.url + '/stratego/help');
+  // A one-device game: Red has a Scout on a4 that runs up the open a-file
+  // into Blue's front row at once, so the replay has a combat to show.
+  const id = await withSocket(page, `
+    send({ type: 'local', variant: 'stratego', base_ms: 0, inc_ms: 0, move_limit: 0 });
+    const g0 = (await wait((m) => m.type === 'game')).game;
+    const setups = await (await fetch('/api/setups/stratego')).json();
+    const red = [...setups.library[0].setup.replace(/\\//g, '')];
+    const scout = red.indexOf('O');
+    [red[0], red[scout]] = [red[scout], red[0]];
+    const rows = [0, 1, 2, 3].map((i) => red.slice(i * 10, i * 10 + 10).join('')).join('/');
+    send({ type: 'setup', game: g0.id, side: 0, setup: rows });
+    send({ type: 'setup', game: g0.id, side: 1, setup: setups.library[0].setup });
+    const g = (await wait((m) => m.type === 'game' && m.game.id === g0.id && m.game.phase === 'play')).game;
+    let legal = g.legal;
+    for (let ply = 0; ply < 3; ply++) {
+      const move = ply === 0 ? 'a4a7' : legal.find((m) => m !== 'a4a7') ?? legal[0];
+      send({ type: 'move', game: g.id, ply, move });
+      legal = (await wait((m) => m.type === 'move' && m.game === g.id && m.ply === ply)).legal ?? [];
+    }
+    return g.id;`);
+  await page.goto(`${t.url}/game/${id}`);
+  await page.click('#resign');
+  await page.click('#resign-yes');
+  await openReview(t, page, id);
+  await t.shot(page, 'end');
+
+  check(/\(3 of 3\)/.test(await plyText(page)), `the review does not open on the last move: ${await plyText(page)}`);
+  check(/wins/.test(await page.locator('#review-result').textContent()), 'the result is not shown');
+  const events = await page.locator('#move-list .st-event').allTextContents();
+  check(events.length >= 1 && /Red Scout \(2\) attacks Blue/.test(events[0]), `the Scout's attack is not in the move list: ${events}`);
+  const last = await boardText(page);
+  check(!last.includes('unknown'), 'a finished game still hides ranks');
+
+  await page.keyboard.press('Home');
+  check((await plyText(page)).startsWith('Start position'), 'Home did not go to the start');
+  const start = await boardText(page);
+  check(start.includes('a4, Red Scout (2)') && start.includes('a7, Blue'), 'the start is not the two setups');
+  check(start !== last, 'the start looks like the end');
+
+  await page.keyboard.press('ArrowRight');
+  const one = await boardText(page);
+  check(one !== start, 'Right did not change the board');
+  check(one.includes('a4, empty'), 'the Scout did not leave a4');
+  check(/^Move 1, Red: a4a7 \(1 of 3\)\. Red Scout/.test(await plyText(page)), `Right did not show move 1 with its combat: ${await plyText(page)}`);
+  check((await page.locator('.st-mark-combat').count()) === 1, 'the combat square is not marked');
+  await t.shot(page, 'move1');
+
+  await page.keyboard.press('ArrowRight');
+  check((await boardText(page)) !== one, 'the second Right did not change the board');
+  await page.keyboard.press('ArrowLeft');
+  check((await boardText(page)) === one, 'Left did not go back to move 1');
+  await page.keyboard.press('End');
+  check((await boardText(page)) === last, 'End did not show the last position');
+  await page.click('#rv-first');
+  check((await boardText(page)) === start, 'the First button did not go to the start');
+
+  const record = await (await page.request.get(`${t.url}/api/games/${id}/record`)).text();
+  check(record.includes('a4a7'), 'the record does not hold the moves');
+});
+
+test('review-keeps', async (t) => {
+  const page = await t.newPage();
+  await page.goto(t.url + '/keeps/help');
+  // Me and three bots with a one-round move limit: a draw after four moves.
+  const id = await withSocket(page, `
+    send({ type: 'table', variant: 'keeps-moats', options: {}, base_ms: 0, inc_ms: 0, move_limit: 1,
+      seats: ['me', 'bot-capture', 'bot-capture', 'bot-capture'] });
+    const g = (await wait((m) => m.type === 'game' && m.game.variant === 'keeps-moats')).game;
+    send({ type: 'move', game: g.id, ply: 0, move: g.legal.includes('h3i5') ? 'h3i5' : g.legal[0] });
+    await wait((m) => m.type === 'end' && m.game === g.id);
+    return g.id;`);
+  await page.goto(`${t.url}/game/${id}`);
+  await openReview(t, page, id);
+  await t.shot(page, 'end');
+
+  check(/\(4 of 4\)/.test(await plyText(page)), `the review does not open on the last move: ${await plyText(page)}`);
+  check(/^Draw/.test(await page.locator('#review-result').textContent()), 'the draw is not shown');
+  check((await page.locator('#move-list button.mv').count()) === 4, 'the move list does not have the four moves');
+  const last = await boardText(page);
+
+  await page.keyboard.press('Home');
+  const start = await boardText(page);
+  check(start.includes('i2, White King') && start.includes('h3, White Knight'), 'the start is not the Keeps & Moats start');
+  check(start !== last, 'the start looks like the end');
+  await page.keyboard.press('ArrowRight');
+  const one = await boardText(page);
+  check(one !== start, 'Right did not change the board');
+  check(/^Round 1, White: /.test(await plyText(page)), `Right did not show White's move: ${await plyText(page)}`);
+  await page.keyboard.press('ArrowRight');
+  check(/^Round 1, Red: /.test(await plyText(page)), `the second move is not Red's: ${await plyText(page)}`);
+  await t.shot(page, 'move2');
+  await page.keyboard.press('End');
+  check((await boardText(page)) === last, 'End did not show the last position');
+  await page.click('#rv-turn');
+  check((await boardText(page)) === last, 'turning the board changed the position');
+  await page.keyboard.press('ArrowLeft');
+  check(/\(3 of 4\)/.test(await plyText(page)), 'Left did not step back');
+});
+
+await run();
