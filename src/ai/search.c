@@ -16,6 +16,8 @@
 #define INF (SEARCH_WIN + 1)
 #define HIST 4096
 #define QS_MAX 12
+#define ASP_DEPTH 5     /* iterations from here start with a window */
+#define ASP_WINDOW 40   /* its half-width, centipawns */
 
 enum { TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
@@ -346,13 +348,35 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
     return best;
 }
 
+/* One iteration: an aspiration window around the last score, widened
+ * until the score falls inside it. */
+static int root_search(searcher *s, void *pos, int depth, int prev)
+{
+    if (depth < ASP_DEPTH || prev > SEARCH_WIN_MIN || prev < -SEARCH_WIN_MIN)
+        return search(s, pos, depth, -INF, INF, 0);
+    int delta = ASP_WINDOW;
+    int alpha = prev - delta, beta = prev + delta;
+    for (;;) {
+        int v = search(s, pos, depth, alpha, beta, 0);
+        if (s->stopped || (v > alpha && v < beta))
+            return v;
+        delta *= 4;
+        if (v <= alpha)
+            alpha = delta > SEARCH_WIN ? -INF : v - delta;
+        else
+            beta = delta > SEARCH_WIN ? INF : v + delta;
+    }
+}
+
 /* Time for this move: a share of the clock plus most of the increment, and
  * a hard limit no search passes. */
 static void plan_time(searcher *s, const search_limits *lim, int side)
 {
     s->soft_ms = s->hard_ms = 0;
     if (lim->movetime > 0) {
-        s->soft_ms = s->hard_ms = lim->movetime;
+        /* The time is the move's alone: nothing is saved by stopping early,
+         * and an unfinished iteration still improves the move (search_run). */
+        s->hard_ms = lim->movetime;
         return;
     }
     if (lim->infinite || lim->time[side] < 0)
@@ -403,13 +427,17 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
     game_move best = moves[0];
     search_report rep;
     memset(&rep, 0, sizeof rep);
+    int prev = 0;
     for (int d = 1; d <= max_depth; d++) {
         s->seldepth = 0;
-        int score = search(s, pos, d, -INF, INF, 0);
-        if (s->stopped && d > 1)
-            break;
+        int score = root_search(s, pos, d, prev);
+        prev = score;
+        /* An unfinished iteration searched its first move (the last best)
+         * first; a move it then found better, fully searched, is kept. */
         if (s->pvlen[0] > 0)
             best = s->pv[0][0];
+        if (s->stopped && d > 1)
+            break;
         rep.depth = d;
         rep.seldepth = s->seldepth;
         rep.score = score;

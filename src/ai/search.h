@@ -1,9 +1,11 @@
 /* search.h -- alpha-beta search for two-sided games, through game.h alone.
  *
- * Iterative deepening principal variation search with a transposition
- * table, move ordering (hash move, the game's hints for captures and
- * enclosures, killers, history), late move reductions and a quiescence
- * search over the game's noisy moves. Game ends score exactly: a win in p
+ * Iterative deepening principal variation search (aspiration windows from
+ * depth 5) with a transposition table, move ordering (hash move, the game's
+ * hints for captures and enclosures, killers, history), late move
+ * reductions and a quiescence search over the game's noisy moves. A fixed
+ * move time is used in full; an unfinished iteration's better root move is
+ * kept. Game ends score exactly: a win in p
  * plies is SEARCH_WIN - p, a draw 0.
  *
  * A searcher owns its tables and is used by one thread at a time; several

@@ -206,6 +206,27 @@ static void test_search_wins(void **state)
     expect_move("level=6", 1, FREE_CAPTURE, &lim, "c3c5");
 }
 
+/* A fixed move time is the move's alone: the search uses it to the end
+ * (an unfinished iteration still improves the move) rather than stopping
+ * after half of it. Only a lower bound: a loaded machine makes it longer. */
+static void test_movetime_used(void **state)
+{
+    (void)state;
+    const game_variant *v = variant("rampart");
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    v->ops->start(v, pos, 0);
+    searcher *s = search_new(4);
+    assert_non_null(s);
+    search_limits lim = no_limits;
+    lim.movetime = 120;
+    uint64_t t0 = timer_ns();
+    game_move m = search_run(s, v, pos, &lim, NULL, NULL, NULL, NULL);
+    uint64_t ms = (timer_ns() - t0) / 1000000;
+    assert_true(is_legal(v, pos, m));
+    assert_true(ms >= 115);
+    search_free(s);
+}
+
 static void test_stop(void **state)
 {
     (void)state;
@@ -353,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_greedy_random_otherwise),
         cmocka_unit_test(test_mcts_wins),
         cmocka_unit_test(test_search_wins),
+        cmocka_unit_test(test_movetime_used),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_uci_citadel),
