@@ -16,6 +16,7 @@
 #define INF (SEARCH_WIN + 1)
 #define HIST 4096
 #define QS_MAX 12
+#define ROOT_TEAM_KEY 0x9e3779b97f4a7c15ull
 #define ASP_DEPTH 5     /* iterations from here start with a window */
 #define ASP_WINDOW 40   /* its half-width, centipawns */
 
@@ -63,6 +64,7 @@ struct searcher {
     uint64_t nodes, node_limit, t0;
     int64_t soft_ms, hard_ms;
     int seldepth;
+    int root_team;     /* the team the search plays for (contempt) */
     int pvlen[SEARCH_MAX_PLY + 1];
     game_move pv[SEARCH_MAX_PLY + 1][SEARCH_MAX_PLY + 1];
     _Alignas(16) unsigned char undo[SEARCH_MAX_PLY + 1][GAME_POS_MAX];
@@ -135,9 +137,11 @@ static void check_limits(searcher *s)
 static int end_score(const searcher *s, const void *pos, int ply)
 {
     game_result r = s->ops->result(pos);
-    if (!r.over || r.winner < 0)
+    if (!r.over)
         return 0;
     int us = s->ops->team_of(pos, s->ops->side_to_move(pos));
+    if (r.winner < 0)
+        return us == s->root_team ? -SEARCH_CONTEMPT : SEARCH_CONTEMPT;
     return r.winner == us ? SEARCH_WIN - ply : -(SEARCH_WIN - ply);
 }
 
@@ -256,7 +260,8 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
         s->seldepth = ply;
 
     /* Transposition table. */
-    uint64_t key = s->ops->hash(pos);
+    /* Draws score by whose search it is (contempt): keep the sides apart. */
+    uint64_t key = s->ops->hash(pos) ^ (s->root_team ? ROOT_TEAM_KEY : 0);
     tt_entry *e = &s->tt[key & s->tt_mask];
     game_move hash_move = GAME_MOVE_NONE;
     if (e->key == key) {
@@ -411,6 +416,7 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
     s->t0 = timer_ns();
     s->seldepth = 0;
     int side = v->ops->side_to_move(pos);
+    s->root_team = v->ops->team_of(pos, side);
     plan_time(s, lim, side & 1);
     s->node_limit = lim->nodes;
     if (s->lv.max_nodes && (!s->node_limit || s->node_limit > s->lv.max_nodes))

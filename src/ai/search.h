@@ -24,6 +24,9 @@
 #define SEARCH_WIN_MIN (SEARCH_WIN - 1000)  /* scores beyond are game ends */
 #define SEARCH_MAX_PLY 128
 #define SEARCH_LEVELS 6
+/* A draw is worth -SEARCH_CONTEMPT to the side searching, +SEARCH_CONTEMPT
+ * to its opponent: with material level the search prefers to play on. */
+#define SEARCH_CONTEMPT 60
 
 typedef struct search_limits {
     int depth;               /* plies; 0 = no limit */
