@@ -5,8 +5,8 @@
  * hints for captures and enclosures, killers, history), late move
  * reductions and a quiescence search over the game's noisy moves. A fixed
  * move time is used in full; an unfinished iteration's better root move is
- * kept. Game ends score exactly: a win in p
- * plies is SEARCH_WIN - p, a draw -SEARCH_CONTEMPT for the side searching.
+ * kept. Game ends score exactly: a win in p plies is SEARCH_WIN - p, a
+ * draw -SEARCH_CONTEMPT for the side searching.
  *
  * A searcher owns its tables and is used by one thread at a time; several
  * searchers may run at once. search_run() returns when a limit is reached
