@@ -16,6 +16,9 @@
 #define INF (SEARCH_WIN + 1)
 #define HIST 4096
 #define QS_MAX 12
+#define ROOT_TEAM_KEY 0x9e3779b97f4a7c15ull
+#define ASP_DEPTH 5     /* iterations from here start with a window */
+#define ASP_WINDOW 40   /* its half-width, centipawns */
 
 enum { TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
@@ -61,6 +64,7 @@ struct searcher {
     uint64_t nodes, node_limit, t0;
     int64_t soft_ms, hard_ms;
     int seldepth;
+    int root_team;     /* the team the search plays for (contempt) */
     int pvlen[SEARCH_MAX_PLY + 1];
     game_move pv[SEARCH_MAX_PLY + 1][SEARCH_MAX_PLY + 1];
     _Alignas(16) unsigned char undo[SEARCH_MAX_PLY + 1][GAME_POS_MAX];
@@ -133,9 +137,11 @@ static void check_limits(searcher *s)
 static int end_score(const searcher *s, const void *pos, int ply)
 {
     game_result r = s->ops->result(pos);
-    if (!r.over || r.winner < 0)
+    if (!r.over)
         return 0;
     int us = s->ops->team_of(pos, s->ops->side_to_move(pos));
+    if (r.winner < 0)
+        return us == s->root_team ? -SEARCH_CONTEMPT : SEARCH_CONTEMPT;
     return r.winner == us ? SEARCH_WIN - ply : -(SEARCH_WIN - ply);
 }
 
@@ -254,7 +260,8 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
         s->seldepth = ply;
 
     /* Transposition table. */
-    uint64_t key = s->ops->hash(pos);
+    /* Draws score by whose search it is (contempt): keep the sides apart. */
+    uint64_t key = s->ops->hash(pos) ^ (s->root_team ? ROOT_TEAM_KEY : 0);
     tt_entry *e = &s->tt[key & s->tt_mask];
     game_move hash_move = GAME_MOVE_NONE;
     if (e->key == key) {
@@ -346,13 +353,35 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
     return best;
 }
 
+/* One iteration: an aspiration window around the last score, widened
+ * until the score falls inside it. */
+static int root_search(searcher *s, void *pos, int depth, int prev)
+{
+    if (depth < ASP_DEPTH || prev > SEARCH_WIN_MIN || prev < -SEARCH_WIN_MIN)
+        return search(s, pos, depth, -INF, INF, 0);
+    int delta = ASP_WINDOW;
+    int alpha = prev - delta, beta = prev + delta;
+    for (;;) {
+        int v = search(s, pos, depth, alpha, beta, 0);
+        if (s->stopped || (v > alpha && v < beta))
+            return v;
+        delta *= 4;
+        if (v <= alpha)
+            alpha = delta > SEARCH_WIN ? -INF : v - delta;
+        else
+            beta = delta > SEARCH_WIN ? INF : v + delta;
+    }
+}
+
 /* Time for this move: a share of the clock plus most of the increment, and
  * a hard limit no search passes. */
 static void plan_time(searcher *s, const search_limits *lim, int side)
 {
     s->soft_ms = s->hard_ms = 0;
     if (lim->movetime > 0) {
-        s->soft_ms = s->hard_ms = lim->movetime;
+        /* The time is the move's alone: nothing is saved by stopping early,
+         * and an unfinished iteration still improves the move (search_run). */
+        s->hard_ms = lim->movetime;
         return;
     }
     if (lim->infinite || lim->time[side] < 0)
@@ -387,6 +416,7 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
     s->t0 = timer_ns();
     s->seldepth = 0;
     int side = v->ops->side_to_move(pos);
+    s->root_team = v->ops->team_of(pos, side);
     plan_time(s, lim, side & 1);
     s->node_limit = lim->nodes;
     if (s->lv.max_nodes && (!s->node_limit || s->node_limit > s->lv.max_nodes))
@@ -403,13 +433,17 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
     game_move best = moves[0];
     search_report rep;
     memset(&rep, 0, sizeof rep);
+    int prev = 0;
     for (int d = 1; d <= max_depth; d++) {
         s->seldepth = 0;
-        int score = search(s, pos, d, -INF, INF, 0);
-        if (s->stopped && d > 1)
-            break;
+        int score = root_search(s, pos, d, prev);
+        prev = score;
+        /* An unfinished iteration searched its first move (the last best)
+         * first; a move it then found better, fully searched, is kept. */
         if (s->pvlen[0] > 0)
             best = s->pv[0][0];
+        if (s->stopped && d > 1)
+            break;
         rep.depth = d;
         rep.seldepth = s->seldepth;
         rep.score = score;

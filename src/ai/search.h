@@ -1,10 +1,12 @@
 /* search.h -- alpha-beta search for two-sided games, through game.h alone.
  *
- * Iterative deepening principal variation search with a transposition
- * table, move ordering (hash move, the game's hints for captures and
- * enclosures, killers, history), late move reductions and a quiescence
- * search over the game's noisy moves. Game ends score exactly: a win in p
- * plies is SEARCH_WIN - p, a draw 0.
+ * Iterative deepening principal variation search (aspiration windows from
+ * depth 5) with a transposition table, move ordering (hash move, the game's
+ * hints for captures and enclosures, killers, history), late move
+ * reductions and a quiescence search over the game's noisy moves. A fixed
+ * move time is used in full; an unfinished iteration's better root move is
+ * kept. Game ends score exactly: a win in p plies is SEARCH_WIN - p, a
+ * draw -SEARCH_CONTEMPT for the side searching.
  *
  * A searcher owns its tables and is used by one thread at a time; several
  * searchers may run at once. search_run() returns when a limit is reached
@@ -22,6 +24,9 @@
 #define SEARCH_WIN_MIN (SEARCH_WIN - 1000)  /* scores beyond are game ends */
 #define SEARCH_MAX_PLY 128
 #define SEARCH_LEVELS 6
+/* A draw is worth -SEARCH_CONTEMPT to the side searching, +SEARCH_CONTEMPT
+ * to its opponent: with material level the search prefers to play on. */
+#define SEARCH_CONTEMPT 60
 
 typedef struct search_limits {
     int depth;               /* plies; 0 = no limit */

@@ -143,6 +143,7 @@ static void print_weights(const rp_weights *w, FILE *out)
             "    .last_of_type = %d,\n"
             "    .no_capture = %d,\n"
             "    .hanging = { %d, %d, %d, %d },\n"
+            "    .pressure = { %d, %d, %d, %d },\n"
             "    .cage = %d,\n"
             "    .cage_to_move = %d,\n"
             "    .mobility = %d,\n"
@@ -151,7 +152,8 @@ static void print_weights(const rp_weights *w, FILE *out)
             "};\n",
             w->material, w->tactical[0], w->tactical[1], w->tactical[2], w->tactical[3],
             w->queen_wide, w->last_of_type, w->no_capture, w->hanging[0], w->hanging[1],
-            w->hanging[2], w->hanging[3], w->cage, w->cage_to_move, w->mobility, w->advance,
+            w->hanging[2], w->hanging[3], w->pressure[0], w->pressure[1], w->pressure[2],
+            w->pressure[3], w->cage, w->cage_to_move, w->mobility, w->advance,
             w->centre);
 }
 
@@ -198,7 +200,8 @@ int tune_main(const tune_options *o)
     fprintf(stderr, "tune: K = %.4f, error %.6f with the current weights\n", k, best);
     int *params[] = { &w.material,    &w.tactical[0], &w.tactical[1], &w.tactical[2],
                       &w.tactical[3], &w.queen_wide,  &w.last_of_type, &w.no_capture,
-                      &w.hanging[0],  &w.hanging[1],  &w.hanging[2],  &w.cage,
+                      &w.hanging[0],  &w.hanging[1],  &w.hanging[2],  &w.pressure[0],
+                      &w.pressure[1], &w.pressure[2], &w.cage,
                       &w.cage_to_move, &w.mobility,   &w.advance,     &w.centre };
     const int np = (int)(sizeof params / sizeof params[0]);
     for (int pass = 0; pass < o->passes; pass++) {

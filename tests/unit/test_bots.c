@@ -206,6 +206,56 @@ static void test_search_wins(void **state)
     expect_move("level=6", 1, FREE_CAPTURE, &lim, "c3c5");
 }
 
+/* A fixed move time is the move's alone: the search uses it to the end
+ * (an unfinished iteration still improves the move) rather than stopping
+ * after half of it. Only a lower bound: a loaded machine makes it longer. */
+static void test_movetime_used(void **state)
+{
+    (void)state;
+    const game_variant *v = variant("rampart");
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    v->ops->start(v, pos, 0);
+    searcher *s = search_new(4);
+    assert_non_null(s);
+    search_limits lim = no_limits;
+    lim.movetime = 120;
+    uint64_t t0 = timer_ns();
+    game_move m = search_run(s, v, pos, &lim, NULL, NULL, NULL, NULL);
+    uint64_t ms = (timer_ns() - t0) / 1000000;
+    assert_true(is_legal(v, pos, m));
+    assert_true(ms >= 115);
+    search_free(s);
+}
+
+/* Contempt: Top to move in the last full move of a 100-move game, with
+ * no capture in reach, so every move ends it level (R7.3): a draw, which
+ * the side searching scores -SEARCH_CONTEMPT. */
+static void test_contempt_forced_draw(void **state)
+{
+    (void)state;
+    const game_variant *v = variant("rampart");
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    parse_pos(v, pos, "n3q/5/5/5/5/5/5/5/Q3N t 100");
+    game_error err = { "" };
+    assert_int_equal(v->ops->set_option(pos, "MoveLimit", 100, &err), 0);
+    searcher *s = search_new(1);
+    assert_non_null(s);
+    search_limits lim = no_limits;
+    lim.depth = 3;
+    search_report rep;
+    game_move m = search_run(s, v, pos, &lim, NULL, NULL, NULL, &rep);
+    assert_true(is_legal(v, pos, m));
+    assert_int_equal(rep.score, -SEARCH_CONTEMPT);
+    /* One move earlier the game goes on and the score is the evaluation's. */
+    parse_pos(v, pos, "n3q/5/5/5/5/5/5/5/Q3N t 98");
+    assert_int_equal(v->ops->set_option(pos, "MoveLimit", 100, &err), 0);
+    search_clear(s);
+    lim.depth = 1;
+    search_run(s, v, pos, &lim, NULL, NULL, NULL, &rep);
+    assert_int_not_equal(rep.score, -SEARCH_CONTEMPT);
+    search_free(s);
+}
+
 static void test_stop(void **state)
 {
     (void)state;
@@ -353,6 +403,8 @@ int main(void)
         cmocka_unit_test(test_greedy_random_otherwise),
         cmocka_unit_test(test_mcts_wins),
         cmocka_unit_test(test_search_wins),
+        cmocka_unit_test(test_movetime_used),
+        cmocka_unit_test(test_contempt_forced_draw),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_uci_citadel),

@@ -161,6 +161,7 @@ typedef struct rp_weights {
     int last_of_type;           /* the last piece of a type that has prey */
     int no_capture;             /* a side that can take nothing at all */
     int hanging[RP_NTYPES];     /* attacked by its predator, not covered */
+    int pressure[RP_NTYPES];    /* attacked by its predator, covered or not */
     int cage;                   /* enemy piece with three sides ours */
     int cage_to_move;           /* the same when we are to move */
     int mobility;               /* per legal move */
