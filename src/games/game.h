@@ -206,6 +206,10 @@ struct game_variant {
     const void *data;     /* the game's own description of the variant */
 };
 
+/* Fills err (if not NULL) with one line made like printf's, and returns
+ * -1: the shared way a game reports an error. */
+int game_fail(game_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The registry of every variant, in menu order, ending with NULL. */
 const game_variant *const *game_variants(void);
 

@@ -1,4 +1,6 @@
 /* registry.c -- every variant of every game, and perft through game.h. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "game.h"
@@ -11,6 +13,17 @@ static const game_variant *const variants[] = {
     &rp_variant_narrow,  &rp_variant_mini,    &rp_variant_shuffle,
     &st_variant,         &km_variant,         NULL,
 };
+
+int game_fail(game_error *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
 
 const game_variant *const *game_variants(void)
 {

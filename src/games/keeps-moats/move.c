@@ -129,17 +129,6 @@ static size_t square_len(const char *s)
     return 2;
 }
 
-__attribute__((format(printf, 2, 3))) static int fail(game_error *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 int km_parse_move(const km_pos *pos, const char *text, game_move *out, game_error *err)
 {
     game_move list[KM_MAX_MOVES];
@@ -147,42 +136,42 @@ int km_parse_move(const km_pos *pos, const char *text, game_move *out, game_erro
     if (n == 0) {
         char why[64];
         km_result_text(pos, why, sizeof why);
-        return fail(err, "illegal move %.20s: the game is over (%s)", text, why);
+        return game_fail(err, "illegal move %.20s: the game is over (%s)", text, why);
     }
     if (strcmp(text, "pass") == 0) {
         if (n == 1 && list[0] == KM_PASS) {
             *out = KM_PASS;
             return 0;
         }
-        return fail(err, "illegal move pass: %s has moves to make", km_side_name(pos->stm));
+        return game_fail(err, "illegal move pass: %s has moves to make", km_side_name(pos->stm));
     }
     /* from, to, and an optional K5 choice. */
     const char *p = text;
     size_t la = square_len(p);
     int from = la ? km_parse_square(p, la) : -1;
     if (from < 0)
-        return fail(err, "bad move '%.20s': expected a square such as f4", text);
+        return game_fail(err, "bad move '%.20s': expected a square such as f4", text);
     p += la;
     size_t lb = square_len(p);
     int to = lb ? km_parse_square(p, lb) : -1;
     if (to < 0)
-        return fail(err, "bad move '%.20s': expected a second square", text);
+        return game_fail(err, "bad move '%.20s': expected a second square", text);
     p += lb;
     int kind = KM_PLAIN, arg = 0;
     if (*p) {
         if (p[0] != '=' || (p[1] != 'r' && p[1] != 'a') || p[2] != ':')
-            return fail(err, "bad move '%.20s': a choice is =r:<piece> or =a:<square>", text);
+            return game_fail(err, "bad move '%.20s': a choice is =r:<piece> or =a:<square>", text);
         if (p[1] == 'r') {
             uint8_t piece = km_parse_token(p + 3);
             if (!piece || p[5])
-                return fail(err, "bad move '%.20s': =r: needs a piece such as wR", text);
+                return game_fail(err, "bad move '%.20s': =r: needs a piece such as wR", text);
             kind = KM_RELEASE;
             arg = piece;
         } else {
             size_t lc = square_len(p + 3);
             int u = lc ? km_parse_square(p + 3, lc) : -1;
             if (u < 0 || p[3 + lc])
-                return fail(err, "bad move '%.20s': =a: needs a square", text);
+                return game_fail(err, "bad move '%.20s': =a: needs a square", text);
             kind = KM_ASSASSINATE;
             arg = u;
         }
@@ -199,15 +188,15 @@ int km_parse_move(const km_pos *pos, const char *text, game_move *out, game_erro
     }
     uint8_t piece = pos->sq[from];
     if (!piece || KM_OWNER(piece) != pos->stm)
-        return fail(err, "illegal move %.20s: no %s piece on the first square", text,
+        return game_fail(err, "illegal move %.20s: no %s piece on the first square", text,
                     km_side_name(pos->stm));
     if (same_squares && kind == KM_PLAIN)
-        return fail(err, "illegal move %.20s: a Pawn entering an enemy Keep must choose "
+        return game_fail(err, "illegal move %.20s: a Pawn entering an enemy Keep must choose "
                          "=r:<piece> or =a:<square>", text);
     if (same_squares)
-        return fail(err, "illegal move %.20s: that release or assassination is not possible",
+        return game_fail(err, "illegal move %.20s: that release or assassination is not possible",
                     text);
-    return fail(err, "illegal move %.20s", text);
+    return game_fail(err, "illegal move %.20s", text);
 }
 
 static uint64_t perft_rec(const km_pos *pos, int depth)

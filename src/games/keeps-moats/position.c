@@ -27,17 +27,6 @@ static const char *const king_result_names[3] = { "gained", "lost", "frozen" };
 /* K2: how many pieces of each type the four kingdoms bring, all told. */
 static const int type_bound[KM_NTYPES] = { 0, 4, 4, 8, 8, 8, 28, 4 };
 
-__attribute__((format(printf, 2, 3))) static int fail(game_error *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 void km_token(uint8_t piece, char out[3])
 {
     out[0] = kingdom_chars[KM_OWNER(piece) & 3];
@@ -101,16 +90,16 @@ static int read_board(km_pos *pos, const char *s, size_t len, game_error *err)
         while (p < end && *p != '/') {
             if (*p >= '0' && *p <= '9') {
                 if (last_run)
-                    return fail(err, "two runs of empty squares side by side in row %d", r + 1);
+                    return game_fail(err, "two runs of empty squares side by side in row %d", r + 1);
                 long n = read_number(&p, 17);
                 if (n <= 0)
-                    return fail(err, "bad run of empty squares in row %d", r + 1);
+                    return game_fail(err, "bad run of empty squares in row %d", r + 1);
                 f += (int)n;
                 last_run = 1;
             } else {
                 uint8_t piece = p + 1 < end ? km_parse_token(p) : 0;
                 if (!piece)
-                    return fail(err, "unknown piece '%.2s' in row %d of the board", p, r + 1);
+                    return game_fail(err, "unknown piece '%.2s' in row %d of the board", p, r + 1);
                 if (f <= 8 + h)
                     pos->sq[g->at[f][r]] = piece;
                 f++;
@@ -118,20 +107,20 @@ static int read_board(km_pos *pos, const char *s, size_t len, game_error *err)
                 last_run = 0;
             }
             if (f > 8 + h + 1)
-                return fail(err, "row %d of the board has more than its %d squares", r + 1,
+                return game_fail(err, "row %d of the board has more than its %d squares", r + 1,
                             2 * h + 1);
         }
         if (f != 8 + h + 1)
-            return fail(err, "row %d of the board has %d squares, not %d", r + 1, f - (8 - h),
+            return game_fail(err, "row %d of the board has %d squares, not %d", r + 1, f - (8 - h),
                         2 * h + 1);
         if (r > 0) {
             if (p >= end)
-                return fail(err, "the board has %d rows, not 17", 17 - r);
+                return game_fail(err, "the board has %d rows, not 17", 17 - r);
             p++;
         }
     }
     if (p != end)
-        return fail(err, "the board has more than 17 rows");
+        return game_fail(err, "the board has more than 17 rows");
     return 0;
 }
 
@@ -143,25 +132,25 @@ static int read_prisoners(km_pos *pos, const char *s, size_t len, game_error *er
         while (q < end && *q != ',')
             q++;
         if ((q == end) != (h == KM_NK - 1))
-            return fail(err, "the prisoners field needs four lists separated by commas");
+            return game_fail(err, "the prisoners field needs four lists separated by commas");
         if (q - p == 1 && *p == '-') {
             p = q + 1;
             continue;
         }
         if (q == p || (q - p) % 2)
-            return fail(err, "the prisoners of %s are not a list of tokens or '-'",
+            return game_fail(err, "the prisoners of %s are not a list of tokens or '-'",
                          km_side_name(h));
         const char *prev = NULL;
         for (; p < q; p += 2) {
             uint8_t piece = km_parse_token(p);
             if (!piece)
-                return fail(err, "unknown piece '%.2s' among the prisoners", p);
+                return game_fail(err, "unknown piece '%.2s' among the prisoners", p);
             if (prev && (prev[0] > p[0] || (prev[0] == p[0] && prev[1] > p[1])))
-                return fail(err, "the prisoners of %s are not in sorted order", km_side_name(h));
+                return game_fail(err, "the prisoners of %s are not in sorted order", km_side_name(h));
             if (KM_OWNER(piece) == h)
-                return fail(err, "%s cannot hold its own piece %.2s", km_side_name(h), p);
+                return game_fail(err, "%s cannot hold its own piece %.2s", km_side_name(h), p);
             if (pos->pris[h][KM_OWNER(piece)][KM_TYPE(piece)]++ >= 64)
-                return fail(err, "too many prisoners");
+                return game_fail(err, "too many prisoners");
             prev = p;
         }
         p = q + 1;
@@ -175,9 +164,9 @@ static int check(const km_pos *pos, game_error *err)
     const km_geom *g = km_geom_get();
     if (pos->game_type > KM_ANARCHY || pos->king_result > KM_FROZEN || pos->stm >= KM_NK ||
         pos->castle > 15 || pos->out > 15 || pos->round < 1 || pos->limit < 0)
-        return fail(err, "a setting is out of range");
+        return game_fail(err, "a setting is out of range");
     if (pos->out >> pos->stm & 1)
-        return fail(err, "%s is to move but is out", km_side_name(pos->stm));
+        return game_fail(err, "%s is to move but is out", km_side_name(pos->stm));
     int count[KM_NTYPES] = { 0 }, kings[KM_NK] = { 0 }, pieces[KM_NK] = { 0 };
     for (int s = 0; s < KM_NSQ; s++) {
         uint8_t p = pos->sq[s];
@@ -185,39 +174,39 @@ static int check(const km_pos *pos, game_error *err)
             continue;
         int o = KM_OWNER(p), t = KM_TYPE(p);
         if (o >= KM_NK || t == 0)
-            return fail(err, "a square holds no valid piece");
+            return game_fail(err, "a square holds no valid piece");
         count[t]++;
         pieces[o]++;
         kings[o] += t == KM_KING;
         if (t == KM_PAWN && g->zone[s] == KM_KEEP && g->realm[s] == o) {
             char name[4];
             km_square_name(s, name);
-            return fail(err, "a Pawn never stands in its own Keep (%s)", name);
+            return game_fail(err, "a Pawn never stands in its own Keep (%s)", name);
         }
     }
     for (int h = 0; h < KM_NK; h++)
         for (int o = 0; o < KM_NK; o++)
             for (int t = 0; t < KM_NTYPES; t++) {
                 if (pos->pris[h][o][t] && (h == o || t == 0))
-                    return fail(err, "an impossible prisoner");
+                    return game_fail(err, "an impossible prisoner");
                 count[t] += pos->pris[h][o][t];
             }
     for (int t = 1; t < KM_NTYPES; t++)
         if (count[t] > type_bound[t])
-            return fail(err, "more than %d pieces of type %c on the board and in prison",
+            return game_fail(err, "more than %d pieces of type %c on the board and in prison",
                         type_bound[t], type_chars[t]);
     for (int k = 0; k < KM_NK; k++) {
         int out = pos->out >> k & 1;
         if (!out && kings[k] != 1)
-            return fail(err, "%s is in the game with %d Kings, not 1", km_side_name(k), kings[k]);
+            return game_fail(err, "%s is in the game with %d Kings, not 1", km_side_name(k), kings[k]);
         if (out && kings[k])
-            return fail(err, "%s is out but has a King on the board", km_side_name(k));
+            return game_fail(err, "%s is out but has a King on the board", km_side_name(k));
         if (out && pieces[k] && pos->king_result != KM_FROZEN)
-            return fail(err, "%s is out but has pieces on the board (only Frozen keeps them)",
+            return game_fail(err, "%s is out but has pieces on the board (only Frozen keeps them)",
                         km_side_name(k));
         if ((pos->castle >> k & 1) && (out || pos->sq[g->throne[k]] != KM_PIECE(k, KM_KING) ||
                                        pos->sq[g->castle_sq[k]] != KM_PIECE(k, KM_CASTLE)))
-            return fail(err, "%s may castle only with its King on the Throne and its Castle "
+            return game_fail(err, "%s may castle only with its King on the Throne and its Castle "
                              "Pawn behind it", km_side_name(k));
     }
     return 0;
@@ -235,7 +224,7 @@ int km_parse(km_pos *out, const char *text, game_error *err)
         if (!*p || *p == '\n' || *p == '\r' || *p == '\t')
             break;
         if (nf == 9)
-            return fail(err, "more than nine fields: '%.30s'", p);
+            return game_fail(err, "more than nine fields: '%.30s'", p);
         field[nf] = p;
         while (*p && *p != ' ' && *p != '\n' && *p != '\r' && *p != '\t')
             p++;
@@ -245,9 +234,9 @@ int km_parse(km_pos *out, const char *text, game_error *err)
     while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
         p++;
     if (*p)
-        return fail(err, "unexpected text inside the position: '%.30s'", p);
+        return game_fail(err, "unexpected text inside the position: '%.30s'", p);
     if (nf != 9)
-        return fail(err, "a position has nine fields (board, to-move, game type, King result, "
+        return game_fail(err, "a position has nine fields (board, to-move, game type, King result, "
                          "castling, prisoners, out, round, limit), not %d", nf);
     km_pos pos;
     memset(&pos, 0, sizeof pos);
@@ -255,7 +244,7 @@ int km_parse(km_pos *out, const char *text, game_error *err)
         return -1;
     const char *k = flen[1] == 1 ? strchr(kingdom_chars, field[1][0]) : NULL;
     if (!k)
-        return fail(err, "the kingdom to move must be w, r, b or u");
+        return game_fail(err, "the kingdom to move must be w, r, b or u");
     pos.stm = (uint8_t)(k - kingdom_chars);
     int gt = -1, kr = -1;
     for (int i = 0; i < 3; i++) {
@@ -266,35 +255,35 @@ int km_parse(km_pos *out, const char *text, game_error *err)
             kr = i;
     }
     if (gt < 0)
-        return fail(err, "the game type must be neighbors, crossroad or anarchy");
+        return game_fail(err, "the game type must be neighbors, crossroad or anarchy");
     if (kr < 0)
-        return fail(err, "the King result must be gained, lost or frozen");
+        return game_fail(err, "the King result must be gained, lost or frozen");
     pos.game_type = (uint8_t)gt;
     pos.king_result = (uint8_t)kr;
     int castle = read_kingdoms(field[4], flen[4]);
     if (castle < 0)
-        return fail(err, "castling must be kingdoms in turn order (such as wrbu) or '-'");
+        return game_fail(err, "castling must be kingdoms in turn order (such as wrbu) or '-'");
     pos.castle = (uint8_t)castle;
     if (read_prisoners(&pos, field[5], flen[5], err) != 0)
         return -1;
     int outs = read_kingdoms(field[6], flen[6]);
     if (outs < 0)
-        return fail(err, "the kingdoms out must be in turn order (such as rb) or '-'");
+        return game_fail(err, "the kingdoms out must be in turn order (such as rb) or '-'");
     pos.out = (uint8_t)outs;
     const char *q = field[7];
     long round = read_number(&q, 1000000);
     if (round < 1 || q != field[7] + flen[7])
-        return fail(err, "the round must be a number from 1 to 1000000");
+        return game_fail(err, "the round must be a number from 1 to 1000000");
     q = field[8];
     long limit = read_number(&q, 100000);
     if (limit < 0 || q != field[8] + flen[8])
-        return fail(err, "the limit must be a number of rounds from 0 (none) to 100000");
+        return game_fail(err, "the limit must be a number of rounds from 0 (none) to 100000");
     pos.round = (int32_t)round;
     pos.limit = (int32_t)limit;
     if (check(&pos, err) != 0)
         return -1;
     if (!km_over(&pos) && km_count(&pos) > KM_MAX_MOVES)
-        return fail(err, "the position has more than %d moves", KM_MAX_MOVES);
+        return game_fail(err, "the position has more than %d moves", KM_MAX_MOVES);
     *out = pos;
     return 0;
 }

@@ -64,17 +64,6 @@ void rp_make(rp_pos *pos, game_move m)
     POS_CHECK(pos);
 }
 
-__attribute__((format(printf, 2, 3))) static int fail(game_error *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 int rp_parse_move(const rp_pos *pos, const char *text, game_move *m, game_error *err)
 {
     const rp_geom *g = pos->g;
@@ -87,19 +76,19 @@ int rp_parse_move(const rp_pos *pos, const char *text, game_move *m, game_error 
         from = rp_parse_square(g, text);
         to = rp_parse_square(g, text + 3);
     } else {
-        return fail(err, "malformed move '%.20s' (write it as c4c5)", text);
+        return game_fail(err, "malformed move '%.20s' (write it as c4c5)", text);
     }
     if (from < 0 || to < 0)
-        return fail(err, "malformed move '%.20s': no such square on a %dx%d board", text, g->w,
+        return game_fail(err, "malformed move '%.20s': no such square on a %dx%d board", text, g->w,
                     g->h);
     uint8_t end = rp_end(pos);
     if (end) {
         game_result r = rp_result(pos);
-        return fail(err, "illegal move %s: the game is over (%s %s)", text,
+        return game_fail(err, "illegal move %s: the game is over (%s %s)", text,
                     r.winner < 0 ? "draw" : r.winner == RP_BOTTOM ? "bottom" : "top", r.reason);
     }
     if (!((pos->occ[pos->stm] >> from) & 1))
-        return fail(err, "illegal move %s: no %s piece on %.2s", text,
+        return game_fail(err, "illegal move %s: no %s piece on %.2s", text,
                     pos->stm == RP_BOTTOM ? "Bottom" : "Top", text);
     game_move list[RP_MAX_MOVES];
     int n = rp_gen(pos, list);
@@ -109,7 +98,7 @@ int rp_parse_move(const rp_pos *pos, const char *text, game_move *m, game_error 
             return 0;
         }
     }
-    return fail(err, "illegal move %s", text);
+    return game_fail(err, "illegal move %s", text);
 }
 
 size_t rp_format_move(const rp_pos *pos, game_move m, char *buf, size_t size)

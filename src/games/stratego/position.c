@@ -30,17 +30,6 @@ static const char *const kind_names[ST_NKINDS] = {
     "Major",   "Colonel", "General", "Marshal", "Bomb", "Flag", "unknown piece"
 };
 
-__attribute__((format(printf, 2, 3))) static int fail(game_error *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 char st_kind_char(int side, int kind)
 {
     char c = kind_chars[kind];
@@ -127,60 +116,60 @@ static int check_board(const uint8_t sq[ST_CELLS], game_error *err)
         uint8_t v = sq[c];
         if (!st_on_board(c)) {
             if (v != ST_WALL)
-                return fail(err, "cell %d should be a wall", c);
+                return game_fail(err, "cell %d should be a wall", c);
             continue;
         }
         if (v == ST_WALL)
-            return fail(err, "a wall on a playing square");
+            return game_fail(err, "a wall on a playing square");
         if (v == ST_EMPTY)
             continue;
         int side = ST_SIDE(v), kind = ST_KIND(v);
         char name[4];
         st_square_name(c, name);
         if (kind < ST_SPY || kind > ST_UNKNOWN)
-            return fail(err, "no such piece on %s", name);
+            return game_fail(err, "no such piece on %s", name);
         count[side][kind]++;
         if ((kind == ST_BOMB || kind == ST_FLAG) && (v & (ST_MOVED | ST_SCOUTED)))
-            return fail(err, "the %s on %s is marked as moved, but it never moves", kind_names[kind],
+            return game_fail(err, "the %s on %s is marked as moved, but it never moves", kind_names[kind],
                         name);
         if ((v & ST_SCOUTED) && kind != ST_SCOUT && kind != ST_UNKNOWN)
-            return fail(err, "the %s on %s is marked as a known Scout", kind_names[kind], name);
+            return game_fail(err, "the %s on %s is marked as a known Scout", kind_names[kind], name);
         if ((v & ST_SCOUTED) && !(v & ST_MOVED))
-            return fail(err, "the piece on %s is a known Scout but not marked as moved", name);
+            return game_fail(err, "the piece on %s is a known Scout but not marked as moved", name);
         if (kind == ST_UNKNOWN && (v & ST_REVEALED))
-            return fail(err, "the unknown piece on %s is marked as revealed", name);
+            return game_fail(err, "the unknown piece on %s is marked as revealed", name);
         if (!(v & ST_MOVED) && !st_home_row(side, ST_ROW(c)))
-            return fail(err, "the %s %s on %s has not moved but stands outside its setup rows",
+            return game_fail(err, "the %s %s on %s has not moved but stands outside its setup rows",
                         side == ST_RED ? "Red" : "Blue", kind_names[kind], name);
     }
     int total[2] = { 0, 0 };
     for (int s = 0; s < 2; s++) {
         for (int k = ST_SPY; k < ST_UNKNOWN; k++) {
             if (count[s][k] > st_army[k])
-                return fail(err, "%s has %d %ss; an army has %d", s == ST_RED ? "Red" : "Blue",
+                return game_fail(err, "%s has %d %ss; an army has %d", s == ST_RED ? "Red" : "Blue",
                             count[s][k], kind_names[k], st_army[k]);
             total[s] += count[s][k];
         }
         total[s] += count[s][ST_UNKNOWN];
         if (total[s] > ST_ARMY)
-            return fail(err, "%s has %d pieces; an army has %d", s == ST_RED ? "Red" : "Blue",
+            return game_fail(err, "%s has %d pieces; an army has %d", s == ST_RED ? "Red" : "Blue",
                         total[s], ST_ARMY);
     }
     if (count[0][ST_UNKNOWN] && count[1][ST_UNKNOWN])
-        return fail(err, "unknown pieces of both sides: a view hides one side only");
+        return game_fail(err, "unknown pieces of both sides: a view hides one side only");
     /* Unknown pieces must fit in what is left of the army. */
     for (int s = 0; s < 2; s++) {
         int left = 0;
         for (int k = ST_SPY; k < ST_UNKNOWN; k++)
             left += st_army[k] - count[s][k];
         if (count[s][ST_UNKNOWN] > left)
-            return fail(err, "too many unknown %s pieces", s == ST_RED ? "Red" : "Blue");
+            return game_fail(err, "too many unknown %s pieces", s == ST_RED ? "Red" : "Blue");
     }
     int flagless[2];
     for (int s = 0; s < 2; s++)
         flagless[s] = count[s][ST_FLAG] == 0 && count[s][ST_UNKNOWN] == 0;
     if (flagless[0] && flagless[1])
-        return fail(err, "neither side has a Flag");
+        return game_fail(err, "neither side has a Flag");
     return 0;
 }
 
@@ -196,11 +185,11 @@ static const char *parse_two(const char *p, uint8_t *from, uint8_t *to, uint8_t 
     int b = a < 0 ? -1 : st_parse_square(p + l1, &l2);
     if (a < 0 || b < 0 || p[l1 + l2] != ':' || p[l1 + l2 + 1] < '1' || p[l1 + l2 + 1] > '3' ||
         (p[l1 + l2 + 2] != ' ' && p[l1 + l2 + 2] != 0)) {
-        fail(err, "%s's two-square field must be '-' or like a4a5:2 (count 1-3)", who);
+        game_fail(err, "%s's two-square field must be '-' or like a4a5:2 (count 1-3)", who);
         return NULL;
     }
     if (a == b || (ST_ROW(a) != ST_ROW(b) && ST_FILE(a) != ST_FILE(b))) {
-        fail(err, "%s's two-square move must join two squares in a line", who);
+        game_fail(err, "%s's two-square move must join two squares in a line", who);
         return NULL;
     }
     *from = (uint8_t)a;
@@ -218,16 +207,16 @@ int st_parse(st_pos *out, const char *text, game_error *err)
     while (*p == ' ')
         p++;
     if (!*p)
-        return fail(err, "empty position");
+        return game_fail(err, "empty position");
     int r = 9, f = 0;
     for (; *p && *p != ' '; p++) {
         char c = *p;
         int side, kind;
         if (c == '/') {
             if (f != 10)
-                return fail(err, "row %d has %d squares, not 10", r + 1, f);
+                return game_fail(err, "row %d has %d squares, not 10", r + 1, f);
             if (r == 0)
-                return fail(err, "more than 10 rows");
+                return game_fail(err, "more than 10 rows");
             r--;
             f = 0;
         } else if (c >= '1' && c <= '9') {
@@ -236,25 +225,25 @@ int st_parse(st_pos *out, const char *text, game_error *err)
                 n = 10;
                 p++;
             } else if (p[1] >= '0' && p[1] <= '9') {
-                return fail(err, "bad run of empty squares in row %d (1-10)", r + 1);
+                return game_fail(err, "bad run of empty squares in row %d (1-10)", r + 1);
             }
             for (int i = 0; i < n; i++, f++) {
                 if (f >= 10)
-                    return fail(err, "row %d is longer than 10 squares", r + 1);
+                    return game_fail(err, "row %d is longer than 10 squares", r + 1);
                 if (is_lake(r, f))
-                    return fail(err, "%c%d is a lake: write it as '~'", 'a' + f, r + 1);
+                    return game_fail(err, "%c%d is a lake: write it as '~'", 'a' + f, r + 1);
             }
         } else if (c == '~') {
             if (f >= 10)
-                return fail(err, "row %d is longer than 10 squares", r + 1);
+                return game_fail(err, "row %d is longer than 10 squares", r + 1);
             if (!is_lake(r, f))
-                return fail(err, "%c%d is not a lake", 'a' + f, r + 1);
+                return game_fail(err, "%c%d is not a lake", 'a' + f, r + 1);
             f++;
         } else if ((kind = kind_of_char(c, &side)) != 0) {
             if (f >= 10)
-                return fail(err, "row %d is longer than 10 squares", r + 1);
+                return game_fail(err, "row %d is longer than 10 squares", r + 1);
             if (is_lake(r, f))
-                return fail(err, "%c%d is a lake; no piece stands there", 'a' + f, r + 1);
+                return game_fail(err, "%c%d is a lake; no piece stands there", 'a' + f, r + 1);
             uint8_t v = ST_PIECE(side, kind);
             if (p[1] == '*') {
                 v |= ST_REVEALED;
@@ -268,16 +257,16 @@ int st_parse(st_pos *out, const char *text, game_error *err)
                 p++;
             }
             if (p[1] == '*' || p[1] == '+' || p[1] == '^')
-                return fail(err, "marks after the piece on %c%d out of order or repeated (write *, then + or ^)",
+                return game_fail(err, "marks after the piece on %c%d out of order or repeated (write *, then + or ^)",
                             'a' + f, r + 1);
             pos.sq[ST_CELL(r, f)] = v;
             f++;
         } else {
-            return fail(err, "unexpected character '%c' in the board field", c);
+            return game_fail(err, "unexpected character '%c' in the board field", c);
         }
     }
     if (r != 0 || f != 10)
-        return fail(err, "the board must have 10 rows of 10 squares");
+        return game_fail(err, "the board must have 10 rows of 10 squares");
     if (check_board(pos.sq, err) != 0)
         return -1;
     while (*p == ' ')
@@ -285,20 +274,20 @@ int st_parse(st_pos *out, const char *text, game_error *err)
     if ((p[0] == 'r' || p[0] == 'b') && (p[1] == ' ' || p[1] == 0))
         pos.stm = p[0] == 'r' ? ST_RED : ST_BLUE;
     else
-        return fail(err, "the side to move must be 'r' or 'b'");
+        return game_fail(err, "the side to move must be 'r' or 'b'");
     p++;
     while (*p == ' ')
         p++;
     if (!(*p >= '0' && *p <= '9'))
-        return fail(err, "missing ply count after the side to move");
+        return game_fail(err, "missing ply count after the side to move");
     long ply = 0;
     for (; *p >= '0' && *p <= '9'; p++) {
         ply = ply * 10 + (*p - '0');
         if (ply > 1000000)
-            return fail(err, "ply count too large (at most 1000000)");
+            return game_fail(err, "ply count too large (at most 1000000)");
     }
     if (*p != ' ')
-        return fail(err, "missing two-square fields after the ply count");
+        return game_fail(err, "missing two-square fields after the ply count");
     pos.ply = (int32_t)ply;
     for (int s = 0; s < 2; s++) {
         while (*p == ' ')
@@ -311,7 +300,7 @@ int st_parse(st_pos *out, const char *text, game_error *err)
     while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
         p++;
     if (*p)
-        return fail(err, "unexpected text after the two-square fields: '%.40s'", p);
+        return game_fail(err, "unexpected text after the two-square fields: '%.40s'", p);
     pos.move_limit = ST_DEFAULT_MOVE_LIMIT;
     *out = pos;
     return 0;

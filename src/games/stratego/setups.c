@@ -35,17 +35,6 @@ static const struct {
 
 static const char letters[] = "?SONELAJCGMBF";
 
-__attribute__((format(printf, 2, 3))) static int fail(game_error *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* The cell of setup slot i (row from the front, then from the left). */
 static int slot_cell(int side, int i)
 {
@@ -58,12 +47,12 @@ int st_setup_check(const st_setup *s, game_error *err)
     int count[ST_NKINDS] = { 0 };
     for (int i = 0; i < ST_ARMY; i++) {
         if (s->kind[i] < ST_SPY || s->kind[i] > ST_FLAG)
-            return fail(err, "setup square %d holds no piece", i + 1);
+            return game_fail(err, "setup square %d holds no piece", i + 1);
         count[s->kind[i]]++;
     }
     for (int k = ST_SPY; k <= ST_FLAG; k++)
         if (count[k] != st_army[k])
-            return fail(err, "a setup has %d of '%c', not %d", count[k], letters[k], st_army[k]);
+            return game_fail(err, "a setup has %d of '%c', not %d", count[k], letters[k], st_army[k]);
     return 0;
 }
 
@@ -75,20 +64,20 @@ int st_setup_parse(st_setup *out, const char *text, game_error *err)
     for (int row = 0; row < ST_SETUP_ROWS; row++) {
         if (row > 0) {
             if (*p != '/')
-                return fail(err, "setup row %d has more than 10 pieces (rows are joined by '/')",
+                return game_fail(err, "setup row %d has more than 10 pieces (rows are joined by '/')",
                             row);
             p++;
         }
         for (int col = 0; col < 10; col++, p++) {
             const char *at = *p ? strchr(letters + 1, *p) : NULL;
             if (!at)
-                return fail(err, "setup row %d, place %d: '%c' is no piece letter (SONELAJCGMBF)",
+                return game_fail(err, "setup row %d, place %d: '%c' is no piece letter (SONELAJCGMBF)",
                             row + 1, col + 1, *p ? *p : ' ');
             s.kind[i++] = (uint8_t)(at - letters);
         }
     }
     if (*p)
-        return fail(err, "unexpected text after the fourth setup row: '%.20s'", p);
+        return game_fail(err, "unexpected text after the fourth setup row: '%.20s'", p);
     if (st_setup_check(&s, err) != 0)
         return -1;
     *out = s;
@@ -151,7 +140,7 @@ int st_setup_of(const st_pos *pos, int side, st_setup *s, game_error *err)
         uint8_t v = pos->sq[slot_cell(side, i)];
         if (!ST_IS_PIECE(v) || ST_SIDE(v) != side || (v & ST_MOVED) ||
             ST_KIND(v) == ST_UNKNOWN)
-            return fail(err, "%s's setup rows do not hold its full, unmoved army",
+            return game_fail(err, "%s's setup rows do not hold its full, unmoved army",
                         side == ST_RED ? "Red" : "Blue");
         s->kind[i] = (uint8_t)ST_KIND(v);
     }
