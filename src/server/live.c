@@ -1,4 +1,4 @@
-/* live.c -- live games: moves, clocks, bots, results, ratings, records.
+/* live.c -- live games: moves, clocks, bots, results, ratings, setups.
  *
  * A game's state changes only here, on the loop thread. A move is checked
  * by the game, stored, and only then made and sent to anyone: a killed
@@ -13,8 +13,10 @@
  *
  * Bots think on the worker pool, on a copy of what their side may see;
  * their move comes back through the same path as a person's.
+ *
+ * What games look like to clients is live_json.c; records and review are
+ * records.c.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,8 @@
 
 #include "../ai/bots.h"
 #include "../base/elo.h"
+#include "botpool.h"
+#include "live.h"
 #include "server.h"
 
 static unsigned bucket(int64_t id)
@@ -45,13 +49,13 @@ static void live_insert(srv *s, live *g)
     s->nlive++;
 }
 
-static int to_move(const live *g)
+int live_to_move(const live *g)
 {
     return g->v->ops->side_to_move(g->pos);
 }
 
 /* Sides the client plays (bit mask). */
-static unsigned sides_of(const live *g, const client *c)
+unsigned live_sides_of(const live *g, const client *c)
 {
     unsigned m = 0;
     if (c)
@@ -61,7 +65,7 @@ static unsigned sides_of(const live *g, const client *c)
     return m;
 }
 
-static void live_free(live *g)
+void live_free(live *g)
 {
     net_timer_free(g->timer);
     json_decref(g->end_msg);
@@ -80,352 +84,7 @@ void live_free_all(srv *s)
         }
 }
 
-/* --- JSON ---------------------------------------------------------------------- */
-
-/* Clocks as they stand now: the side to move's is running. */
-static json_t *clocks_json(const live *g)
-{
-    json_t *a = json_array();
-    int stm = g->over ? -1 : to_move(g);
-    int64_t now = net_mono_ms();
-    for (int i = 0; i < g->v->nsides; i++) {
-        int64_t c = g->clock[i];
-        if (i == stm && g->g.base_ms > 0) {
-            int64_t used = now - g->turn_began - SRV_LAG_MS;
-            if (used > 0)
-                c -= used;
-            if (c < 0)
-                c = 0;
-        }
-        json_array_append_new(a, json_integer(c));
-    }
-    return a;
-}
-
-/* The side whose view `to` gets of a hidden game: the one it plays; the
- * side to move when it plays several (one device: the page covers the
- * board between turns); -1 (a spectator's view) when it plays none. */
-static int view_side(const live *g, const client *to)
-{
-    unsigned m = sides_of(g, to);
-    if (!m)
-        return -1;
-    if (m & (m - 1))
-        return to_move(g);
-    return __builtin_ctz(m);
-}
-
-/* The position as `to` may see it (game.h: views). */
-static json_t *position_json(const live *g, const client *to)
-{
-    char buf[2048];
-    if (g->setting_up)
-        return json_string("");
-    if (g->v->hidden) {
-        _Alignas(16) unsigned char view[GAME_POS_MAX];
-        g->v->ops->view(g->pos, view_side(g, to), view);
-        g->v->ops->format(view, buf, sizeof buf);
-    } else {
-        g->v->ops->format(g->pos, buf, sizeof buf);
-    }
-    return json_string(buf);
-}
-
-static json_t *legal_json(const live *g)
-{
-    json_t *a = json_array();
-    game_move moves[GAME_MAX_MOVES];
-    int n = g->v->ops->moves(g->pos, moves);
-    for (int i = 0; i < n; i++) {
-        char text[32];
-        g->v->ops->format_move(g->pos, moves[i], text, sizeof text);
-        json_array_append_new(a, json_string(text));
-    }
-    return a;
-}
-
-/* Each side's game material as the rules count it (Rampart R6). */
-static json_t *material_json(const live *g)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < g->v->nsides; i++)
-        json_array_append_new(a, json_integer(g->v->ops->material(g->pos, i)));
-    return a;
-}
-
-static json_t *players_json(const live *g)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < g->v->nsides; i++)
-        json_array_append_new(a, ident_json(&g->players[i]));
-    return a;
-}
-
-static json_t *sides_json(const live *g, unsigned mask)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < g->v->nsides; i++)
-        if (mask & (1u << i))
-            json_array_append_new(a, json_integer(i));
-    return a;
-}
-
-static json_t *result_json(const live *g)
-{
-    return json_object_get(json_object_get(g->end_msg, "result"), "winner")
-        ? json_deep_copy(json_object_get(g->end_msg, "result"))
-        : json_null();
-}
-
-json_t *live_state(live *g, const client *to)
-{
-    json_t *side_names = json_array(), *moves = json_array();
-    for (int i = 0; i < g->v->nsides; i++)
-        json_array_append_new(side_names, json_string(g->v->ops->side_name(g->pos, i)));
-    for (int i = 0; i < g->nmoves; i++)
-        json_array_append_new(moves, json_string(g->moves[i].text));
-    unsigned mine = sides_of(g, to);
-    int stm = to_move(g);
-    json_t *j = json_pack(
-        "{s:I, s:s, s:s, s:s, s:o, s:i, s:o, s:o, s:I, s:I, s:i, s:b, s:o, s:o, s:o, s:i, s:s, "
-        "s:o, s:I}",
-        "id", (json_int_t)g->id, "variant", g->v->name, "title", g->v->title, "start",
-        g->v->hidden && !g->over ? "" : g->g.start, "position", position_json(g, to), "ply", g->nmoves, "moves", moves,
-        "clocks", clocks_json(g), "base_ms", (json_int_t)g->g.base_ms, "inc_ms",
-        (json_int_t)g->g.inc_ms, "move_limit", g->g.move_limit, "rated", g->g.rated, "players",
-        players_json(g), "sides", side_names, "you", sides_json(g, mine), "to_move", stm,
-        "status", g->over ? "over" : "live", "draw_offer", sides_json(g, g->draw_offer),
-        "created", (json_int_t)g->g.created);
-    if (!g->over && !g->setting_up && (mine & (1u << stm)))
-        json_object_set_new(j, "legal", legal_json(g));
-    json_t *teams = json_array();
-    for (int i = 0; i < g->v->nsides; i++)
-        json_array_append_new(teams, json_integer(g->v->ops->team_of(g->pos, i)));
-    json_object_set_new(j, "teams", teams);
-    if (g->v->ops->describe) {
-        json_t *events = json_array();
-        for (int i = 0; i < g->nmoves; i++)
-            json_array_append_new(events, g->moves[i].event[0]
-                                              ? json_string(g->moves[i].event)
-                                              : json_null());
-        json_object_set_new(j, "events", events);
-    }
-    if (g->v->ops->setup) {
-        json_object_set_new(j, "phase", json_string(g->setting_up ? "setup" : "play"));
-        json_object_set_new(j, "ready", sides_json(g, g->ready));
-    }
-    if (g->v->ops->material && !g->v->hidden)
-        json_object_set_new(j, "material", material_json(g));
-    if (g->over)
-        json_object_set_new(j, "result", result_json(g));
-    if (g->rematch_id)
-        json_object_set_new(j, "rematch", json_integer(g->rematch_id));
-    return j;
-}
-
-json_t *live_summary(const live *g)
-{
-    return json_pack("{s:I, s:s, s:s, s:o, s:i, s:b, s:I, s:I, s:s}", "id", (json_int_t)g->id,
-                     "variant", g->v->name, "title", g->v->title, "players", players_json(g),
-                     "ply", g->nmoves, "rated", g->g.rated, "base_ms", (json_int_t)g->g.base_ms,
-                     "inc_ms", (json_int_t)g->g.inc_ms, "status", g->over ? "over" : "live");
-}
-
-json_t *live_list(srv *s, int max)
-{
-    /* the newest live games: highest ids */
-    live **best = calloc((size_t)max, sizeof *best);
-    int n = 0;
-    for (int b = 0; best && b < SRV_GAME_BUCKETS; b++)
-        for (live *g = s->games[b]; g; g = g->next) {
-            if (g->over)
-                continue;
-            if (n < max)
-                best[n++] = g;
-            else {
-                int low = 0;
-                for (int i = 1; i < n; i++)
-                    if (best[i]->id < best[low]->id)
-                        low = i;
-                if (g->id > best[low]->id)
-                    best[low] = g;
-            }
-        }
-    /* order newest first */
-    for (int i = 1; i < n; i++)
-        for (int k = i; k > 0 && best[k]->id > best[k - 1]->id; k--) {
-            live *t = best[k];
-            best[k] = best[k - 1];
-            best[k - 1] = t;
-        }
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, live_summary(best[i]));
-    free(best);
-    return a;
-}
-
-json_t *live_of_player(srv *s, int64_t player)
-{
-    json_t *a = json_array();
-    for (int b = 0; b < SRV_GAME_BUCKETS; b++)
-        for (live *g = s->games[b]; g; g = g->next)
-            if (!g->over)
-                for (int i = 0; i < g->v->nsides; i++)
-                    if (g->players[i].id == player) {
-                        json_array_append_new(a, json_integer(g->id));
-                        break;
-                    }
-    return a;
-}
-
-/* Sends msg to every watcher; those who play the side to move (of a live
- * game) get the legal moves too, and in hidden games each gets its view. */
-static void broadcast(live *g, json_t *msg, int with_position)
-{
-    int stm = g->over ? -1 : to_move(g);
-    json_t *for_mover = NULL;
-    for (int i = 0; i < g->nwatch; i++) {
-        client *c = g->watchers[i];
-        unsigned mine = sides_of(g, c);
-        if (g->v->hidden && with_position) {
-            json_t *m = json_copy(msg);
-            json_object_set_new(m, "position", position_json(g, c));
-            if (stm >= 0 && (mine & (1u << stm)))
-                json_object_set_new(m, "legal", legal_json(g));
-            client_send(c, m);
-            json_decref(m);
-        } else if (stm >= 0 && (mine & (1u << stm)) && with_position) {
-            if (!for_mover) {
-                for_mover = json_copy(msg);
-                json_object_set_new(for_mover, "legal", legal_json(g));
-            }
-            client_send(c, for_mover);
-        } else {
-            client_send(c, msg);
-        }
-    }
-    json_decref(for_mover);
-}
-
-void live_watch(srv *s, live *g, client *c)
-{
-    (void)s;
-    int present = 0;
-    for (int i = 0; i < g->nwatch; i++)
-        present |= g->watchers[i] == c;
-    if (!present) {
-        if (g->nwatch == g->capwatch) {
-            int cap = g->capwatch ? 2 * g->capwatch : 4;
-            client **w = realloc(g->watchers, (size_t)cap * sizeof *w);
-            if (!w) {
-                client_error(c, NULL, "out of memory");
-                return;
-            }
-            g->watchers = w;
-            g->capwatch = cap;
-        }
-        g->watchers[g->nwatch++] = c;
-        client_watch(c, g->id);
-    }
-    json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", live_state(g, c));
-    client_send(c, m);
-    json_decref(m);
-}
-
-void live_unwatch(live *g, client *c)
-{
-    for (int i = 0; i < g->nwatch; i++)
-        if (g->watchers[i] == c) {
-            g->watchers[i] = g->watchers[--g->nwatch];
-            break;
-        }
-    client_unwatch(c, g->id);
-}
-
 /* --- bots ------------------------------------------------------------------------ */
-
-/* Bots made so far, reused across moves: making a searcher clears a hash
- * table, too slow to do for every move. */
-typedef struct pooled {
-    char spec[64];
-    bot *b;
-    int busy;
-    int64_t game;        /* the game it last played: a new one starts afresh */
-    struct pooled *next;
-} pooled;
-
-struct botpool {
-    pthread_mutex_t lock;
-    pooled *all;
-};
-
-typedef struct bot_job {
-    job base;
-    struct botpool *pool;
-    const game_variant *v;
-    int64_t game;
-    int ply;
-    int side;
-    int move_limit;
-    char spec[64];
-    uint64_t seed;
-    search_limits lim;
-    _Alignas(16) unsigned char view[GAME_POS_MAX];
-    char move[32];       /* the answer; "" if the bot found none */
-} bot_job;
-
-static pooled *pool_take(struct botpool *p, const char *spec, uint64_t seed)
-{
-    pthread_mutex_lock(&p->lock);
-    for (pooled *b = p->all; b; b = b->next)
-        if (!b->busy && strcmp(b->spec, spec) == 0) {
-            b->busy = 1;
-            pthread_mutex_unlock(&p->lock);
-            return b;
-        }
-    pthread_mutex_unlock(&p->lock);
-    pooled *b = calloc(1, sizeof *b);
-    char err[160];
-    if (!b || !(b->b = bot_new(spec, seed, err, sizeof err))) {
-        free(b);
-        return NULL;
-    }
-    snprintf(b->spec, sizeof b->spec, "%s", spec);
-    b->busy = 1;
-    pthread_mutex_lock(&p->lock);
-    b->next = p->all;
-    p->all = b;
-    pthread_mutex_unlock(&p->lock);
-    return b;
-}
-
-static void pool_give(struct botpool *p, pooled *b)
-{
-    pthread_mutex_lock(&p->lock);
-    b->busy = 0;
-    pthread_mutex_unlock(&p->lock);
-}
-
-static void bot_run(job *j)
-{
-    bot_job *bj = (bot_job *)j;
-    bj->move[0] = 0;
-    pooled *b = pool_take(bj->pool, bj->spec, bj->seed);
-    if (!b)
-        return;
-    if (b->game != bj->game) {
-        if (bot_new_game(b->b, bj->v, bj->move_limit) != 0) {
-            pool_give(bj->pool, b);
-            return;
-        }
-        b->game = bj->game;
-    }
-    game_move m = bot_move(b->b, bj->v, bj->view, &bj->lim, NULL);
-    if (m != GAME_MOVE_NONE)
-        bj->v->ops->format_move(bj->view, m, bj->move, sizeof bj->move);
-    pool_give(bj->pool, b);
-}
 
 static void apply_move(srv *s, live *g, int side, const char *text, client *from,
                        json_t *ref);
@@ -447,48 +106,24 @@ static void bot_done(void *app, job *j)
     free(bj);
 }
 
-static struct botpool *botpool_of(srv *s)
-{
-    if (!s->botpool) {
-        s->botpool = calloc(1, sizeof *s->botpool);
-        if (s->botpool)
-            pthread_mutex_init(&s->botpool->lock, NULL);
-    }
-    return s->botpool;
-}
-
-void botpool_free(srv *s)
-{
-    if (!s->botpool)
-        return;
-    while (s->botpool->all) {
-        pooled *b = s->botpool->all;
-        s->botpool->all = b->next;
-        bot_free(b->b);
-        free(b);
-    }
-    pthread_mutex_destroy(&s->botpool->lock);
-    free(s->botpool);
-    s->botpool = NULL;
-}
-
 /* If a bot is to move, sends it to think. */
 static void kick_bot(srv *s, live *g)
 {
     if (g->over || g->bot_busy || g->setting_up)
         return;
-    int stm = to_move(g);
+    int stm = live_to_move(g);
     if (!g->players[stm].bot)
         return;
+    if (!s->botpool)
+        s->botpool = botpool_new();
     bot_job *bj = calloc(1, sizeof *bj);
-    struct botpool *pool = botpool_of(s);
-    if (!bj || !pool) {
+    if (!bj || !s->botpool) {
         free(bj);
         return;
     }
-    bj->base.run = bot_run;
+    bj->base.run = bot_job_run;
     bj->base.done = bot_done;
-    bj->pool = pool;
+    bj->pool = s->botpool;
     bj->v = g->v;
     bj->game = g->id;
     bj->ply = g->nmoves;
@@ -524,7 +159,7 @@ static void arm(live *g)
         net_timer_cancel(g->timer);
         return;
     }
-    int stm = to_move(g);
+    int stm = live_to_move(g);
     int64_t now = net_mono_ms(), wait = -1;
     if (g->setting_up) {
         /* no clock runs; only a player gone before its setup is in */
@@ -566,7 +201,7 @@ static void on_timer(void *arg)
     srv *s = g->s;
     if (g->over)
         return;
-    int stm = to_move(g);
+    int stm = live_to_move(g);
     int64_t now = net_mono_ms();
     if (g->setting_up) {
         for (int i = 0; i < g->v->nsides; i++)
@@ -621,7 +256,7 @@ static void end_game(srv *s, live *g, int status, int winner, const char *reason
     if (g->over)
         return;
     if (winner == -2)
-        winner = winner_against(g, to_move(g));
+        winner = winner_against(g, live_to_move(g));
     int sterile = status == STORE_GAME_OVER && winner < 0 && g->v->ops->sterile &&
                   g->v->ops->sterile(g->start, g->pos);
     store_rating_change ch[2];
@@ -661,7 +296,7 @@ static void end_game(srv *s, live *g, int status, int winner, const char *reason
     net_timer_cancel(g->timer);
     g->end_msg = json_pack("{s:s, s:I, s:{s:i, s:s, s:b, s:o}, s:o}", "type", "end", "game",
                            (json_int_t)g->id, "result", "winner", winner, "reason", reason,
-                           "sterile", sterile, "ratings", ratings, "clocks", clocks_json(g));
+                           "sterile", sterile, "ratings", ratings, "clocks", live_clocks_json(g));
     if (g->v->hidden && !g->setting_up) {
         /* the game is over: everything in it is public now */
         char full[2048];
@@ -669,7 +304,7 @@ static void end_game(srv *s, live *g, int status, int winner, const char *reason
         json_object_set_new(g->end_msg, "position", json_string(full));
         json_object_set_new(g->end_msg, "start", json_string(g->g.start));
     }
-    broadcast(g, g->end_msg, 0);
+    live_broadcast(g, g->end_msg, 0);
     lobby_changed(s);
 }
 
@@ -729,24 +364,24 @@ static void apply_move(srv *s, live *g, int side, const char *text, client *from
     g->draw_offer &= 1u << side;  /* moving declines the others' offers */
     json_t *msg = json_pack("{s:s, s:I, s:i, s:s, s:o, s:i, s:o}", "type", "move", "game",
                             (json_int_t)g->id, "ply", g->nmoves - 1, "move", sm.text,
-                            "position", position_json(g, NULL), "to_move", to_move(g),
-                            "clocks", clocks_json(g));
+                            "position", live_position_json(g, NULL), "to_move", live_to_move(g),
+                            "clocks", live_clocks_json(g));
     if (ref)
         json_object_set(msg, "ref", ref);
     if (ops->material && !g->v->hidden)
-        json_object_set_new(msg, "material", material_json(g));
+        json_object_set_new(msg, "material", live_material_json(g));
     if (ops->describe)
         json_object_set_new(msg, "event", json_string(event));
     game_result r = ops->result(g->pos);
     if (r.over) {
         if (g->v->hidden)
             json_object_del(msg, "position");  /* the `end` brings the whole game */
-        broadcast(g, msg, 0);
+        live_broadcast(g, msg, 0);
         json_decref(msg);
         finish(s, g, r.winner, r.reason);
         return;
     }
-    broadcast(g, msg, 1);
+    live_broadcast(g, msg, 1);
     json_decref(msg);
     arm(g);
     kick_bot(s, g);
@@ -932,8 +567,8 @@ static int take_setup(srv *s, live *g, int side, const char *text, char *err, si
     snprintf(g->setups[side], sizeof g->setups[side], "%s", text);
     g->ready |= 1u << side;
     json_t *m = json_pack("{s:s, s:I, s:o}", "type", "ready", "game", (json_int_t)g->id,
-                          "sides", sides_json(g, g->ready));
-    broadcast(g, m, 0);
+                          "sides", live_sides_json(g, g->ready));
+    live_broadcast(g, m, 0);
     json_decref(m);
     return g->ready == (1u << g->v->nsides) - 1;
 }
@@ -969,7 +604,7 @@ void live_on_setup(srv *s, client *c, json_t *msg)
         client_error(c, ref, "no such live game");
         return;
     }
-    unsigned mine = sides_of(g, c);
+    unsigned mine = live_sides_of(g, c);
     const char *text = json_string_value(json_object_get(msg, "setup"));
     json_t *sd = json_object_get(msg, "side");
     int side = mine && !(mine & (mine - 1)) ? __builtin_ctz(mine) : -1;
@@ -1004,7 +639,7 @@ void live_on_setup(srv *s, client *c, json_t *msg)
 }
 
 /* Rebuilds a stored game in memory (moves replayed); NULL with err. */
-static live *live_load(srv *s, int64_t id, char *err, size_t errlen)
+live *live_load(srv *s, int64_t id, char *err, size_t errlen)
 {
     store_game sg;
     store_err e;
@@ -1140,54 +775,6 @@ int live_resume_all(srv *s)
     return resumed;
 }
 
-json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen)
-{
-    live *mem = live_find(s, id);
-    live *g = mem ? mem : live_load(s, id, err, errlen);
-    if (!g) {
-        *status = 404;
-        return NULL;
-    }
-    json_t *out = NULL;
-    if (g->setting_up || (g->v->hidden && !g->over)) {
-        snprintf(err, errlen, "a game with hidden pieces is shown move by move once it is over");
-        *status = 403;
-    } else {
-        const game_ops *ops = g->v->ops;
-        _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
-        memcpy(pos, g->start, ops->pos_size);
-        json_t *list = json_array();
-        char buf[2048];
-        ops->format(pos, buf, sizeof buf);
-        json_array_append_new(list, json_string(buf));
-        for (int i = 0; i < g->nmoves; i++) {
-            game_move m;
-            game_error ge;
-            if (ops->parse_move(pos, g->moves[i].text, &m, &ge) != 0)
-                break;
-            ops->make(pos, m, undo);
-            ops->format(pos, buf, sizeof buf);
-            json_array_append_new(list, json_string(buf));
-        }
-        out = json_pack("{s:I, s:s, s:o}", "id", (json_int_t)g->id, "variant", g->v->name,
-                        "positions", list);
-        *status = 200;
-    }
-    if (!mem)
-        live_free(g);
-    return out;
-}
-
-json_t *game_json_stored(srv *s, int64_t id, char *err, size_t errlen)
-{
-    live *g = live_load(s, id, err, errlen);
-    if (!g)
-        return NULL;
-    json_t *j = live_state(g, NULL);
-    live_free(g);
-    return j;
-}
-
 /* --- players coming and going ------------------------------------------------------ */
 
 static void mark_player(srv *s, int64_t player, int64_t when)
@@ -1247,7 +834,7 @@ static live *my_game(srv *s, client *c, json_t *msg, json_t *ref, unsigned *mine
         client_error(c, ref, "no such live game");
         return NULL;
     }
-    *mine = sides_of(g, c);
+    *mine = live_sides_of(g, c);
     if (!*mine) {
         client_error(c, ref, "you do not play in game %lld", (long long)g->id);
         return NULL;
@@ -1272,7 +859,7 @@ void live_on_move(srv *s, client *c, json_t *msg)
         client_error(c, ref, "the game is over");
         return;
     }
-    int stm = to_move(g);
+    int stm = live_to_move(g);
     if (!(mine & (1u << stm))) {
         client_error(c, ref, "not your turn");
         return;
@@ -1296,7 +883,7 @@ void live_on_resign(srv *s, client *c, json_t *msg)
         return;
     }
     /* one device playing both sides resigns for the side to move */
-    int side = (mine & (mine - 1)) ? to_move(g) : __builtin_ctz(mine);
+    int side = (mine & (mine - 1)) ? live_to_move(g) : __builtin_ctz(mine);
     finish(s, g, winner_against(g, side), "resign");
 }
 
@@ -1326,8 +913,8 @@ void live_on_draw(srv *s, client *c, json_t *msg)
         return;
     }
     json_t *m = json_pack("{s:s, s:I, s:o}", "type", "draw_offer", "game", (json_int_t)g->id,
-                          "sides", sides_json(g, g->draw_offer));
-    broadcast(g, m, 0);
+                          "sides", live_sides_json(g, g->draw_offer));
+    live_broadcast(g, m, 0);
     json_decref(m);
 }
 
@@ -1355,8 +942,8 @@ void live_on_rematch(srv *s, client *c, json_t *msg)
     g->rematch_offer |= mine;
     if ((g->rematch_offer & people) != people) {
         json_t *m = json_pack("{s:s, s:I, s:o}", "type", "rematch_offer", "game",
-                              (json_int_t)g->id, "sides", sides_json(g, g->rematch_offer));
-        broadcast(g, m, 0);
+                              (json_int_t)g->id, "sides", live_sides_json(g, g->rematch_offer));
+        live_broadcast(g, m, 0);
         json_decref(m);
         return;
     }
@@ -1378,110 +965,7 @@ void live_on_rematch(srv *s, client *c, json_t *msg)
     }
     g->rematch_id = r->id;
     for (int i = 0; i < g->nwatch; i++)
-        if (sides_of(g, g->watchers[i]))
+        if (live_sides_of(g, g->watchers[i]))
             live_watch(s, r, g->watchers[i]);
     lobby_changed(s);
-}
-
-/* --- records ----------------------------------------------------------------------- */
-
-static void append(char **buf, size_t *len, size_t *cap, const char *text)
-{
-    size_t n = strlen(text);
-    if (*len + n + 1 > *cap) {
-        size_t c2 = (*cap + n + 1) * 2;
-        char *b = realloc(*buf, c2);
-        if (!b)
-            return;
-        *buf = b;
-        *cap = c2;
-    }
-    memcpy(*buf + *len, text, n + 1);
-    *len += n;
-}
-
-/* A tag pair, [Name "value"], the value's quotes and backslashes escaped. */
-static void tag(char **buf, size_t *len, size_t *cap, const char *name, const char *value)
-{
-    char line[512];
-    int n = snprintf(line, sizeof line, "[%s \"", name);
-    for (const char *c = value; *c && n < (int)sizeof line - 8; c++) {
-        if (*c == '"' || *c == '\\')
-            line[n++] = '\\';
-        line[n++] = *c;
-    }
-    snprintf(line + n, sizeof line - (size_t)n, "\"]\n");
-    append(buf, len, cap, line);
-}
-
-char *record_text(srv *s, int64_t id, char *err, size_t errlen)
-{
-    live *mem = live_find(s, id);
-    live *g = mem ? mem : live_load(s, id, err, errlen);
-    if (!g)
-        return NULL;
-    size_t len = 0, cap = 1024;
-    char *buf = malloc(cap), val[256];
-    if (!buf) {
-        if (!mem)
-            live_free(g);
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    buf[0] = 0;
-    tag(&buf, &len, &cap, "Game", g->v->title);
-    tag(&buf, &len, &cap, "Variant", g->v->name);
-    snprintf(val, sizeof val, "%lld", (long long)g->id);
-    tag(&buf, &len, &cap, "Id", val);
-    time_t t = (time_t)(g->g.created / 1000);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(val, sizeof val, "%Y.%m.%d", &tm);
-    tag(&buf, &len, &cap, "Date", val);
-    strftime(val, sizeof val, "%H:%M:%S", &tm);
-    tag(&buf, &len, &cap, "Time", val);
-    for (int i = 0; i < g->v->nsides; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "%s", g->v->ops->side_name(g->pos, i));
-        name[0] = (char)(name[0] >= 'a' && name[0] <= 'z' ? name[0] - 'a' + 'A' : name[0]);
-        tag(&buf, &len, &cap, name, g->players[i].name);
-    }
-    if (g->g.base_ms > 0)
-        snprintf(val, sizeof val, "%lld+%lld", (long long)(g->g.base_ms / 1000),
-                 (long long)(g->g.inc_ms / 1000));
-    else
-        snprintf(val, sizeof val, "-");
-    tag(&buf, &len, &cap, "Clock", val);
-    snprintf(val, sizeof val, "%d", g->g.move_limit);
-    tag(&buf, &len, &cap, "MoveLimit", val);
-    tag(&buf, &len, &cap, "Rated", g->g.rated ? "yes" : "no");
-    if (!g->v->hidden || g->over)
-        tag(&buf, &len, &cap, "Start", g->g.start);
-    const char *result = "*";
-    if (g->over && g->v->nsides == 2)
-        result = g->g.winner < 0 ? "1/2-1/2" : g->g.winner == 0 ? "1-0" : "0-1";
-    else if (g->over)
-        result = g->g.winner < 0 ? "draw" : "won";
-    tag(&buf, &len, &cap, "Result", result);
-    if (g->over) {
-        tag(&buf, &len, &cap, "Reason", g->g.reason);
-        if (g->g.winner < 0)
-            tag(&buf, &len, &cap, "Sterile", g->g.sterile ? "yes" : "no");
-    }
-    append(&buf, &len, &cap, "\n");
-    int per = g->v->nsides;
-    for (int i = 0; i < g->nmoves; i++) {
-        if (i % per == 0) {
-            snprintf(val, sizeof val, "%s%d.", i ? (i % (per * 8) == 0 ? "\n" : " ") : "",
-                     i / per + 1);
-            append(&buf, &len, &cap, val);
-        }
-        append(&buf, &len, &cap, " ");
-        append(&buf, &len, &cap, g->moves[i].text);
-    }
-    snprintf(val, sizeof val, "%s%s\n", g->nmoves ? " " : "", result);
-    append(&buf, &len, &cap, val);
-    if (!mem)
-        live_free(g);
-    return buf;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../ai/bots.h"
+#include "botpool.h"
 #include "serve.h"
 #include "server.h"
 
@@ -983,7 +984,7 @@ out:
     net_timer_free(s->sweep);
     net_free(s->net);
     live_free_all(s);
-    botpool_free(s);
+    botpool_free(s->botpool);
     while (s->seeks) {
         seek *k = s->seeks;
         s->seeks = k->next;

@@ -2,9 +2,12 @@
  *
  *   net.c      HTTP and WebSocket (libwebsockets stays inside it)
  *   workers.c  threads for bot moves and password hashing
- *   server.c   start-up, connections, identity, seeks and the lobby
+ *   botpool.c  bots kept from move to move, and the job asking one to move
+ *   server.c   start-up, connections, identity, seeks, tables and the lobby
  *   api.c      the HTTP JSON API
- *   live.c     live games: moves, clocks, bots, results, ratings, records
+ *   live.c     live games: moves, clocks, bots, results, ratings, setups
+ *   live_json.c  what a game looks like to each client (views), sending
+ *   records.c  stored games read back: records, positions for review
  *
  * Everything here runs on the event-loop thread; only job `run` functions
  * run elsewhere, on copies. See docs/api.md for the protocol.
@@ -189,7 +192,6 @@ json_t *live_list(srv *s, int max);
 /* Ids of the live games a player plays in (to resume after reconnecting). */
 json_t *live_of_player(srv *s, int64_t player);
 void live_free_all(srv *s);
-void botpool_free(srv *s);
 /* The record of a stored game as text (malloc'd), or NULL. */
 char *record_text(srv *s, int64_t id, char *err, size_t errlen);
 json_t *game_json_stored(srv *s, int64_t id, char *err, size_t errlen);

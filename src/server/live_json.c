@@ -1,0 +1,271 @@
+/* live_json.c -- what a live game looks like to each client: its state, its
+ * summary for lists, and sending a message to everyone watching, each
+ * receiving only the view its side may see (game.h: views). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "live.h"
+#include "server.h"
+
+/* --- JSON ---------------------------------------------------------------------- */
+
+/* Clocks as they stand now: the side to move's is running. */
+json_t *live_clocks_json(const live *g)
+{
+    json_t *a = json_array();
+    int stm = g->over ? -1 : live_to_move(g);
+    int64_t now = net_mono_ms();
+    for (int i = 0; i < g->v->nsides; i++) {
+        int64_t c = g->clock[i];
+        if (i == stm && g->g.base_ms > 0) {
+            int64_t used = now - g->turn_began - SRV_LAG_MS;
+            if (used > 0)
+                c -= used;
+            if (c < 0)
+                c = 0;
+        }
+        json_array_append_new(a, json_integer(c));
+    }
+    return a;
+}
+
+/* The side whose view `to` gets of a hidden game: the one it plays; the
+ * side to move when it plays several (one device: the page covers the
+ * board between turns); -1 (a spectator's view) when it plays none. */
+static int view_side(const live *g, const client *to)
+{
+    unsigned m = live_sides_of(g, to);
+    if (!m)
+        return -1;
+    if (m & (m - 1))
+        return live_to_move(g);
+    return __builtin_ctz(m);
+}
+
+/* The position as `to` may see it (game.h: views). */
+json_t *live_position_json(const live *g, const client *to)
+{
+    char buf[2048];
+    if (g->setting_up)
+        return json_string("");
+    if (g->v->hidden) {
+        _Alignas(16) unsigned char view[GAME_POS_MAX];
+        g->v->ops->view(g->pos, view_side(g, to), view);
+        g->v->ops->format(view, buf, sizeof buf);
+    } else {
+        g->v->ops->format(g->pos, buf, sizeof buf);
+    }
+    return json_string(buf);
+}
+
+json_t *live_legal_json(const live *g)
+{
+    json_t *a = json_array();
+    game_move moves[GAME_MAX_MOVES];
+    int n = g->v->ops->moves(g->pos, moves);
+    for (int i = 0; i < n; i++) {
+        char text[32];
+        g->v->ops->format_move(g->pos, moves[i], text, sizeof text);
+        json_array_append_new(a, json_string(text));
+    }
+    return a;
+}
+
+/* Each side's game material as the rules count it (Rampart R6). */
+json_t *live_material_json(const live *g)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->v->nsides; i++)
+        json_array_append_new(a, json_integer(g->v->ops->material(g->pos, i)));
+    return a;
+}
+
+static json_t *players_json(const live *g)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->v->nsides; i++)
+        json_array_append_new(a, ident_json(&g->players[i]));
+    return a;
+}
+
+json_t *live_sides_json(const live *g, unsigned mask)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < g->v->nsides; i++)
+        if (mask & (1u << i))
+            json_array_append_new(a, json_integer(i));
+    return a;
+}
+
+static json_t *result_json(const live *g)
+{
+    return json_object_get(json_object_get(g->end_msg, "result"), "winner")
+        ? json_deep_copy(json_object_get(g->end_msg, "result"))
+        : json_null();
+}
+
+json_t *live_state(live *g, const client *to)
+{
+    json_t *side_names = json_array(), *moves = json_array();
+    for (int i = 0; i < g->v->nsides; i++)
+        json_array_append_new(side_names, json_string(g->v->ops->side_name(g->pos, i)));
+    for (int i = 0; i < g->nmoves; i++)
+        json_array_append_new(moves, json_string(g->moves[i].text));
+    unsigned mine = live_sides_of(g, to);
+    int stm = live_to_move(g);
+    json_t *j = json_pack(
+        "{s:I, s:s, s:s, s:s, s:o, s:i, s:o, s:o, s:I, s:I, s:i, s:b, s:o, s:o, s:o, s:i, s:s, "
+        "s:o, s:I}",
+        "id", (json_int_t)g->id, "variant", g->v->name, "title", g->v->title, "start",
+        g->v->hidden && !g->over ? "" : g->g.start, "position", live_position_json(g, to), "ply", g->nmoves, "moves", moves,
+        "clocks", live_clocks_json(g), "base_ms", (json_int_t)g->g.base_ms, "inc_ms",
+        (json_int_t)g->g.inc_ms, "move_limit", g->g.move_limit, "rated", g->g.rated, "players",
+        players_json(g), "sides", side_names, "you", live_sides_json(g, mine), "to_move", stm,
+        "status", g->over ? "over" : "live", "draw_offer", live_sides_json(g, g->draw_offer),
+        "created", (json_int_t)g->g.created);
+    if (!g->over && !g->setting_up && (mine & (1u << stm)))
+        json_object_set_new(j, "legal", live_legal_json(g));
+    json_t *teams = json_array();
+    for (int i = 0; i < g->v->nsides; i++)
+        json_array_append_new(teams, json_integer(g->v->ops->team_of(g->pos, i)));
+    json_object_set_new(j, "teams", teams);
+    if (g->v->ops->describe) {
+        json_t *events = json_array();
+        for (int i = 0; i < g->nmoves; i++)
+            json_array_append_new(events, g->moves[i].event[0]
+                                              ? json_string(g->moves[i].event)
+                                              : json_null());
+        json_object_set_new(j, "events", events);
+    }
+    if (g->v->ops->setup) {
+        json_object_set_new(j, "phase", json_string(g->setting_up ? "setup" : "play"));
+        json_object_set_new(j, "ready", live_sides_json(g, g->ready));
+    }
+    if (g->v->ops->material && !g->v->hidden)
+        json_object_set_new(j, "material", live_material_json(g));
+    if (g->over)
+        json_object_set_new(j, "result", result_json(g));
+    if (g->rematch_id)
+        json_object_set_new(j, "rematch", json_integer(g->rematch_id));
+    return j;
+}
+
+json_t *live_summary(const live *g)
+{
+    return json_pack("{s:I, s:s, s:s, s:o, s:i, s:b, s:I, s:I, s:s}", "id", (json_int_t)g->id,
+                     "variant", g->v->name, "title", g->v->title, "players", players_json(g),
+                     "ply", g->nmoves, "rated", g->g.rated, "base_ms", (json_int_t)g->g.base_ms,
+                     "inc_ms", (json_int_t)g->g.inc_ms, "status", g->over ? "over" : "live");
+}
+
+json_t *live_list(srv *s, int max)
+{
+    /* the newest live games: highest ids */
+    live **best = calloc((size_t)max, sizeof *best);
+    int n = 0;
+    for (int b = 0; best && b < SRV_GAME_BUCKETS; b++)
+        for (live *g = s->games[b]; g; g = g->next) {
+            if (g->over)
+                continue;
+            if (n < max)
+                best[n++] = g;
+            else {
+                int low = 0;
+                for (int i = 1; i < n; i++)
+                    if (best[i]->id < best[low]->id)
+                        low = i;
+                if (g->id > best[low]->id)
+                    best[low] = g;
+            }
+        }
+    /* order newest first */
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && best[k]->id > best[k - 1]->id; k--) {
+            live *t = best[k];
+            best[k] = best[k - 1];
+            best[k - 1] = t;
+        }
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, live_summary(best[i]));
+    free(best);
+    return a;
+}
+
+json_t *live_of_player(srv *s, int64_t player)
+{
+    json_t *a = json_array();
+    for (int b = 0; b < SRV_GAME_BUCKETS; b++)
+        for (live *g = s->games[b]; g; g = g->next)
+            if (!g->over)
+                for (int i = 0; i < g->v->nsides; i++)
+                    if (g->players[i].id == player) {
+                        json_array_append_new(a, json_integer(g->id));
+                        break;
+                    }
+    return a;
+}
+
+/* Sends msg to every watcher; those who play the side to move (of a live
+ * game) get the legal moves too, and in hidden games each gets its view. */
+void live_broadcast(live *g, json_t *msg, int with_position)
+{
+    int stm = g->over ? -1 : live_to_move(g);
+    json_t *for_mover = NULL;
+    for (int i = 0; i < g->nwatch; i++) {
+        client *c = g->watchers[i];
+        unsigned mine = live_sides_of(g, c);
+        if (g->v->hidden && with_position) {
+            json_t *m = json_copy(msg);
+            json_object_set_new(m, "position", live_position_json(g, c));
+            if (stm >= 0 && (mine & (1u << stm)))
+                json_object_set_new(m, "legal", live_legal_json(g));
+            client_send(c, m);
+            json_decref(m);
+        } else if (stm >= 0 && (mine & (1u << stm)) && with_position) {
+            if (!for_mover) {
+                for_mover = json_copy(msg);
+                json_object_set_new(for_mover, "legal", live_legal_json(g));
+            }
+            client_send(c, for_mover);
+        } else {
+            client_send(c, msg);
+        }
+    }
+    json_decref(for_mover);
+}
+
+void live_watch(srv *s, live *g, client *c)
+{
+    (void)s;
+    int present = 0;
+    for (int i = 0; i < g->nwatch; i++)
+        present |= g->watchers[i] == c;
+    if (!present) {
+        if (g->nwatch == g->capwatch) {
+            int cap = g->capwatch ? 2 * g->capwatch : 4;
+            client **w = realloc(g->watchers, (size_t)cap * sizeof *w);
+            if (!w) {
+                client_error(c, NULL, "out of memory");
+                return;
+            }
+            g->watchers = w;
+            g->capwatch = cap;
+        }
+        g->watchers[g->nwatch++] = c;
+        client_watch(c, g->id);
+    }
+    json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", live_state(g, c));
+    client_send(c, m);
+    json_decref(m);
+}
+
+void live_unwatch(live *g, client *c)
+{
+    for (int i = 0; i < g->nwatch; i++)
+        if (g->watchers[i] == c) {
+            g->watchers[i] = g->watchers[--g->nwatch];
+            break;
+        }
+    client_unwatch(c, g->id);
+}
