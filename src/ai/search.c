@@ -148,6 +148,12 @@ static int end_score(const searcher *s, const void *pos, int ply)
 static int evaluate(const searcher *s, const void *pos)
 {
     int e = s->ops->evaluate ? s->ops->evaluate(pos) : 0;
+    /* Contempt for a blockade, as for a draw: the side searching wants
+     * out, and expects its opponent to be content. */
+    if (s->ops->blockade && s->ops->blockade(pos)) {
+        int us = s->ops->team_of(pos, s->ops->side_to_move(pos));
+        e += us == s->root_team ? -SEARCH_BLOCKADE : SEARCH_BLOCKADE;
+    }
     if (s->lv.noise) {
         /* The same blur for the same position within a game's search. */
         uint64_t h = rng_mix(s->ops->hash(pos) ^ s->seed);

@@ -6,7 +6,8 @@
  * reductions and a quiescence search over the game's noisy moves. A fixed
  * move time is used in full; an unfinished iteration's better root move is
  * kept. Game ends score exactly: a win in p plies is SEARCH_WIN - p, a
- * draw -SEARCH_CONTEMPT for the side searching.
+ * draw -SEARCH_CONTEMPT for the side searching; a blockade costs the side
+ * searching SEARCH_BLOCKADE.
  *
  * A searcher owns its tables and is used by one thread at a time; several
  * searchers may run at once. search_run() returns when a limit is reached
@@ -27,6 +28,11 @@
 /* A draw is worth -SEARCH_CONTEMPT to the side searching, +SEARCH_CONTEMPT
  * to its opponent: with material level the search prefers to play on. */
 #define SEARCH_CONTEMPT 60
+/* A position the game calls a blockade (game_ops.blockade) is worth
+ * SEARCH_BLOCKADE less to the side searching than its evaluation says,
+ * and that much more to its opponent: the search pays up to this much to
+ * break a mutual blockade rather than sit in it until the move limit. */
+#define SEARCH_BLOCKADE 80
 
 typedef struct search_limits {
     int depth;               /* plies; 0 = no limit */

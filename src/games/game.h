@@ -159,11 +159,15 @@ typedef struct game_ops {
      * move_hint: how promising a move looks before searching it (higher
      *   first; 0 for a quiet move);
      * material: `side`'s game material as the rules count it (Rampart R6:
-     *   Queens, Knights and Kings 1 each, Blockers 0). */
+     *   Queens, Knights and Kings 1 each, Blockers 0);
+     * blockade: nonzero when no piece of either side stands attacked by
+     *   one that could take it, so that nothing can happen until somebody
+     *   gives ground; the search treats it as a draw in the making. */
     int (*evaluate)(const void *pos);
     int (*noisy)(const void *pos, game_move *out);
     int (*move_hint)(const void *pos, game_move move);
     int (*material)(const void *pos, int side);
+    int (*blockade)(const void *pos);
 
     /* Optional fast perft (bulk counting); NULL if the game has none. */
     uint64_t (*perft)(const void *pos, int depth);

@@ -256,6 +256,56 @@ static void test_contempt_forced_draw(void **state)
     search_free(s);
 }
 
+/* game_ops.blockade: the start is one (nothing in reach of its taker);
+ * a Queen attacking a Knight is not; neither is a King walled in by
+ * Blockers that falls with Bottom's next move. */
+static void test_blockade(void **state)
+{
+    (void)state;
+    const game_variant *v = variant("rampart");
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    assert_non_null(v->ops->blockade);
+    v->ops->start(v, pos, 0);
+    assert_true(v->ops->blockade(pos));
+    parse_pos(v, pos, FREE_CAPTURE);
+    assert_false(v->ops->blockade(pos));
+    parse_pos(v, pos, "4n/5/2B2/1BkB1/2B2/5/5/5/Q4 t 1");
+    assert_true(v->ops->blockade(pos));
+    parse_pos(v, pos, "4n/5/2B2/1BkB1/2B2/5/5/5/Q4 b 1");
+    assert_false(v->ops->blockade(pos));
+}
+
+/* In a blockade the side searching scores SEARCH_BLOCKADE below the
+ * evaluation: with the Queen far from the only Knight, every Bottom move
+ * keeps the blockade, so a one-ply search scores the best reply's
+ * evaluation less SEARCH_BLOCKADE. */
+static void test_blockade_contempt(void **state)
+{
+    (void)state;
+    const game_variant *v = variant("rampart");
+    _Alignas(16) unsigned char pos[GAME_POS_MAX], child[GAME_POS_MAX];
+    _Alignas(16) unsigned char undo[GAME_POS_MAX];
+    parse_pos(v, pos, "4n/5/5/5/5/5/5/5/Q4 b 1");
+    game_move moves[GAME_MAX_MOVES];
+    int n = v->ops->moves(pos, moves), best = -SEARCH_WIN;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, sizeof child);
+        v->ops->make(child, moves[i], undo);
+        assert_true(v->ops->blockade(child));
+        int e = -v->ops->evaluate(child);
+        if (e > best)
+            best = e;
+    }
+    searcher *s = search_new(1);
+    assert_non_null(s);
+    search_limits lim = no_limits;
+    lim.depth = 1;
+    search_report rep;
+    search_run(s, v, pos, &lim, NULL, NULL, NULL, &rep);
+    assert_int_equal(rep.score, best - SEARCH_BLOCKADE);
+    search_free(s);
+}
+
 static void test_stop(void **state)
 {
     (void)state;
@@ -405,6 +455,8 @@ int main(void)
         cmocka_unit_test(test_search_wins),
         cmocka_unit_test(test_movetime_used),
         cmocka_unit_test(test_contempt_forced_draw),
+        cmocka_unit_test(test_blockade),
+        cmocka_unit_test(test_blockade_contempt),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_uci_citadel),

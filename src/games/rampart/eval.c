@@ -148,6 +148,20 @@ int rp_evaluate_with(const rp_pos *in, const rp_weights *wt)
     return score[us] - score[us ^ 1] + wt->mobility * (ours - theirs);
 }
 
+int rp_blockade(const rp_pos *pos)
+{
+    const rp_geom *g = pos->g;
+    uint64_t mine = pos->occ[pos->stm];
+    if (pos->occ[pos->stm ^ 1] & (mine >> g->w) & (mine << g->w) &
+        ((mine & g->not_first) >> 1) & ((mine & g->not_last) << 1))
+        return 0;
+    for (int s = 0; s < 2; s++)
+        for (int t = 0; t < RP_BLOCKER; t++)
+            if (pos->pc[s][t] & attacks(pos, s ^ 1, (t + 2) % 3))
+                return 0;
+    return 1;
+}
+
 int rp_evaluate(const rp_pos *pos)
 {
     return rp_evaluate_with(pos, &rp_default_weights);

@@ -170,6 +170,9 @@ typedef struct rp_weights {
 } rp_weights;
 extern const rp_weights rp_default_weights;
 int rp_evaluate(const rp_pos *pos);
+/* A mutual blockade: no Queen, Knight or King of either side attacked by
+ * the type that takes it, and no piece walled in (game_ops.blockade). */
+int rp_blockade(const rp_pos *pos);
 int rp_evaluate_with(const rp_pos *pos, const rp_weights *w);
 
 /* variants.c */

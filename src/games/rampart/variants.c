@@ -206,6 +206,11 @@ static int op_evaluate(const void *pos)
     return rp_evaluate(pos);
 }
 
+static int op_blockade(const void *pos)
+{
+    return rp_blockade(pos);
+}
+
 static int op_noisy(const void *pos, game_move *out)
 {
     return rp_over(pos) ? 0 : rp_gen_noisy(pos, out);
@@ -273,6 +278,7 @@ static const game_ops rp_ops = {
     .hash = op_hash,
     .view = op_view,
     .evaluate = op_evaluate,
+    .blockade = op_blockade,
     .noisy = op_noisy,
     .move_hint = op_move_hint,
     .material = op_material,
