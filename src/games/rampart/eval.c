@@ -148,6 +148,8 @@ int rp_evaluate_with(const rp_pos *in, const rp_weights *wt)
     return score[us] - score[us ^ 1] + wt->mobility * (ours - theirs);
 }
 
+/* Symmetric, so not part of the score: what a blockade is worth depends on
+ * whose search it is (SEARCH_BLOCKADE in src/ai/search.h). */
 int rp_blockade(const rp_pos *pos)
 {
     const rp_geom *g = pos->g;
