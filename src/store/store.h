@@ -11,6 +11,11 @@
  * default, which survives a killed process; store_open's `sync_full`
  * makes it survive a power cut as well.)
  *
+ * Locks.  A write that finds the database locked (by another process, say)
+ * waits at most a quarter of a second, and while the lock stays taken
+ * fails at once: the caller's thread (the server's event loop) never
+ * stalls for long.
+ *
  * Threads.  A store is used by one thread at a time (the server's event
  * loop). Functions return 0 on success and -1 on failure with a line for
  * people in err; "not found" is reported as STORE_NOT_FOUND (1) where
@@ -78,6 +83,10 @@ int store_session_add(store *s, const char *token, int64_t player, int64_t now,
 int store_session_player(store *s, const char *token, int64_t now, int64_t *player,
                          store_err *err);
 int store_session_del(store *s, const char *token, store_err *err);
+
+/* Removes every guest nobody can use any more: no session left that has
+ * not expired at `now`, and no game. Returns how many, or -1. */
+int store_guests_purge(store *s, int64_t now, store_err *err);
 
 /* --- ratings ------------------------------------------------------------ */
 typedef struct store_rating {

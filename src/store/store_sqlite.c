@@ -27,30 +27,20 @@
  *   ratings        (player, variant) -> rating, games
  *   rating_history one row per player per rated game: before, after, time
  *   kv             (player, key) -> value
+ * Schema 2 adds an index of the guests, for purging those nobody can use.
  *
  * The invariant: games.nmoves equals the number of rows in moves for that
  * game, which are plies 0 .. nmoves-1; store_move_add keeps it with one
  * guarded UPDATE (status live and nmoves == ply) in the same transaction
  * as the INSERT.
- */
-#include <assert.h>
-#include <stdarg.h>
-#include <stdio.h>
+ */#include <assert.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include <pthread.h>
-#include <sqlite3.h>
 #include <time.h>
 
-#include "store.h"
+#include "store_int.h"
 
-/* The longest text a char array field of a struct holds. */
-#define FIELD_MAX(type, field) (sizeof ((type *)0)->field - 1)
-
-#define BUSY_TIMEOUT_MS 5000
-#define KV_VALUE_MAX 4096   /* bytes of one kv value */
-#define WAL_RESTART_FRAMES 20000  /* about 80 MB of WAL */
+#define BUSY_MS 250            /* longest a write waits for a lock */
+#define BUSY_COOLDOWN_MS 1000  /* after a wait that failed, writes do not wait */
 
 /* --- schema ------------------------------------------------------------- */
 
@@ -133,24 +123,12 @@ static const char *const migrations[] = {
     "  key TEXT NOT NULL,"
     "  value TEXT NOT NULL,"
     "  PRIMARY KEY (player, key)) WITHOUT ROWID;",
+
+    /* 2: guests are purged once they have no session and no game. */
+    "CREATE INDEX players_guests ON players(id) WHERE is_guest = 1;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
-
-/* --- statements --------------------------------------------------------- */
-
-enum {
-    ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
-    ST_PLAYER_ADD, ST_PLAYER_BY_NAME, ST_PLAYER_BY_ID, ST_BOTS,
-    ST_SESSION_PURGE, ST_SESSION_ADD, ST_SESSION_PLAYER, ST_SESSION_DEL,
-    ST_RATING_GET, ST_RATINGS, ST_HISTORY, ST_LADDER,
-    ST_GAME_ADD, ST_SIDE_ADD, ST_GAME_GET, ST_SIDES,
-    ST_GAME_ADVANCE, ST_GAME_STATE, ST_MOVE_ADD, ST_MOVES,
-    ST_GAME_END, ST_RATING_SET, ST_HISTORY_ADD,
-    ST_LIVE, ST_PLAYER_GAMES,
-    ST_KV_PUT, ST_KV_GET, ST_KV_DEL, ST_KV_LIST, ST_GAME_SET_START,
-    ST_COUNT
-};
 
 #define PLAYER_COLS "id, name, is_bot, is_guest, bot_spec, created"
 #define GAME_COLS                                                                  \
@@ -223,111 +201,15 @@ static const char *const sql[ST_COUNT] = {
                    "ORDER BY key LIMIT ?4",
     [ST_GAME_SET_START] = "UPDATE games SET start = ?2, started = ?3 "
                           "WHERE id = ?1 AND status = 0 AND nmoves = 0",
+/* a guest nobody can use: no session left (expired ones are gone first) and
+ * no game that names it */
+#define USELESS_GUEST                                                                 \
+    "is_guest = 1 AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.player = players.id) " \
+    "AND NOT EXISTS (SELECT 1 FROM game_players g WHERE g.player = players.id)"
+    [ST_GUESTS_PURGE_KV] = "DELETE FROM kv WHERE player IN "
+                           "(SELECT id FROM players WHERE " USELESS_GUEST ")",
+    [ST_GUESTS_PURGE] = "DELETE FROM players WHERE " USELESS_GUEST,
 };
-
-struct store {
-    sqlite3 *db;
-    int version;
-    sqlite3_stmt *st[ST_COUNT];
-    /* The checkpointer: a thread with a connection of its own that copies
-     * the WAL into the database every second, so that the writer (the
-     * server's event loop) never waits on the disk flushes a checkpoint
-     * makes. Not started for ":memory:". */
-    pthread_t ckpt;
-    int ckpt_running;
-    int ckpt_stop;
-    int sync_full;
-    pthread_mutex_t ckpt_lock;
-    pthread_cond_t ckpt_wake;
-    char *path;
-};
-
-/* --- helpers ------------------------------------------------------------ */
-
-__attribute__((format(printf, 2, 3))) static int fail(store_err *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-/* A failure of SQLite itself: what we were doing, and SQLite's reason. */
-static int db_fail(store *s, store_err *err, const char *what)
-{
-    return fail(err, "%s: %s", what, sqlite3_errmsg(s->db));
-}
-
-/* Statement `id`, reset and without bindings, ready to bind and step. */
-static sqlite3_stmt *use(store *s, int id)
-{
-    sqlite3_stmt *st = s->st[id];
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return st;
-}
-
-static void done(sqlite3_stmt *st)
-{
-    sqlite3_reset(st);
-}
-
-/* Binds a string the caller keeps alive until the statement is done. */
-static void bind_text(sqlite3_stmt *st, int i, const char *text)
-{
-    sqlite3_bind_text(st, i, text, -1, SQLITE_STATIC);
-}
-
-/* Copies column i into dst (room for size bytes), cut to fit. Input checks
- * keep stored text within the fields, so the cut happens only to a
- * database edited by hand. */
-static void column_text(sqlite3_stmt *st, int i, char *dst, size_t size)
-{
-    const char *text = (const char *)sqlite3_column_text(st, i);
-    size_t len = text ? (size_t)sqlite3_column_bytes(st, i) : 0;
-    if (len >= size)
-        len = size - 1;
-    if (len)
-        memcpy(dst, text, len);
-    dst[len] = '\0';
-}
-
-/* Is text (NULL counts as "") at most max bytes long? */
-static int fits(const char *text, size_t max)
-{
-    return text == NULL || strnlen(text, max + 1) <= max;
-}
-
-/* Runs a statement that returns no rows (BEGIN, COMMIT, INSERT, ...). */
-static int step_done(store *s, sqlite3_stmt *st, store_err *err, const char *what)
-{
-    int rc = sqlite3_step(st);
-    done(st);
-    return rc == SQLITE_DONE ? 0 : db_fail(s, err, what);
-}
-
-static int begin(store *s, store_err *err, const char *what)
-{
-    return step_done(s, use(s, ST_BEGIN), err, what);
-}
-
-/* Undoes the open transaction. Keeps the error already in err. */
-static int rollback(store *s)
-{
-    if (!sqlite3_get_autocommit(s->db))
-        step_done(s, use(s, ST_ROLLBACK), NULL, "");
-    return -1;
-}
-
-static int commit(store *s, store_err *err, const char *what)
-{
-    if (step_done(s, use(s, ST_COMMIT), err, what) != 0)
-        return rollback(s);
-    return 0;
-}
 
 /* --- open and close ----------------------------------------------------- */
 
@@ -381,11 +263,41 @@ static int migrate(store *s, store_err *err)
     return 0;
 }
 
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* SQLite's busy handler: called when a lock is held by someone else (the
+ * checkpointer, or another process). The store's thread is the server's
+ * event loop, so a wait stops every game: wait at most BUSY_MS, and while
+ * the lock stays taken (the last wait, under BUSY_COOLDOWN_MS ago, gave
+ * up) do not wait at all: each write fails at once, and says so. */
+static int busy_wait(void *arg, int count)
+{
+    store *s = arg;
+    int64_t now = mono_ms();
+    if (count == 0) {
+        s->busy_since = now;
+        if (s->busy_failed && now - s->busy_failed < BUSY_COOLDOWN_MS)
+            return 0;
+    }
+    if (now - s->busy_since >= BUSY_MS) {
+        s->busy_failed = now;
+        return 0;
+    }
+    struct timespec nap = {0, (count < 10 ? 1 : 5) * 1000000L};
+    nanosleep(&nap, NULL);
+    return 1;
+}
+
 static int configure(store *s, int sync_full, store_err *err)
 {
     char mode[16];
-    if (sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS) != SQLITE_OK)
-        return db_fail(s, err, "busy timeout");
+    if (sqlite3_busy_handler(s->db, busy_wait, s) != SQLITE_OK)
+        return db_fail(s, err, "busy handler");
     if (pragma_text(s->db, "PRAGMA journal_mode = WAL", mode, sizeof mode, err) != 0)
         return -1;
     if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0)
@@ -403,7 +315,7 @@ static void *checkpointer(void *arg)
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(s->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) ==
         SQLITE_OK) {
-        sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+        sqlite3_busy_timeout(db, 5000);  /* its own thread: waiting stops nobody */
         sqlite3_exec(db, s->sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
                      NULL, NULL, NULL);
     }
@@ -457,7 +369,7 @@ store *store_open(const char *path, int sync_full, store_err *err)
         return NULL;
     }
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(path, &s->db, flags, store_faults_vfs()) != SQLITE_OK) {
         fail(err, "cannot open %s: %s", path,
              s->db ? sqlite3_errmsg(s->db) : "out of memory");
         store_close(s);
@@ -492,6 +404,7 @@ void store_close(store *s)
         pthread_join(s->ckpt, NULL);
         pthread_mutex_destroy(&s->ckpt_lock);
         pthread_cond_destroy(&s->ckpt_wake);
+        store_faults_end();
         /* the last of the WAL, now that nothing else writes */
         sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     }
@@ -531,6 +444,7 @@ int store_player_add(store *s, const char *name, const char *pass_hash, int is_b
         return fail(err, "password hash longer than %d bytes", STORE_TEXT_MAX - 1);
     if (!fits(bot_spec, FIELD_MAX(store_player, bot_spec)))
         return fail(err, "bot spec longer than %zu bytes", FIELD_MAX(store_player, bot_spec));
+    store_write_begin(s, "add player");
     sqlite3_stmt *st = use(s, ST_PLAYER_ADD);
     bind_text(st, 1, name);
     bind_text(st, 2, pass_hash ? pass_hash : "");
@@ -612,6 +526,7 @@ int store_session_add(store *s, const char *token, int64_t player, int64_t now,
     assert(s && token);
     if (!token[0] || !fits(token, STORE_TEXT_MAX - 1))
         return fail(err, "a session token has 1 to %d bytes", STORE_TEXT_MAX - 1);
+    store_write_begin(s, "add session");
     if (begin(s, err, "add session") != 0)
         return -1;
     /* Expired sessions go here, so the table holds only live ones. */
@@ -663,9 +578,26 @@ int store_session_player(store *s, const char *token, int64_t now, int64_t *play
 int store_session_del(store *s, const char *token, store_err *err)
 {
     assert(s && token);
+    store_write_begin(s, "delete session");
     sqlite3_stmt *st = use(s, ST_SESSION_DEL);
     bind_text(st, 1, token);
     return step_done(s, st, err, "delete session");
+}
+
+int store_guests_purge(store *s, int64_t now, store_err *err)
+{
+    assert(s);
+    store_write_begin(s, "purge guests");
+    if (begin(s, err, "purge guests") != 0)
+        return -1;
+    sqlite3_stmt *st = use(s, ST_SESSION_PURGE);
+    sqlite3_bind_int64(st, 1, now);
+    if (step_done(s, st, err, "purge guests: sessions") != 0 ||
+        step_done(s, use(s, ST_GUESTS_PURGE_KV), err, "purge guests: values") != 0 ||
+        step_done(s, use(s, ST_GUESTS_PURGE), err, "purge guests") != 0)
+        return rollback(s);
+    int n = sqlite3_changes(s->db);
+    return commit(s, err, "purge guests") != 0 ? -1 : n;
 }
 
 /* --- ratings ------------------------------------------------------------ */
@@ -768,389 +700,4 @@ int store_ladder(store *s, const char *variant, store_ladder_row *out, int max,
     }
     done(st);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "read ladder");
-}
-
-/* --- games -------------------------------------------------------------- */
-
-/* Fills g from a row of GAME_COLS, and its sides from game_players. */
-static int read_game(store *s, sqlite3_stmt *row, store_game *g, store_err *err)
-{
-    memset(g, 0, sizeof *g);
-    g->id = sqlite3_column_int64(row, 0);
-    column_text(row, 1, g->variant, sizeof g->variant);
-    column_text(row, 2, g->start, sizeof g->start);
-    g->base_ms = sqlite3_column_int64(row, 3);
-    g->inc_ms = sqlite3_column_int64(row, 4);
-    g->move_limit = sqlite3_column_int(row, 5);
-    g->rated = sqlite3_column_int(row, 6);
-    g->nsides = sqlite3_column_int(row, 7);
-    g->created = sqlite3_column_int64(row, 8);
-    g->started = sqlite3_column_int64(row, 9);
-    g->status = sqlite3_column_int(row, 10);
-    g->winner = sqlite3_column_int(row, 11);
-    column_text(row, 12, g->reason, sizeof g->reason);
-    g->sterile = sqlite3_column_int(row, 13);
-    g->ended = sqlite3_column_int64(row, 14);
-    g->nmoves = sqlite3_column_int(row, 15);
-    sqlite3_stmt *st = use(s, ST_SIDES);
-    sqlite3_bind_int64(st, 1, g->id);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int side = sqlite3_column_int(st, 0);
-        if (side >= 0 && side < STORE_MAX_SIDES)
-            g->players[side] = sqlite3_column_int64(st, 1);
-    }
-    done(st);
-    return rc == SQLITE_DONE ? 0 : db_fail(s, err, "read the players of a game");
-}
-
-int store_game_add(store *s, store_game *g, store_err *err)
-{
-    assert(s && g);
-    if (!g->variant[0] || !fits(g->variant, VARIANT_MAX))
-        return fail(err, "a variant name has 1 to %zu bytes", VARIANT_MAX);
-    if (!fits(g->start, STORE_TEXT_MAX - 1))
-        return fail(err, "start position longer than %d bytes", STORE_TEXT_MAX - 1);
-    if (g->nsides < 1 || g->nsides > STORE_MAX_SIDES)
-        return fail(err, "a game has 1 to %d sides, not %d", STORE_MAX_SIDES, g->nsides);
-    if (begin(s, err, "add game") != 0)
-        return -1;
-    sqlite3_stmt *st = use(s, ST_GAME_ADD);
-    bind_text(st, 1, g->variant);
-    bind_text(st, 2, g->start);
-    sqlite3_bind_int64(st, 3, g->base_ms);
-    sqlite3_bind_int64(st, 4, g->inc_ms);
-    sqlite3_bind_int(st, 5, g->move_limit);
-    sqlite3_bind_int(st, 6, g->rated != 0);
-    sqlite3_bind_int(st, 7, g->nsides);
-    sqlite3_bind_int64(st, 8, g->created);
-    sqlite3_bind_int64(st, 9, g->started);
-    if (step_done(s, st, err, "add game") != 0)
-        return rollback(s);
-    int64_t id = sqlite3_last_insert_rowid(s->db);
-    for (int side = 0; side < g->nsides; side++) {
-        st = use(s, ST_SIDE_ADD);
-        sqlite3_bind_int64(st, 1, id);
-        sqlite3_bind_int(st, 2, side);
-        sqlite3_bind_int64(st, 3, g->players[side]);
-        int rc = sqlite3_step(st);
-        done(st);
-        if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
-            fail(err, "add game: side %d: no player %lld", side,
-                 (long long)g->players[side]);
-        else if (rc != SQLITE_DONE)
-            db_fail(s, err, "add game");
-        if (rc != SQLITE_DONE)
-            return rollback(s);
-    }
-    if (commit(s, err, "add game") != 0)
-        return -1;
-    g->id = id;
-    g->status = STORE_GAME_LIVE;
-    g->nmoves = 0;
-    return 0;
-}
-
-int store_game_get(store *s, int64_t id, store_game *g, store_err *err)
-{
-    assert(s && g);
-    sqlite3_stmt *st = use(s, ST_GAME_GET);
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    int ret = 0;
-    if (rc == SQLITE_ROW)
-        ret = read_game(s, st, g, err);
-    done(st);
-    if (rc == SQLITE_DONE) {
-        fail(err, "no game %lld", (long long)id);
-        return STORE_NOT_FOUND;
-    }
-    return rc == SQLITE_ROW ? ret : db_fail(s, err, "read game");
-}
-
-/* Why a guarded update of a game found no row: says so in err. */
-static int not_live(store *s, int64_t game, int ply, store_err *err, const char *what)
-{
-    sqlite3_stmt *st = use(s, ST_GAME_STATE);
-    sqlite3_bind_int64(st, 1, game);
-    int rc = sqlite3_step(st);
-    int status = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-    int nmoves = rc == SQLITE_ROW ? sqlite3_column_int(st, 1) : 0;
-    done(st);
-    if (rc == SQLITE_DONE)
-        return fail(err, "%s: no game %lld", what, (long long)game);
-    if (rc != SQLITE_ROW)
-        return db_fail(s, err, what);
-    if (status != STORE_GAME_LIVE)
-        return fail(err, "%s: game %lld is over", what, (long long)game);
-    return fail(err, "%s: game %lld has %d moves stored, not %d", what, (long long)game,
-                nmoves, ply);
-}
-
-int store_move_add(store *s, int64_t game, const store_move *m, int64_t started,
-                   store_err *err)
-{
-    assert(s && m);
-    if (m->ply < 0)
-        return fail(err, "store move: negative ply %d", m->ply);
-    if (!m->text[0] || !memchr(m->text, '\0', sizeof m->text))
-        return fail(err, "store move: the move text has 1 to %zu bytes",
-                    sizeof m->text - 1);
-    if (begin(s, err, "store move") != 0)
-        return -1;
-    sqlite3_stmt *st = use(s, ST_GAME_ADVANCE);
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int(st, 2, m->ply);
-    sqlite3_bind_int64(st, 3, started);
-    if (step_done(s, st, err, "store move") != 0)
-        return rollback(s);
-    if (sqlite3_changes(s->db) != 1) {
-        not_live(s, game, m->ply, err, "store move");
-        return rollback(s);
-    }
-    st = use(s, ST_MOVE_ADD);
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int(st, 2, m->ply);
-    bind_text(st, 3, m->text);
-    sqlite3_bind_int64(st, 4, m->clock_ms);
-    sqlite3_bind_int64(st, 5, m->time);
-    if (step_done(s, st, err, "store move") != 0)
-        return rollback(s);
-    return commit(s, err, "store move");
-}
-
-int store_moves(store *s, int64_t game, store_move *out, int max, store_err *err)
-{
-    assert(s && (out || max <= 0));
-    if (max < 0)
-        return fail(err, "negative room (%d)", max);
-    sqlite3_stmt *st = use(s, ST_MOVES);
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int(st, 2, max);
-    int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
-        store_move *m = &out[n++];
-        memset(m, 0, sizeof *m);
-        m->ply = sqlite3_column_int(st, 0);
-        column_text(st, 1, m->text, sizeof m->text);
-        m->clock_ms = sqlite3_column_int64(st, 2);
-        m->time = sqlite3_column_int64(st, 3);
-    }
-    done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "read moves");
-}
-
-/* The rating changes of store_game_end, inside its transaction. */
-static int write_ratings(store *s, int64_t game, const char *variant, int64_t ended,
-                         const store_rating_change *changes, int n, store_err *err)
-{
-    for (int i = 0; i < n; i++) {
-        const store_rating_change *c = &changes[i];
-        sqlite3_stmt *st = use(s, ST_RATING_SET);
-        sqlite3_bind_int64(st, 1, c->player);
-        bind_text(st, 2, variant);
-        sqlite3_bind_double(st, 3, c->after);
-        if (step_done(s, st, err, "end game: rating") != 0)
-            return -1;
-        if (sqlite3_changes(s->db) != 1)
-            return fail(err, "end game: player %lld does not exist or is a guest",
-                        (long long)c->player);
-        st = use(s, ST_HISTORY_ADD);
-        sqlite3_bind_int64(st, 1, c->player);
-        bind_text(st, 2, variant);
-        sqlite3_bind_int64(st, 3, game);
-        sqlite3_bind_int64(st, 4, ended);
-        sqlite3_bind_double(st, 5, c->before);
-        sqlite3_bind_double(st, 6, c->after);
-        int rc = sqlite3_step(st);
-        done(st);
-        if (rc == SQLITE_CONSTRAINT_UNIQUE)
-            return fail(err, "end game: player %lld has two rating changes",
-                        (long long)c->player);
-        if (rc != SQLITE_DONE)
-            return db_fail(s, err, "end game: rating history");
-    }
-    return 0;
-}
-
-int store_game_end(store *s, int64_t game, int status, int winner, const char *reason,
-                   int sterile, int64_t ended, const store_rating_change *changes, int n,
-                   store_err *err)
-{
-    assert(s && (changes || n <= 0));
-    const char *what = "end game";
-    if (status != STORE_GAME_OVER && status != STORE_GAME_ABORTED)
-        return fail(err, "%s: %d is not an end status", what, status);
-    if (!fits(reason, FIELD_MAX(store_game, reason)))
-        return fail(err, "%s: reason longer than %zu bytes", what, FIELD_MAX(store_game, reason));
-    if (n < 0)
-        return fail(err, "%s: negative count of rating changes (%d)", what, n);
-    if (begin(s, err, what) != 0)
-        return -1;
-    sqlite3_stmt *st = use(s, ST_GAME_STATE);
-    sqlite3_bind_int64(st, 1, game);
-    int rc = sqlite3_step(st);
-    char variant[VARIANT_MAX + 1] = "";
-    int live = 0, rated = 0;
-    if (rc == SQLITE_ROW) {
-        live = sqlite3_column_int(st, 0) == STORE_GAME_LIVE;
-        column_text(st, 2, variant, sizeof variant);
-        rated = sqlite3_column_int(st, 3);
-    }
-    done(st);
-    if (rc == SQLITE_DONE)
-        fail(err, "%s: no game %lld", what, (long long)game);
-    else if (rc != SQLITE_ROW)
-        db_fail(s, err, what);
-    else if (!live)
-        fail(err, "%s: game %lld is not live", what, (long long)game);
-    else if (n > 0 && !rated)
-        fail(err, "%s: game %lld is not rated", what, (long long)game);
-    if (rc != SQLITE_ROW || !live || (n > 0 && !rated))
-        return rollback(s);
-    st = use(s, ST_GAME_END);
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int(st, 2, status);
-    sqlite3_bind_int(st, 3, winner);
-    bind_text(st, 4, reason ? reason : "");
-    sqlite3_bind_int(st, 5, sterile != 0);
-    sqlite3_bind_int64(st, 6, ended);
-    if (step_done(s, st, err, what) != 0 ||
-        write_ratings(s, game, variant, ended, changes, n, err) != 0)
-        return rollback(s);
-    return commit(s, err, what);
-}
-
-int store_live_games(store *s, int64_t *out, int max, store_err *err)
-{
-    assert(s && (out || max <= 0));
-    if (max < 0)
-        return fail(err, "negative room (%d)", max);
-    sqlite3_stmt *st = use(s, ST_LIVE);
-    sqlite3_bind_int(st, 1, max);
-    int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
-        out[n++] = sqlite3_column_int64(st, 0);
-    done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list live games");
-}
-
-int store_player_games(store *s, int64_t player, int offset, store_game *out, int max,
-                       store_err *err)
-{
-    assert(s && (out || max <= 0));
-    if (max < 0 || offset < 0)
-        return fail(err, "negative room (%d) or offset (%d)", max, offset);
-    sqlite3_stmt *st = use(s, ST_PLAYER_GAMES);
-    sqlite3_bind_int64(st, 1, player);
-    sqlite3_bind_int(st, 2, max);
-    sqlite3_bind_int(st, 3, offset);
-    int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
-        if (read_game(s, st, &out[n++], err) != 0) {
-            done(st);
-            return -1;
-        }
-    }
-    done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list games");
-}
-
-/* --- key/value ---------------------------------------------------------- */
-
-int store_kv_put(store *s, int64_t player, const char *key, const char *value,
-                 store_err *err)
-{
-    assert(s && key && value);
-    if (!key[0] || !fits(key, STORE_TEXT_MAX - 1))
-        return fail(err, "a key has 1 to %d bytes", STORE_TEXT_MAX - 1);
-    if (!fits(value, KV_VALUE_MAX))
-        return fail(err, "value of %s longer than %d bytes", key, KV_VALUE_MAX);
-    sqlite3_stmt *st = use(s, ST_KV_PUT);
-    sqlite3_bind_int64(st, 1, player);
-    bind_text(st, 2, key);
-    bind_text(st, 3, value);
-    return step_done(s, st, err, "store value");
-}
-
-int store_kv_get(store *s, int64_t player, const char *key, char *value, size_t size,
-                 store_err *err)
-{
-    assert(s && key && value && size > 0);
-    if (!fits(key, STORE_TEXT_MAX - 1)) {
-        fail(err, "no value for that key");
-        return STORE_NOT_FOUND;
-    }
-    sqlite3_stmt *st = use(s, ST_KV_GET);
-    sqlite3_bind_int64(st, 1, player);
-    bind_text(st, 2, key);
-    int rc = sqlite3_step(st), ret = 0;
-    if (rc == SQLITE_ROW) {
-        size_t len = (size_t)sqlite3_column_bytes(st, 0);
-        if (len < size)
-            column_text(st, 0, value, size);
-        else
-            ret = fail(err, "value of %s has %zu bytes, more than the room given", key, len);
-    }
-    done(st);
-    if (rc == SQLITE_DONE) {
-        fail(err, "no value for %s", key);
-        return STORE_NOT_FOUND;
-    }
-    return rc == SQLITE_ROW ? ret : db_fail(s, err, "read value");
-}
-
-int store_kv_del(store *s, int64_t player, const char *key, store_err *err)
-{
-    assert(s && key);
-    if (!fits(key, STORE_TEXT_MAX - 1))
-        return 0;
-    sqlite3_stmt *st = use(s, ST_KV_DEL);
-    sqlite3_bind_int64(st, 1, player);
-    bind_text(st, 2, key);
-    return step_done(s, st, err, "delete value");
-}
-
-int store_kv_list(store *s, int64_t player, const char *prefix, store_kv *out, int max,
-                  store_err *err)
-{
-    assert(s && prefix && out && max >= 0);
-    size_t n = strlen(prefix);
-    if (!n || n >= STORE_TEXT_MAX - 1)
-        return fail(err, "a prefix has 1 to %d bytes", STORE_TEXT_MAX - 2);
-    char high[STORE_TEXT_MAX];
-    memcpy(high, prefix, n + 1);
-    high[n - 1] = (char)(high[n - 1] + 1);  /* the first key past the prefix */
-    sqlite3_stmt *st = use(s, ST_KV_LIST);
-    sqlite3_bind_int64(st, 1, player);
-    bind_text(st, 2, prefix);
-    bind_text(st, 3, high);
-    sqlite3_bind_int(st, 4, max);
-    int count = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && count < max) {
-        column_text(st, 0, out[count].key, sizeof out[count].key);
-        column_text(st, 1, out[count].value, sizeof out[count].value);
-        count++;
-    }
-    done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? count : db_fail(s, err, "list values");
-}
-
-int store_game_set_start(store *s, int64_t game, const char *start, int64_t started,
-                         store_err *err)
-{
-    assert(s && start);
-    if (!fits(start, STORE_TEXT_MAX - 1))
-        return fail(err, "a start position of at most %d bytes", STORE_TEXT_MAX - 1);
-    sqlite3_stmt *st = use(s, ST_GAME_SET_START);
-    sqlite3_bind_int64(st, 1, game);
-    bind_text(st, 2, start);
-    sqlite3_bind_int64(st, 3, started);
-    int rc = sqlite3_step(st);
-    done(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(s, err, "set the start");
-    if (sqlite3_changes(s->db) != 1)
-        return fail(err, "game %lld is not live before its first move", (long long)game);
-    return 0;
 }

@@ -330,6 +330,36 @@ static void test_sessions(void **state)
     store_close(s);
 }
 
+/* Guests nobody can use (no session left, no game) are purged with their
+ * values; guests with a live session or a game, and accounts, stay. */
+static void test_guests_purge(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t gone = add_player(s, "guest-aaaaaa", 0, 1), live = add_player(s, "guest-bbbbbb", 0, 1);
+    int64_t played = add_player(s, "guest-cccccc", 0, 1), alice = add_player(s, "Alice", 0, 0);
+    int64_t bare = add_player(s, "guest-dddddd", 0, 1), id = 0;
+    assert_int_equal(store_session_add(s, "t-gone", gone, T0, T0 + 1000, &err), 0);
+    assert_int_equal(store_session_add(s, "t-live", live, T0, T0 + 100000, &err), 0);
+    assert_int_equal(store_kv_put(s, gone, "k", "v", &err), 0);
+    store_game g = game_of(played, alice, 0);
+    assert_int_equal(store_game_add(s, &g, &err), 0);
+    assert_int_equal(store_guests_purge(s, T0 + 5000, &err), 2);  /* gone and bare */
+    store_player p;
+    assert_int_equal(store_player_by_id(s, gone, &p, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_player_by_id(s, bare, &p, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_player_by_id(s, live, &p, &err), 0);
+    assert_int_equal(store_player_by_id(s, played, &p, &err), 0);
+    assert_int_equal(store_player_by_id(s, alice, &p, &err), 0);
+    assert_int_equal(store_session_player(s, "t-live", T0 + 5000, &id, &err), 0);
+    /* once the last session has expired, the guest without a game goes */
+    assert_int_equal(store_guests_purge(s, T0 + 200000, &err), 1);
+    assert_int_equal(store_player_by_id(s, live, &p, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_guests_purge(s, T0 + 300000, &err), 0);
+    store_close(s);
+}
+
 /* --- games and moves ---------------------------------------------------- */
 
 static void test_game_add_get(void **state)
@@ -948,6 +978,7 @@ int main(void)
         cmocka_unit_test(test_ratings_and_ladder),
         cmocka_unit_test(test_rating_history_order_and_max),
         cmocka_unit_test(test_kv),
+        cmocka_unit_test(test_guests_purge),
         cmocka_unit_test(test_killed_writer_loses_nothing),
         cmocka_unit_test(test_killed_right_after_return),
     };

@@ -1,0 +1,398 @@
+/* store_games.c -- store.h on SQLite: games, their moves and ends, and
+ * each player's key/value texts (store_sqlite.c tells the design).
+ */
+#include <assert.h>
+#include <stdlib.h>
+
+#include "store_int.h"
+
+/* --- games -------------------------------------------------------------- */
+
+/* Fills g from a row of GAME_COLS, and its sides from game_players. */
+static int read_game(store *s, sqlite3_stmt *row, store_game *g, store_err *err)
+{
+    memset(g, 0, sizeof *g);
+    g->id = sqlite3_column_int64(row, 0);
+    column_text(row, 1, g->variant, sizeof g->variant);
+    column_text(row, 2, g->start, sizeof g->start);
+    g->base_ms = sqlite3_column_int64(row, 3);
+    g->inc_ms = sqlite3_column_int64(row, 4);
+    g->move_limit = sqlite3_column_int(row, 5);
+    g->rated = sqlite3_column_int(row, 6);
+    g->nsides = sqlite3_column_int(row, 7);
+    g->created = sqlite3_column_int64(row, 8);
+    g->started = sqlite3_column_int64(row, 9);
+    g->status = sqlite3_column_int(row, 10);
+    g->winner = sqlite3_column_int(row, 11);
+    column_text(row, 12, g->reason, sizeof g->reason);
+    g->sterile = sqlite3_column_int(row, 13);
+    g->ended = sqlite3_column_int64(row, 14);
+    g->nmoves = sqlite3_column_int(row, 15);
+    sqlite3_stmt *st = use(s, ST_SIDES);
+    sqlite3_bind_int64(st, 1, g->id);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int side = sqlite3_column_int(st, 0);
+        if (side >= 0 && side < STORE_MAX_SIDES)
+            g->players[side] = sqlite3_column_int64(st, 1);
+    }
+    done(st);
+    return rc == SQLITE_DONE ? 0 : db_fail(s, err, "read the players of a game");
+}
+
+int store_game_add(store *s, store_game *g, store_err *err)
+{
+    assert(s && g);
+    if (!g->variant[0] || !fits(g->variant, VARIANT_MAX))
+        return fail(err, "a variant name has 1 to %zu bytes", VARIANT_MAX);
+    if (!fits(g->start, STORE_TEXT_MAX - 1))
+        return fail(err, "start position longer than %d bytes", STORE_TEXT_MAX - 1);
+    if (g->nsides < 1 || g->nsides > STORE_MAX_SIDES)
+        return fail(err, "a game has 1 to %d sides, not %d", STORE_MAX_SIDES, g->nsides);
+    store_write_begin(s, "add game");
+    if (begin(s, err, "add game") != 0)
+        return -1;
+    sqlite3_stmt *st = use(s, ST_GAME_ADD);
+    bind_text(st, 1, g->variant);
+    bind_text(st, 2, g->start);
+    sqlite3_bind_int64(st, 3, g->base_ms);
+    sqlite3_bind_int64(st, 4, g->inc_ms);
+    sqlite3_bind_int(st, 5, g->move_limit);
+    sqlite3_bind_int(st, 6, g->rated != 0);
+    sqlite3_bind_int(st, 7, g->nsides);
+    sqlite3_bind_int64(st, 8, g->created);
+    sqlite3_bind_int64(st, 9, g->started);
+    if (step_done(s, st, err, "add game") != 0)
+        return rollback(s);
+    int64_t id = sqlite3_last_insert_rowid(s->db);
+    for (int side = 0; side < g->nsides; side++) {
+        st = use(s, ST_SIDE_ADD);
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int(st, 2, side);
+        sqlite3_bind_int64(st, 3, g->players[side]);
+        int rc = sqlite3_step(st);
+        done(st);
+        if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+            fail(err, "add game: side %d: no player %lld", side,
+                 (long long)g->players[side]);
+        else if (rc != SQLITE_DONE)
+            db_fail(s, err, "add game");
+        if (rc != SQLITE_DONE)
+            return rollback(s);
+    }
+    if (commit(s, err, "add game") != 0)
+        return -1;
+    g->id = id;
+    g->status = STORE_GAME_LIVE;
+    g->nmoves = 0;
+    return 0;
+}
+
+int store_game_get(store *s, int64_t id, store_game *g, store_err *err)
+{
+    assert(s && g);
+    sqlite3_stmt *st = use(s, ST_GAME_GET);
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    int ret = 0;
+    if (rc == SQLITE_ROW)
+        ret = read_game(s, st, g, err);
+    done(st);
+    if (rc == SQLITE_DONE) {
+        fail(err, "no game %lld", (long long)id);
+        return STORE_NOT_FOUND;
+    }
+    return rc == SQLITE_ROW ? ret : db_fail(s, err, "read game");
+}
+
+/* Why a guarded update of a game found no row: says so in err. */
+static int not_live(store *s, int64_t game, int ply, store_err *err, const char *what)
+{
+    sqlite3_stmt *st = use(s, ST_GAME_STATE);
+    sqlite3_bind_int64(st, 1, game);
+    int rc = sqlite3_step(st);
+    int status = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    int nmoves = rc == SQLITE_ROW ? sqlite3_column_int(st, 1) : 0;
+    done(st);
+    if (rc == SQLITE_DONE)
+        return fail(err, "%s: no game %lld", what, (long long)game);
+    if (rc != SQLITE_ROW)
+        return db_fail(s, err, what);
+    if (status != STORE_GAME_LIVE)
+        return fail(err, "%s: game %lld is over", what, (long long)game);
+    return fail(err, "%s: game %lld has %d moves stored, not %d", what, (long long)game,
+                nmoves, ply);
+}
+
+int store_move_add(store *s, int64_t game, const store_move *m, int64_t started,
+                   store_err *err)
+{
+    assert(s && m);
+    if (m->ply < 0)
+        return fail(err, "store move: negative ply %d", m->ply);
+    if (!m->text[0] || !memchr(m->text, '\0', sizeof m->text))
+        return fail(err, "store move: the move text has 1 to %zu bytes",
+                    sizeof m->text - 1);
+    store_write_begin(s, "store move");
+    if (begin(s, err, "store move") != 0)
+        return -1;
+    sqlite3_stmt *st = use(s, ST_GAME_ADVANCE);
+    sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int(st, 2, m->ply);
+    sqlite3_bind_int64(st, 3, started);
+    if (step_done(s, st, err, "store move") != 0)
+        return rollback(s);
+    if (sqlite3_changes(s->db) != 1) {
+        not_live(s, game, m->ply, err, "store move");
+        return rollback(s);
+    }
+    st = use(s, ST_MOVE_ADD);
+    sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int(st, 2, m->ply);
+    bind_text(st, 3, m->text);
+    sqlite3_bind_int64(st, 4, m->clock_ms);
+    sqlite3_bind_int64(st, 5, m->time);
+    if (step_done(s, st, err, "store move") != 0)
+        return rollback(s);
+    return commit(s, err, "store move");
+}
+
+int store_moves(store *s, int64_t game, store_move *out, int max, store_err *err)
+{
+    assert(s && (out || max <= 0));
+    if (max < 0)
+        return fail(err, "negative room (%d)", max);
+    sqlite3_stmt *st = use(s, ST_MOVES);
+    sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int(st, 2, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
+        store_move *m = &out[n++];
+        memset(m, 0, sizeof *m);
+        m->ply = sqlite3_column_int(st, 0);
+        column_text(st, 1, m->text, sizeof m->text);
+        m->clock_ms = sqlite3_column_int64(st, 2);
+        m->time = sqlite3_column_int64(st, 3);
+    }
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "read moves");
+}
+
+/* The rating changes of store_game_end, inside its transaction. */
+static int write_ratings(store *s, int64_t game, const char *variant, int64_t ended,
+                         const store_rating_change *changes, int n, store_err *err)
+{
+    for (int i = 0; i < n; i++) {
+        const store_rating_change *c = &changes[i];
+        sqlite3_stmt *st = use(s, ST_RATING_SET);
+        sqlite3_bind_int64(st, 1, c->player);
+        bind_text(st, 2, variant);
+        sqlite3_bind_double(st, 3, c->after);
+        if (step_done(s, st, err, "end game: rating") != 0)
+            return -1;
+        if (sqlite3_changes(s->db) != 1)
+            return fail(err, "end game: player %lld does not exist or is a guest",
+                        (long long)c->player);
+        st = use(s, ST_HISTORY_ADD);
+        sqlite3_bind_int64(st, 1, c->player);
+        bind_text(st, 2, variant);
+        sqlite3_bind_int64(st, 3, game);
+        sqlite3_bind_int64(st, 4, ended);
+        sqlite3_bind_double(st, 5, c->before);
+        sqlite3_bind_double(st, 6, c->after);
+        int rc = sqlite3_step(st);
+        done(st);
+        if (rc == SQLITE_CONSTRAINT_UNIQUE)
+            return fail(err, "end game: player %lld has two rating changes",
+                        (long long)c->player);
+        if (rc != SQLITE_DONE)
+            return db_fail(s, err, "end game: rating history");
+    }
+    return 0;
+}
+
+int store_game_end(store *s, int64_t game, int status, int winner, const char *reason,
+                   int sterile, int64_t ended, const store_rating_change *changes, int n,
+                   store_err *err)
+{
+    assert(s && (changes || n <= 0));
+    const char *what = "end game";
+    if (status != STORE_GAME_OVER && status != STORE_GAME_ABORTED)
+        return fail(err, "%s: %d is not an end status", what, status);
+    if (!fits(reason, FIELD_MAX(store_game, reason)))
+        return fail(err, "%s: reason longer than %zu bytes", what, FIELD_MAX(store_game, reason));
+    if (n < 0)
+        return fail(err, "%s: negative count of rating changes (%d)", what, n);
+    store_write_begin(s, what);
+    if (begin(s, err, what) != 0)
+        return -1;
+    sqlite3_stmt *st = use(s, ST_GAME_STATE);
+    sqlite3_bind_int64(st, 1, game);
+    int rc = sqlite3_step(st);
+    char variant[VARIANT_MAX + 1] = "";
+    int live = 0, rated = 0;
+    if (rc == SQLITE_ROW) {
+        live = sqlite3_column_int(st, 0) == STORE_GAME_LIVE;
+        column_text(st, 2, variant, sizeof variant);
+        rated = sqlite3_column_int(st, 3);
+    }
+    done(st);
+    if (rc == SQLITE_DONE)
+        fail(err, "%s: no game %lld", what, (long long)game);
+    else if (rc != SQLITE_ROW)
+        db_fail(s, err, what);
+    else if (!live)
+        fail(err, "%s: game %lld is not live", what, (long long)game);
+    else if (n > 0 && !rated)
+        fail(err, "%s: game %lld is not rated", what, (long long)game);
+    if (rc != SQLITE_ROW || !live || (n > 0 && !rated))
+        return rollback(s);
+    st = use(s, ST_GAME_END);
+    sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int(st, 2, status);
+    sqlite3_bind_int(st, 3, winner);
+    bind_text(st, 4, reason ? reason : "");
+    sqlite3_bind_int(st, 5, sterile != 0);
+    sqlite3_bind_int64(st, 6, ended);
+    if (step_done(s, st, err, what) != 0 ||
+        write_ratings(s, game, variant, ended, changes, n, err) != 0)
+        return rollback(s);
+    return commit(s, err, what);
+}
+
+int store_live_games(store *s, int64_t *out, int max, store_err *err)
+{
+    assert(s && (out || max <= 0));
+    if (max < 0)
+        return fail(err, "negative room (%d)", max);
+    sqlite3_stmt *st = use(s, ST_LIVE);
+    sqlite3_bind_int(st, 1, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
+        out[n++] = sqlite3_column_int64(st, 0);
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list live games");
+}
+
+int store_player_games(store *s, int64_t player, int offset, store_game *out, int max,
+                       store_err *err)
+{
+    assert(s && (out || max <= 0));
+    if (max < 0 || offset < 0)
+        return fail(err, "negative room (%d) or offset (%d)", max, offset);
+    sqlite3_stmt *st = use(s, ST_PLAYER_GAMES);
+    sqlite3_bind_int64(st, 1, player);
+    sqlite3_bind_int(st, 2, max);
+    sqlite3_bind_int(st, 3, offset);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
+        if (read_game(s, st, &out[n++], err) != 0) {
+            done(st);
+            return -1;
+        }
+    }
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list games");
+}
+
+/* --- key/value ---------------------------------------------------------- */
+
+int store_kv_put(store *s, int64_t player, const char *key, const char *value,
+                 store_err *err)
+{
+    assert(s && key && value);
+    if (!key[0] || !fits(key, STORE_TEXT_MAX - 1))
+        return fail(err, "a key has 1 to %d bytes", STORE_TEXT_MAX - 1);
+    if (!fits(value, KV_VALUE_MAX))
+        return fail(err, "value of %s longer than %d bytes", key, KV_VALUE_MAX);
+    store_write_begin(s, "store value");
+    sqlite3_stmt *st = use(s, ST_KV_PUT);
+    sqlite3_bind_int64(st, 1, player);
+    bind_text(st, 2, key);
+    bind_text(st, 3, value);
+    return step_done(s, st, err, "store value");
+}
+
+int store_kv_get(store *s, int64_t player, const char *key, char *value, size_t size,
+                 store_err *err)
+{
+    assert(s && key && value && size > 0);
+    if (!fits(key, STORE_TEXT_MAX - 1)) {
+        fail(err, "no value for that key");
+        return STORE_NOT_FOUND;
+    }
+    sqlite3_stmt *st = use(s, ST_KV_GET);
+    sqlite3_bind_int64(st, 1, player);
+    bind_text(st, 2, key);
+    int rc = sqlite3_step(st), ret = 0;
+    if (rc == SQLITE_ROW) {
+        size_t len = (size_t)sqlite3_column_bytes(st, 0);
+        if (len < size)
+            column_text(st, 0, value, size);
+        else
+            ret = fail(err, "value of %s has %zu bytes, more than the room given", key, len);
+    }
+    done(st);
+    if (rc == SQLITE_DONE) {
+        fail(err, "no value for %s", key);
+        return STORE_NOT_FOUND;
+    }
+    return rc == SQLITE_ROW ? ret : db_fail(s, err, "read value");
+}
+
+int store_kv_del(store *s, int64_t player, const char *key, store_err *err)
+{
+    assert(s && key);
+    if (!fits(key, STORE_TEXT_MAX - 1))
+        return 0;
+    store_write_begin(s, "delete value");
+    sqlite3_stmt *st = use(s, ST_KV_DEL);
+    sqlite3_bind_int64(st, 1, player);
+    bind_text(st, 2, key);
+    return step_done(s, st, err, "delete value");
+}
+
+int store_kv_list(store *s, int64_t player, const char *prefix, store_kv *out, int max,
+                  store_err *err)
+{
+    assert(s && prefix && out && max >= 0);
+    size_t n = strlen(prefix);
+    if (!n || n >= STORE_TEXT_MAX - 1)
+        return fail(err, "a prefix has 1 to %d bytes", STORE_TEXT_MAX - 2);
+    char high[STORE_TEXT_MAX];
+    memcpy(high, prefix, n + 1);
+    high[n - 1] = (char)(high[n - 1] + 1);  /* the first key past the prefix */
+    sqlite3_stmt *st = use(s, ST_KV_LIST);
+    sqlite3_bind_int64(st, 1, player);
+    bind_text(st, 2, prefix);
+    bind_text(st, 3, high);
+    sqlite3_bind_int(st, 4, max);
+    int count = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && count < max) {
+        column_text(st, 0, out[count].key, sizeof out[count].key);
+        column_text(st, 1, out[count].value, sizeof out[count].value);
+        count++;
+    }
+    done(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? count : db_fail(s, err, "list values");
+}
+
+int store_game_set_start(store *s, int64_t game, const char *start, int64_t started,
+                         store_err *err)
+{
+    assert(s && start);
+    if (!fits(start, STORE_TEXT_MAX - 1))
+        return fail(err, "a start position of at most %d bytes", STORE_TEXT_MAX - 1);
+    store_write_begin(s, "set the start");
+    sqlite3_stmt *st = use(s, ST_GAME_SET_START);
+    sqlite3_bind_int64(st, 1, game);
+    bind_text(st, 2, start);
+    sqlite3_bind_int64(st, 3, started);
+    int rc = sqlite3_step(st);
+    done(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(s, err, "set the start");
+    if (sqlite3_changes(s->db) != 1)
+        return fail(err, "game %lld is not live before its first move", (long long)game);
+    return 0;
+}
