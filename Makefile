@@ -29,12 +29,13 @@ SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lsodium
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
 # the real server driven over the wire by that client.
-SRVTEST := test_store test_client_selftest test_server
+SRVTEST := test_store test_quota test_client_selftest test_server
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 release_CFLAGS := -O3 -march=native -DNDEBUG
-debug_CFLAGS   := -O1 -g -DCITADEL_DEBUG
-asan_CFLAGS    := -O1 -g -DCITADEL_DEBUG -fsanitize=address,undefined \
+# Test builds also carry the store's fault injection (src/store/store_faults.c).
+debug_CFLAGS   := -O1 -g -DCITADEL_DEBUG -DCITADEL_FAULTS
+asan_CFLAGS    := -O1 -g -DCITADEL_DEBUG -DCITADEL_FAULTS -fsanitize=address,undefined \
                   -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 .PHONY: all release debug asan release-tests debug-tests asan-tests test run bench fuzz load clean
@@ -55,14 +56,20 @@ build/$(1)/tests/%: tests/unit/%.c $$(wildcard tests/unit/*.h) build/$(1)/libcit
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
 	    build/$(1)/libcitadel.a -o $$@ -lcmocka $$(LIBS)
-build/$(1)/tests/test_store: tests/server/test_store.c src/store/store_sqlite.c src/store/store.h
+build/$(1)/tests/test_store: tests/server/test_store.c $$(wildcard src/store/*.c src/store/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    tests/server/test_store.c src/store/store_sqlite.c -o $$@ -lsqlite3 -lcmocka $$(LIBS)
-build/$(1)/tests/test_%: tests/server/test_%.c tests/server/client.c tests/server/client.h
+	    tests/server/test_store.c $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lcmocka $$(LIBS)
+build/$(1)/tests/test_quota: tests/server/test_quota.c src/server/quota.c src/server/quota.h
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
+	    tests/server/test_quota.c src/server/quota.c -o $$@ -lcmocka $$(LIBS)
+build/$(1)/tests/test_%: tests/server/test_%.c $$(wildcard tests/server/*.h) \
+                         tests/server/client.c tests/server/wire.c
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
-	    tests/server/client.c -o $$@ -ljansson -lcmocka -lcrypto $$(LIBS)
+	    tests/server/client.c tests/server/wire.c -o $$@ -ljansson -lsqlite3 -lcmocka -lcrypto \
+	    $$(LIBS)
 $(1): build/$(1)/citadel
 $(1)-tests: $$(addprefix build/$(1)/tests/,$$(UNIT) $$(SRVTEST))
 endef

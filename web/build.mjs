@@ -1,27 +1,50 @@
 // web/build.mjs -- builds the page into web/dist: web/src/main.ts bundled by
-// esbuild into app.js, and web/index.html and web/static/* copied beside it.
+// esbuild, web/static/* copied, and web/index.html rewritten to name them.
 // `node web/build.mjs` (or `npm run build`); the server serves web/dist.
+//
+// Every file but index.html carries a hash of its content in its name
+// (app.3f9a61c0.js, static/style.0c1d2e3f.css), so the server lets browsers
+// keep it for good, and a new build is seen at once because index.html,
+// which is checked again on every visit, names the new files. No source map
+// is built into dist: it would publish the whole source to every visitor.
 import { build } from 'esbuild';
-import { cpSync, mkdirSync, rmSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
 
+const hashed = (name, bytes) => {
+  const h = createHash('sha256').update(bytes).digest('hex').slice(0, 10);
+  const ext = extname(name);
+  return `${name.slice(0, name.length - ext.length)}.${h}${ext}`;
+};
+
 rmSync(dist, { recursive: true, force: true });
-mkdirSync(dist, { recursive: true });
-await build({
+mkdirSync(join(dist, 'static'), { recursive: true });
+const out = await build({
   entryPoints: [join(root, 'src', 'main.ts')],
   bundle: true,
   format: 'esm',
   target: ['es2020'],
   minify: true,
-  sourcemap: true,
-  outfile: join(dist, 'app.js'),
+  write: false,
+  outfile: 'app.js',
   logLevel: 'warning',
 });
-cpSync(join(root, 'index.html'), join(dist, 'index.html'));
-if (existsSync(join(root, 'static')))
-  cpSync(join(root, 'static'), join(dist, 'static'), { recursive: true });
-console.log('web: built web/dist');
+const app = out.outputFiles[0].contents;
+const names = { '/app.js': '/' + hashed('app.js', app) };
+writeFileSync(join(dist, names['/app.js']), app);
+for (const f of readdirSync(join(root, 'static'))) {
+  const bytes = readFileSync(join(root, 'static', f));
+  const name = hashed(f, bytes);
+  names[`/static/${f}`] = `/static/${name}`;
+  writeFileSync(join(dist, 'static', name), bytes);
+}
+let html = readFileSync(join(root, 'index.html'), 'utf8');
+html = html.replace(/(src|href)="(\/[^"]+)"/g, (all, attr, path) =>
+  names[path] ? `${attr}="${names[path]}"` : all);
+writeFileSync(join(dist, 'index.html'), html);
+console.log(`web: built web/dist (${names['/app.js'].slice(1)})`);

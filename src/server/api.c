@@ -1,9 +1,12 @@
-/* api.c -- the HTTP JSON API of docs/api.md: accounts and reading.
+/* api.c -- the HTTP JSON API of docs/api.md: the router, and reading
+ * (variants, games, players, ladders, positions, setups). Accounts and
+ * sessions are account.c.
  *
- * Passwords are hashed with Argon2id (libsodium's crypto_pwhash_str: 2
- * passes over 19 MiB, the figures commonly advised for interactive
- * sign-in) on the worker threads, never on the loop: the request's answer
- * waits for the job.
+ * A POST acts for the visitor, so it must come from the server's own page
+ * or a tool, never from another site: one whose Origin is foreign is
+ * refused (403), and a body must be declared application/json (415
+ * otherwise), which no cross-site form can send without the browser
+ * asking first, and this server answers no such asking.
  */
 #include <ctype.h>
 #include <sodium.h>
@@ -14,11 +17,7 @@
 
 #include "server.h"
 
-#define PW_OPS 2
-#define PW_MEM (19u * 1024 * 1024)
-#define COOKIE "citadel_session"
-
-static void reply_json(net_http *h, int status, json_t *body, const char *headers)
+void reply_json(net_http *h, int status, json_t *body, const char *headers)
 {
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
@@ -30,299 +29,9 @@ static void reply_json(net_http *h, int status, json_t *body, const char *header
     free(text);
 }
 
-static void reply_error(net_http *h, int status, const char *what)
+void reply_error(net_http *h, int status, const char *what)
 {
     reply_json(h, status, json_pack("{s:s}", "error", what), NULL);
-}
-
-static void cookie_header(char *buf, size_t size, const char *token)
-{
-    if (token)
-        snprintf(buf, size,
-                 "Set-Cookie: " COOKIE "=%s; Path=/; HttpOnly; SameSite=Lax; Max-Age=%lld\r\n",
-                 token, SRV_SESSION_MS / 1000);
-    else
-        snprintf(buf, size,
-                 "Set-Cookie: " COOKIE "=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0\r\n");
-}
-
-/* The session token of a Cookie header into token (65 bytes), or "". */
-static void cookie_token(const char *cookie, char *token)
-{
-    token[0] = 0;
-    for (const char *p = cookie; p && *p;) {
-        while (*p == ' ' || *p == ';')
-            p++;
-        if (strncmp(p, COOKIE "=", sizeof COOKIE) == 0) {
-            p += sizeof COOKIE;
-            size_t n = strcspn(p, "; ");
-            if (n == 64) {
-                memcpy(token, p, 64);
-                token[64] = 0;
-            }
-            return;
-        }
-        p = strchr(p, ';');
-    }
-}
-
-int session_player(srv *s, const char *cookie, ident *out)
-{
-    char token[65];
-    cookie_token(cookie, token);
-    if (!token[0])
-        return -1;
-    int64_t id;
-    store_err e;
-    if (store_session_player(s->st, token, net_wall_ms(), &id, &e) != 0)
-        return -1;
-    return ident_load(s, id, out);
-}
-
-static int session_new(srv *s, int64_t player, char *token)
-{
-    random_token(token, 32);
-    store_err e;
-    int64_t now = net_wall_ms();
-    return store_session_add(s->st, token, player, now, now + SRV_SESSION_MS, &e);
-}
-
-int guest_new(srv *s, ident *out, char *token)
-{
-    store_err e;
-    for (int tries = 0; tries < 5; tries++) {
-        char hex[7], name[STORE_NAME_MAX + 1];
-        random_token(hex, 3);
-        snprintf(name, sizeof name, "guest-%s", hex);
-        int64_t id;
-        int r = store_player_add(s->st, name, "", 0, 1, "", net_wall_ms(), &id, &e);
-        if (r == STORE_TAKEN)
-            continue;
-        if (r != 0 || session_new(s, id, token) != 0)
-            return -1;
-        return ident_load(s, id, out);
-    }
-    return -1;
-}
-
-/* --- failed sign-ins ---------------------------------------------------------- */
-
-static fail_entry *fail_slot(srv *s, const char *key, int create)
-{
-    int64_t now = net_mono_ms();
-    fail_entry *oldest = &s->fails[0];
-    for (size_t i = 0; i < sizeof s->fails / sizeof s->fails[0]; i++) {
-        fail_entry *f = &s->fails[i];
-        if (f->key[0] && now - f->since > 60000)
-            f->key[0] = 0;
-        if (f->key[0] && strcmp(f->key, key) == 0)
-            return f;
-        if (!f->key[0] || f->since < oldest->since)
-            oldest = f;
-    }
-    if (!create)
-        return NULL;
-    snprintf(oldest->key, sizeof oldest->key, "%s", key);
-    oldest->count = 0;
-    oldest->since = now;
-    return oldest;
-}
-
-static int too_many_fails(srv *s, const char *name, const char *peer)
-{
-    char k1[80], k2[80];
-    snprintf(k1, sizeof k1, "n:%s", name);
-    snprintf(k2, sizeof k2, "a:%s", peer);
-    for (char *p = k1; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    fail_entry *a = fail_slot(s, k1, 0), *b = fail_slot(s, k2, 0);
-    return (a && a->count >= SRV_SIGNIN_FAILS) || (b && b->count >= SRV_SIGNIN_FAILS);
-}
-
-static void count_fail(srv *s, const char *name, const char *peer)
-{
-    char k1[80], k2[80];
-    snprintf(k1, sizeof k1, "n:%s", name);
-    snprintf(k2, sizeof k2, "a:%s", peer);
-    for (char *p = k1; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    fail_entry *f = fail_slot(s, k1, 1);
-    f->count++;
-    f = fail_slot(s, k2, 1);
-    f->count++;
-}
-
-/* --- sign up and sign in ----------------------------------------------------------- */
-
-enum { PW_SIGNUP, PW_SIGNIN };
-
-typedef struct pw_job {
-    job base;
-    int kind;
-    net_http *h;
-    int64_t player;
-    char name[STORE_NAME_MAX + 1];
-    char pw[129];
-    char hash[STORE_TEXT_MAX];
-    char peer[64];
-    int ok;
-} pw_job;
-
-static void pw_run(job *j)
-{
-    pw_job *p = (pw_job *)j;
-    if (p->kind == PW_SIGNUP)
-        p->ok = crypto_pwhash_str(p->hash, p->pw, strlen(p->pw), PW_OPS, PW_MEM) == 0;
-    else if (p->hash[0])
-        p->ok = crypto_pwhash_str_verify(p->hash, p->pw, strlen(p->pw)) == 0;
-    else {
-        /* no such account: spend the same time, so that timing tells nothing */
-        char dummy[crypto_pwhash_STRBYTES];
-        if (crypto_pwhash_str(dummy, p->pw, strlen(p->pw), PW_OPS, PW_MEM) != 0)
-            dummy[0] = 0;
-        p->ok = 0;
-    }
-    sodium_memzero(p->pw, sizeof p->pw);
-}
-
-static void signed_in(srv *s, net_http *h, int64_t player, int status)
-{
-    char token[65], headers[256];
-    ident me;
-    if (session_new(s, player, token) != 0 || ident_load(s, player, &me) != 0) {
-        reply_error(h, 500, "could not store the session");
-        return;
-    }
-    cookie_header(headers, sizeof headers, token);
-    reply_json(h, status, json_pack("{s:o}", "player", ident_json(&me)), headers);
-}
-
-static void pw_done(void *app, job *j)
-{
-    srv *s = app;
-    pw_job *p = (pw_job *)j;
-    if (p->kind == PW_SIGNUP) {
-        store_err e;
-        int64_t id;
-        int r = p->ok ? store_player_add(s->st, p->name, p->hash, 0, 0, "", net_wall_ms(), &id, &e)
-                      : -1;
-        if (r == STORE_TAKEN)
-            reply_error(p->h, 409, "that name is taken");
-        else if (r != 0)
-            reply_error(p->h, 500, "could not store the account");
-        else
-            signed_in(s, p->h, id, 201);
-    } else if (!p->ok) {
-        count_fail(s, p->name, p->peer);
-        reply_error(p->h, 401, "wrong name or password");
-    } else {
-        signed_in(s, p->h, p->player, 200);
-    }
-    free(p);
-}
-
-static int name_ok(const char *name)
-{
-    size_t n = strlen(name);
-    if (n < 3 || n > 20)
-        return 0;
-    for (const char *c = name; *c; c++)
-        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
-            return 0;
-    return strncasecmp(name, "guest-", 6) != 0 && strncasecmp(name, "bot-", 4) != 0;
-}
-
-static int read_credentials(net_http *h, const net_request *req, const char **name,
-                            const char **pw, json_t **body)
-{
-    json_error_t jerr;
-    *body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!*body || !json_is_object(*body)) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "malformed JSON: %s", *body ? "not an object" : jerr.text);
-        reply_error(h, 400, msg);
-        return -1;
-    }
-    *name = json_string_value(json_object_get(*body, "name"));
-    *pw = json_string_value(json_object_get(*body, "password"));
-    if (!*name || !*pw) {
-        reply_error(h, 400, "name and password are required strings");
-        return -1;
-    }
-    return 0;
-}
-
-static void signup(srv *s, net_http *h, const net_request *req)
-{
-    const char *name, *pw;
-    json_t *body;
-    if (read_credentials(h, req, &name, &pw, &body) != 0) {
-        json_decref(body);
-        return;
-    }
-    size_t pwlen = strlen(pw);
-    if (!name_ok(name))
-        reply_error(h, 400,
-                    "names are 3-20 letters, digits, '_' or '-', not starting guest- or bot-");
-    else if (pwlen < 8 || pwlen > 128)
-        reply_error(h, 400, "passwords are 8-128 bytes");
-    else {
-        store_player p;
-        store_err e;
-        if (store_player_by_name(s->st, name, &p, NULL, &e) == 0)
-            reply_error(h, 409, "that name is taken");
-        else {
-            pw_job *j = calloc(1, sizeof *j);
-            if (!j)
-                reply_error(h, 500, "out of memory");
-            else {
-                j->base.run = pw_run;
-                j->base.done = pw_done;
-                j->kind = PW_SIGNUP;
-                j->h = h;
-                snprintf(j->name, sizeof j->name, "%s", name);
-                snprintf(j->pw, sizeof j->pw, "%s", pw);
-                workers_submit(s->pool, &j->base);
-            }
-        }
-    }
-    json_decref(body);
-}
-
-static void signin(srv *s, net_http *h, const net_request *req)
-{
-    const char *name, *pw;
-    json_t *body;
-    if (read_credentials(h, req, &name, &pw, &body) != 0) {
-        json_decref(body);
-        return;
-    }
-    if (strlen(name) > STORE_NAME_MAX || strlen(pw) > 128) {
-        reply_error(h, 401, "wrong name or password");
-    } else if (too_many_fails(s, name, req->peer)) {
-        reply_error(h, 429, "too many failed sign-ins; wait a minute");
-    } else {
-        pw_job *j = calloc(1, sizeof *j);
-        if (!j) {
-            reply_error(h, 500, "out of memory");
-        } else {
-            store_player p;
-            store_err e;
-            if (store_player_by_name(s->st, name, &p, j->hash, &e) != 0 || p.is_bot ||
-                p.is_guest)
-                j->hash[0] = 0;
-            j->player = j->hash[0] ? p.id : 0;
-            j->base.run = pw_run;
-            j->base.done = pw_done;
-            j->kind = PW_SIGNIN;
-            j->h = h;
-            snprintf(j->name, sizeof j->name, "%s", name);
-            snprintf(j->pw, sizeof j->pw, "%s", pw);
-            snprintf(j->peer, sizeof j->peer, "%s", req->peer);
-            workers_submit(s->pool, &j->base);
-        }
-    }
-    json_decref(body);
 }
 
 /* --- reading ---------------------------------------------------------------------- */
@@ -689,6 +398,14 @@ static void game_page(srv *s, net_http *h, int64_t id, const char *rest)
         reply_json(h, 200, j, NULL);
 }
 
+/* 1 if the Content-Type is JSON's ("application/json", any parameters). */
+static int is_json_type(const char *ct)
+{
+    size_t n = strlen("application/json");
+    return strncasecmp(ct, "application/json", n) == 0 &&
+           (ct[n] == 0 || ct[n] == ';' || ct[n] == ' ');
+}
+
 void api_http(srv *s, net_http *h, const net_request *req)
 {
     const char *path = req->path + 4;  /* after "/api" */
@@ -696,37 +413,28 @@ void api_http(srv *s, net_http *h, const net_request *req)
     const char *rest;
     int64_t id;
 
-    if (post && strcmp(path, "/signup") == 0)
-        signup(s, h, req);
-    else if (post && strcmp(path, "/signin") == 0)
-        signin(s, h, req);
+    if (post && !origin_ok(s, req)) {
+        reply_error(h, 403, "cross-site requests are refused");
+        return;
+    }
+    if (post && req->body_len > 0 && !is_json_type(req->content_type)) {
+        reply_error(h, 415, "send the body as application/json");
+        return;
+    }
+    if (post && (strcmp(path, "/signup") == 0 || strcmp(path, "/signin") == 0 ||
+                 strcmp(path, "/signout") == 0))
+        account_http(s, h, req, path);
     else if (post && strcmp(path, "/position") == 0)
         position_page(h, req);
     else if (strncmp(path, "/setups/", 8) == 0 && (get || post))
         setups_page(s, h, req, path + 8);
-    else if (post && strcmp(path, "/signout") == 0) {
-        char token[65], headers[200];
-        store_err e;
-        cookie_token(req->cookie, token);
-        if (token[0])
-            store_session_del(s->st, token, &e);
-        cookie_header(headers, sizeof headers, NULL);
-        reply_json(h, 200, json_pack("{s:b}", "ok", 1), headers);
-    } else if (!get)
+    else if (!get)
         reply_error(h, post ? 404 : 405, post ? "no such endpoint" : "GET or POST only");
     else if (strcmp(path, "/health") == 0)
         reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
-    else if (strcmp(path, "/me") == 0) {
-        ident me;
-        char token[65], headers[256];
-        if (session_player(s, req->cookie, &me) == 0)
-            reply_json(h, 200, json_pack("{s:o}", "player", ident_json(&me)), NULL);
-        else if (guest_new(s, &me, token) == 0) {
-            cookie_header(headers, sizeof headers, token);
-            reply_json(h, 200, json_pack("{s:o}", "player", ident_json(&me)), headers);
-        } else
-            reply_error(h, 500, "could not make a guest session");
-    } else if (strcmp(path, "/variants") == 0)
+    else if (strcmp(path, "/me") == 0)
+        account_http(s, h, req, path);
+    else if (strcmp(path, "/variants") == 0)
         reply_json(h, 200, variants_json(), NULL);
     else if (strcmp(path, "/lobby") == 0) {
         json_t *l = lobby_now(s);

@@ -1,21 +1,30 @@
-/* live.c -- live games: moves, clocks, bots, results, ratings, setups.
+/* live.c -- live games: moves, clocks, bots, results, ratings.
  *
- * A game's state changes only here, on the loop thread. A move is checked
- * by the game, stored, and only then made and sent to anyone: a killed
- * server, started again, resumes every game at its last stored move.
+ * A game's state changes only here (and in live_setup.c), on the loop
+ * thread, and always in this order: checked by the game, stored, and only
+ * then made and told to anyone. Nothing a client sees was not stored
+ * first: a killed server, started again, resumes every game at its last
+ * acknowledged move, and an end that the store refused was never
+ * announced. When the store refuses what nobody asked for by hand (a
+ * bot's move, a flag fall, the end a move brought), the game keeps its
+ * state and tries again SRV_RETRY_MS later (live_retry_later); while an
+ * end waits to be stored (g->ending) no move is taken.
  *
  * Clocks (Fischer).  The side to move has been thinking since turn_began;
  * a move is charged that time less a lag allowance of up to SRV_LAG_MS,
  * then gains the increment. A timer fires when the side to move's clock
- * (plus the allowance) runs out, or when a player gone from the server has
- * been gone abandon_ms (SRV_ABANDON_MS unless set) on its turn. After a restart, the side to move's
- * clock resumes where it was stored: time the server was down is nobody's.
+ * (plus the allowance) runs out, when a player gone from the server has
+ * been gone abandon_ms on its turn, or when a failed write is due again.
+ * After a restart, the side to move's clock resumes where it was stored:
+ * time the server was down is nobody's.
  *
  * Bots think on the worker pool, on a copy of what their side may see;
- * their move comes back through the same path as a person's.
+ * their move comes back through the same path as a person's. A bot that
+ * gives no move (an engine that died or timed out) is asked again; one
+ * that fails for abandon_ms is treated as a player gone on its turn.
  *
- * What games look like to clients is live_json.c; records and review are
- * records.c.
+ * What games look like to clients is live_json.c; private setups are
+ * live_setup.c; records and review are records.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +78,8 @@ void live_free(live *g)
 {
     net_timer_free(g->timer);
     json_decref(g->end_msg);
+    for (int i = 0; i < g->nmoves; i++)
+        free(g->moves[i].event);
     free(g->moves);
     free(g->watchers);
     free(g);
@@ -82,34 +93,93 @@ void live_free_all(srv *s)
             s->games[i] = g->next;
             live_free(g);
         }
+    s->nlive = 0;
 }
 
-/* --- bots ------------------------------------------------------------------------ */
+static int has_bot(const live *g)
+{
+    for (int i = 0; i < g->v->nsides; i++)
+        if (g->players[i].bot)
+            return 1;
+    return 0;
+}
 
-static void apply_move(srv *s, live *g, int side, const char *text, client *from,
-                       json_t *ref);
-static void finish(srv *s, live *g, int winner, const char *reason);
-static void abort_game(srv *s, live *g);
+int live_count_of_player(srv *s, int64_t player, int *with_bots)
+{
+    int n = 0, b = 0;
+    for (int k = 0; k < SRV_GAME_BUCKETS; k++)
+        for (live *g = s->games[k]; g; g = g->next) {
+            if (g->over)
+                continue;
+            for (int i = 0; i < g->v->nsides; i++)
+                if (g->players[i].id == player) {
+                    n++;
+                    b += has_bot(g);
+                    break;
+                }
+        }
+    if (with_bots)
+        *with_bots = b;
+    return n;
+}
+
+int live_count_with_bots(srv *s)
+{
+    int n = 0;
+    for (int k = 0; k < SRV_GAME_BUCKETS; k++)
+        for (live *g = s->games[k]; g; g = g->next)
+            n += !g->over && has_bot(g);
+    return n;
+}
+
+/* --- retries ------------------------------------------------------------------------ */
+
+void live_retry_later(live *g)
+{
+    g->retry_at = net_mono_ms() + SRV_RETRY_MS;
+    live_arm(g);
+}
+
+/* --- bots ---------------------------------------------------------------------------- */
+
+static int apply_move(srv *s, live *g, int side, const char *text, client *from,
+                      json_t *ref);
+static void end_by_clock(srv *s, live *g, int side, const char *reason);
 
 static void bot_done(void *app, job *j)
 {
     srv *s = app;
     bot_job *bj = (bot_job *)j;
     live *g = live_find(s, bj->game);
-    if (g && g->nmoves == bj->ply && !g->over) {
+    if (g && g->nmoves == bj->ply && !g->over && !g->ending) {
         g->bot_busy = 0;
-        if (bj->move[0])
-            apply_move(s, g, bj->side, bj->move, NULL, NULL);
-        else
-            finish(s, g, -2, "resign");  /* a bot with no move gives up */
+        int64_t now = net_mono_ms();
+        int r = bj->move[0] ? apply_move(s, g, bj->side, bj->move, NULL, NULL) : -2;
+        if (r == 0) {
+            g->bot_failed = 0;
+        } else if (g->over || g->ending || g->nmoves != bj->ply) {
+            /* the move's clock had run out: the game is ending */
+        } else if (r == -2) {
+            /* no answer, or no legal one: the bot is asked again, and a bot
+             * that keeps failing loses as a player gone on its turn would */
+            if (!g->bot_failed)
+                g->bot_failed = now;
+            fprintf(stderr, "citadel serve: game %lld: %s gave no legal move; asking again\n",
+                    (long long)g->id, g->players[bj->side].name);
+            if (now - g->bot_failed >= s->cfg.abandon_ms)
+                end_by_clock(s, g, bj->side, "abandoned");
+            else
+                live_retry_later(g);
+        } else {
+            live_retry_later(g);  /* the move was not stored: think again later */
+        }
     }
     free(bj);
 }
 
-/* If a bot is to move, sends it to think. */
-static void kick_bot(srv *s, live *g)
+void live_kick_bot(srv *s, live *g)
 {
-    if (g->over || g->bot_busy || g->setting_up)
+    if (g->over || g->ending || g->bot_busy || g->setting_up || g->retry_at)
         return;
     int stm = live_to_move(g);
     if (!g->players[stm].bot)
@@ -117,8 +187,9 @@ static void kick_bot(srv *s, live *g)
     if (!s->botpool)
         s->botpool = botpool_new();
     bot_job *bj = calloc(1, sizeof *bj);
-    if (!bj || !s->botpool) {
+    if (!bj || !s->botpool || !s->pool) {
         free(bj);
+        live_retry_later(g);
         return;
     }
     bj->base.run = bot_job_run;
@@ -138,155 +209,108 @@ static void kick_bot(srv *s, live *g)
         think = g->clock[stm] / 30 + g->g.inc_ms * 3 / 4;
         if (think < 50)
             think = 50;
-        if (think > 3000)
-            think = 3000;
     }
-    bj->lim.movetime = think;
+    if (think > s->cfg.bot_think_max_ms)
+        think = s->cfg.bot_think_max_ms;
+    bj->lim.movetime = think > 0 ? think : 1;
     bj->lim.time[0] = bj->lim.time[1] = -1;
     g->v->ops->view(g->pos, stm, bj->view);
     g->bot_busy = 1;
     workers_submit(s->pool, &bj->base);
 }
 
-/* --- clocks and ends ------------------------------------------------------------ */
+/* --- clocks and ends ----------------------------------------------------------------- */
 
 static void on_timer(void *arg);
 
-/* Sets the game's timer for the next thing that can end it. */
-static void arm(live *g)
+static void earliest(int64_t *wait, int64_t w)
+{
+    if (w < 0)
+        w = 0;
+    if (*wait < 0 || w < *wait)
+        *wait = w;
+}
+
+void live_arm(live *g)
 {
     if (g->over) {
         net_timer_cancel(g->timer);
         return;
     }
-    int stm = live_to_move(g);
     int64_t now = net_mono_ms(), wait = -1;
-    if (g->setting_up) {
+    if (g->retry_at)
+        earliest(&wait, g->retry_at - now);
+    if (g->ending) {
+        /* only the retry of the end */
+    } else if (g->setting_up) {
         /* no clock runs; only a player gone before its setup is in */
         for (int i = 0; i < g->v->nsides; i++)
-            if (g->gone[i] && !(g->ready & (1u << i))) {
-                int64_t w = g->gone[i] + g->s->abandon_ms - now;
-                if (wait < 0 || w < wait)
-                    wait = w < 0 ? 0 : w;
-            }
-        if (wait < 0)
-            net_timer_cancel(g->timer);
-        else
-            net_timer_set(g->timer, wait);
-        return;
+            if (g->gone[i] && !(g->ready & (1u << i)))
+                earliest(&wait, g->gone[i] + g->s->cfg.abandon_ms - now);
+    } else {
+        int stm = live_to_move(g);
+        if (g->g.base_ms > 0)
+            earliest(&wait, g->turn_began + g->clock[stm] + SRV_LAG_MS - now);
+        if (g->gone[stm]) {
+            int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
+            earliest(&wait, since + g->s->cfg.abandon_ms - now);
+        }
+        if (g->bot_failed)
+            earliest(&wait, g->bot_failed + g->s->cfg.abandon_ms - now);
     }
-    if (g->g.base_ms > 0)
-        wait = g->turn_began + g->clock[stm] + SRV_LAG_MS - now;
-    if (g->gone[stm]) {
-        int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
-        int64_t w = since + g->s->abandon_ms - now;
-        if (wait < 0 || w < wait)
-            wait = w;
-    }
-    if (wait < 0 && g->g.base_ms <= 0 && !g->gone[stm])
+    if (wait < 0)
         net_timer_cancel(g->timer);
     else
-        net_timer_set(g->timer, wait < 0 ? 0 : wait);
+        net_timer_set(g->timer, wait);
 }
 
 static void end_by_clock(srv *s, live *g, int side, const char *reason)
 {
     game_result r = g->v->ops->timeout(g->start, g->pos, side);
-    finish(s, g, r.over ? r.winner : -1, reason);
+    live_end_or_retry(s, g, STORE_GAME_OVER, r.over ? r.winner : -1, reason);
 }
 
-static void on_timer(void *arg)
-{
-    live *g = arg;
-    srv *s = g->s;
-    if (g->over)
-        return;
-    int stm = live_to_move(g);
-    int64_t now = net_mono_ms();
-    if (g->setting_up) {
-        for (int i = 0; i < g->v->nsides; i++)
-            if (g->gone[i] && !(g->ready & (1u << i)) && now - g->gone[i] >= s->abandon_ms) {
-                abort_game(s, g);
-                return;
-            }
-        arm(g);
-        return;
-    }
-    if (g->g.base_ms > 0 && now - g->turn_began >= g->clock[stm] + SRV_LAG_MS) {
-        g->clock[stm] = 0;
-        end_by_clock(s, g, stm, "time");
-        return;
-    }
-    if (g->gone[stm]) {
-        int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
-        if (now - since >= s->abandon_ms) {
-            end_by_clock(s, g, stm, "abandoned");
-            return;
-        }
-    }
-    arm(g);
-}
-
-/* The team that wins when `side` gives up: in two-sided games, the other. */
-static int winner_against(const live *g, int side)
-{
-    if (g->v->nsides != 2)
-        return -1;
-    return g->v->ops->team_of(g->pos, side ^ 1);
-}
-
-/* Ends the game: winner is a team, -1 a draw, or -2 "the side to move
- * loses" (a resignation). Stores the result and the rating changes in one
- * transaction, then tells everyone. */
-static void end_game(srv *s, live *g, int status, int winner, const char *reason);
-
-static void finish(srv *s, live *g, int winner, const char *reason)
-{
-    end_game(s, g, STORE_GAME_OVER, winner, reason);
-}
-
-/* Ends a game that never began: a setup phase someone left. No result. */
-static void abort_game(srv *s, live *g)
-{
-    end_game(s, g, STORE_GAME_ABORTED, -1, "aborted");
-}
-
-static void end_game(srv *s, live *g, int status, int winner, const char *reason)
+/* Ends the game: winner is a team or -1 (a draw). Stores the result and
+ * the rating changes in one transaction, and only then tells everyone.
+ * Returns 0, or -1 if the store refused (nothing changed, nobody told). */
+static int end_game(srv *s, live *g, int status, int winner, const char *reason)
 {
     if (g->over)
-        return;
-    if (winner == -2)
-        winner = winner_against(g, live_to_move(g));
+        return 0;
     int sterile = status == STORE_GAME_OVER && winner < 0 && g->v->ops->sterile &&
-                  g->v->ops->sterile(g->start, g->pos);
+                  !g->setting_up && g->v->ops->sterile(g->start, g->pos);
     store_rating_change ch[2];
     int nch = 0;
     store_err e;
-    json_t *ratings = json_array();
     if (status == STORE_GAME_OVER && g->g.rated && g->v->nsides == 2 && !sterile) {
         store_rating r[2];
-        int ok = 1;
         for (int i = 0; i < 2; i++)
-            ok &= store_rating_get(s->st, g->players[i].id, g->v->name, &r[i], &e) == 0;
-        for (int i = 0; ok && i < 2; i++) {
+            if (store_rating_get(s->st, g->players[i].id, g->v->name, &r[i], &e) != 0) {
+                fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
+                return -1;
+            }
+        for (int i = 0; i < 2; i++) {
             int team = g->v->ops->team_of(g->pos, i);
             double score = winner < 0 ? 0.5 : winner == team ? 1.0 : 0.0;
             ch[i].player = g->players[i].id;
             ch[i].before = r[i].rating;
             ch[i].after = elo_update(r[i].rating, r[i].games, r[i ^ 1].rating, score);
         }
-        nch = ok ? 2 : 0;
+        nch = 2;
     }
     int64_t now = net_wall_ms();
     if (store_game_end(s->st, g->id, status, winner, reason, sterile, now, ch, nch, &e) != 0) {
         fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
-        nch = 0;
+        return -1;
     }
+    json_t *ratings = json_array();
     for (int i = 0; i < nch; i++)
         json_array_append_new(ratings, json_pack("{s:s, s:f, s:f}", "name", g->players[i].name,
                                                  "before", ch[i].before, "after",
                                                  ch[i].after));
     g->over = 1;
+    g->ending = 0;
+    g->retry_at = 0;
     g->over_mono = net_mono_ms();
     g->g.status = status;
     g->g.winner = winner;
@@ -306,11 +330,87 @@ static void end_game(srv *s, live *g, int status, int winner, const char *reason
     }
     live_broadcast(g, g->end_msg, 0);
     lobby_changed(s);
+    return 0;
 }
 
+void live_end_or_retry(srv *s, live *g, int status, int winner, const char *reason)
+{
+    if (g->over)
+        return;
+    char why[sizeof g->end_reason];
+    snprintf(why, sizeof why, "%s", reason);  /* reason may be g->end_reason */
+    if (end_game(s, g, status, winner, why) == 0)
+        return;
+    g->ending = 1;
+    g->end_status = status;
+    g->end_winner = winner;
+    memcpy(g->end_reason, why, sizeof why);
+    live_retry_later(g);
+}
+
+static void on_timer(void *arg)
+{
+    live *g = arg;
+    srv *s = g->s;
+    if (g->over)
+        return;
+    int64_t now = net_mono_ms();
+    if (g->retry_at && now >= g->retry_at) {
+        g->retry_at = 0;
+        if (g->ending) {
+            live_end_or_retry(s, g, g->end_status, g->end_winner, g->end_reason);
+            return;
+        }
+        if (g->setting_up && live_all_ready(g))
+            setup_begin_play(s, g);
+        else if (!g->setting_up)
+            live_kick_bot(s, g);
+        if (g->over || g->ending)
+            return;
+    }
+    if (g->ending) {
+        live_arm(g);
+        return;
+    }
+    if (g->setting_up) {
+        for (int i = 0; i < g->v->nsides; i++)
+            if (g->gone[i] && !(g->ready & (1u << i)) && now - g->gone[i] >= s->cfg.abandon_ms) {
+                live_end_or_retry(s, g, STORE_GAME_ABORTED, -1, "aborted");
+                return;
+            }
+        live_arm(g);
+        return;
+    }
+    int stm = live_to_move(g);
+    if (g->g.base_ms > 0 && now - g->turn_began >= g->clock[stm] + SRV_LAG_MS) {
+        g->clock[stm] = 0;
+        end_by_clock(s, g, stm, "time");
+        return;
+    }
+    int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
+    if ((g->gone[stm] && now - since >= s->cfg.abandon_ms) ||
+        (g->bot_failed && now - g->bot_failed >= s->cfg.abandon_ms)) {
+        end_by_clock(s, g, stm, "abandoned");
+        return;
+    }
+    live_arm(g);
+}
+
+/* The team that wins when `side` gives up: in two-sided games, the other. */
+static int winner_against(const live *g, int side)
+{
+    if (g->v->nsides != 2)
+        return -1;
+    return g->v->ops->team_of(g->pos, side ^ 1);
+}
+
+/* --- moves ---------------------------------------------------------------------------- */
+
 /* Plays `text` for `side`: checks, charges the clock, stores, then makes
- * and tells. A client's error goes back to it with ref. */
-static void apply_move(srv *s, live *g, int side, const char *text, client *from, json_t *ref)
+ * and tells. Returns 0 if the move was made; -2 if it is not legal; -1 if
+ * it was not made for another reason (the clock, the store). A client's
+ * error goes back to it with ref. */
+static int apply_move(srv *s, live *g, int side, const char *text, client *from, json_t *ref)
 {
     const game_ops *ops = g->v->ops;
     game_move m;
@@ -318,7 +418,10 @@ static void apply_move(srv *s, live *g, int side, const char *text, client *from
     if (ops->parse_move(g->pos, text, &m, &gerr) != 0) {
         if (from)
             client_error(from, ref, "illegal move: %s", gerr.msg);
-        return;
+        else
+            fprintf(stderr, "citadel serve: game %lld: %s played '%s': %s\n", (long long)g->id,
+                    g->players[side].name, text, gerr.msg);
+        return -2;
     }
     int64_t now = net_mono_ms(), clock = g->clock[side];
     if (g->g.base_ms > 0) {
@@ -328,35 +431,43 @@ static void apply_move(srv *s, live *g, int side, const char *text, client *from
         if (clock <= 0) {
             g->clock[side] = 0;
             end_by_clock(s, g, side, "time");
-            return;
+            return -1;
         }
         clock += g->g.inc_ms;
-    }
-    store_move sm = {.ply = g->nmoves, .clock_ms = clock, .time = net_wall_ms()};
-    ops->format_move(g->pos, m, sm.text, sizeof sm.text);
-    char event[120] = "";
-    if (ops->describe)
-        ops->describe(g->pos, m, event, sizeof event);
-    store_err e;
-    if (store_move_add(s->st, g->id, &sm, 0, &e) != 0) {
-        if (from)
-            client_error(from, ref, "the move could not be stored; try again");
-        fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
-        return;
     }
     if (g->nmoves == g->capmoves) {
         int cap = g->capmoves ? 2 * g->capmoves : 64;
         played *mv = realloc(g->moves, (size_t)cap * sizeof *mv);
         if (!mv) {
-            fprintf(stderr, "citadel serve: out of memory\n");
-            abort();  /* stored but not kept: start again from the store */
+            if (from)
+                client_error(from, ref, "out of memory");
+            return -1;
         }
         g->moves = mv;
         g->capmoves = cap;
     }
+    char event[120] = "";
+    if (ops->describe)
+        ops->describe(g->pos, m, event, sizeof event);
+    char *ev = event[0] ? strdup(event) : NULL;
+    if (event[0] && !ev) {
+        if (from)
+            client_error(from, ref, "out of memory");
+        return -1;
+    }
+    store_move sm = {.ply = g->nmoves, .clock_ms = clock, .time = net_wall_ms()};
+    ops->format_move(g->pos, m, sm.text, sizeof sm.text);
+    store_err e;
+    if (store_move_add(s->st, g->id, &sm, 0, &e) != 0) {
+        free(ev);
+        if (from)
+            client_error(from, ref, "the move could not be stored; try again");
+        fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
+        return -1;
+    }
     played *pm = &g->moves[g->nmoves++];
     memcpy(pm->text, sm.text, sizeof pm->text);
-    snprintf(pm->event, sizeof pm->event, "%s", event);
+    pm->event = ev;
     _Alignas(16) unsigned char undo[GAME_POS_MAX];
     ops->make(g->pos, m, undo);
     g->clock[side] = clock;
@@ -366,28 +477,32 @@ static void apply_move(srv *s, live *g, int side, const char *text, client *from
                             (json_int_t)g->id, "ply", g->nmoves - 1, "move", sm.text,
                             "position", live_position_json(g, NULL), "to_move", live_to_move(g),
                             "clocks", live_clocks_json(g));
-    if (ref)
-        json_object_set(msg, "ref", ref);
     if (ops->material && !g->v->hidden)
         json_object_set_new(msg, "material", live_material_json(g));
     if (ops->describe)
         json_object_set_new(msg, "event", json_string(event));
     game_result r = ops->result(g->pos);
-    if (r.over) {
-        if (g->v->hidden)
-            json_object_del(msg, "position");  /* the `end` brings the whole game */
-        live_broadcast(g, msg, 0);
-        json_decref(msg);
-        finish(s, g, r.winner, r.reason);
-        return;
+    if (r.over && g->v->hidden)
+        json_object_del(msg, "position");  /* the `end` brings the whole game */
+    /* the mover's ref goes back to the mover alone */
+    json_t *mine = NULL;
+    if (ref && from) {
+        mine = json_copy(msg);
+        json_object_set(mine, "ref", ref);
     }
-    live_broadcast(g, msg, 1);
+    live_broadcast_to(g, msg, !r.over, from, mine);
     json_decref(msg);
-    arm(g);
-    kick_bot(s, g);
+    json_decref(mine);
+    if (r.over) {
+        live_end_or_retry(s, g, STORE_GAME_OVER, r.winner, r.reason);
+        return 0;
+    }
+    live_arm(g);
+    live_kick_bot(s, g);
+    return 0;
 }
 
-/* --- starting and resuming --------------------------------------------------------- */
+/* --- starting and resuming -------------------------------------------------------------- */
 
 static live *live_new(srv *s, const game_variant *v)
 {
@@ -404,7 +519,7 @@ static live *live_new(srv *s, const game_variant *v)
     return g;
 }
 
-static int set_limit(const game_variant *v, void *pos, int limit)
+int live_set_limit(const game_variant *v, void *pos, int limit)
 {
     for (const game_option *o = v->options; o && o->name; o++)
         if (strcmp(o->name, "MoveLimit") == 0) {
@@ -414,7 +529,42 @@ static int set_limit(const game_variant *v, void *pos, int limit)
     return 0;
 }
 
-static void bots_set_up(srv *s, live *g);
+/* 1 if every person among players may start one more game now (quotas:
+ * games at once, games against bots); else 0 with why in err. */
+static int players_may_start(srv *s, const game_variant *v, const ident *players, char *err,
+                             size_t errlen)
+{
+    int bots = 0;
+    for (int i = 0; i < v->nsides; i++)
+        bots += players[i].bot;
+    int max = s->cfg.limits[LIM_GAMES], max_bot = s->cfg.limits[LIM_BOT_GAMES];
+    for (int i = 0; i < v->nsides; i++) {
+        if (players[i].bot)
+            continue;
+        int seen = 0;
+        for (int k = 0; k < i; k++)
+            seen |= players[k].id == players[i].id;
+        if (seen)
+            continue;
+        int with_bots, n = live_count_of_player(s, players[i].id, &with_bots);
+        if (max > 0 && n >= max) {
+            snprintf(err, errlen, "%s already plays %d games; finish one first", players[i].name,
+                     n);
+            return 0;
+        }
+        if (bots && max_bot > 0 && with_bots >= max_bot) {
+            snprintf(err, errlen, "%s already plays %d games against bots; finish one first",
+                     players[i].name, with_bots);
+            return 0;
+        }
+    }
+    int all = s->cfg.limits[LIM_BOT_GAMES_ALL];
+    if (bots && all > 0 && live_count_with_bots(s) >= all) {
+        snprintf(err, errlen, "the bots are all busy; try again in a few minutes");
+        return 0;
+    }
+    return 1;
+}
 
 live *live_start(srv *s, const game_settings *set, const ident *players, char *err,
                  size_t errlen)
@@ -434,6 +584,8 @@ live *live_start(srv *s, const game_settings *set, const ident *players, char *e
             return NULL;
         }
     }
+    if (!players_may_start(s, v, players, err, errlen))
+        return NULL;
     live *g = live_new(s, v);
     if (!g) {
         snprintf(err, errlen, "out of memory");
@@ -448,7 +600,7 @@ live *live_start(srv *s, const game_settings *set, const ident *players, char *e
             return NULL;
         }
     }
-    if (set_limit(v, g->pos, set->move_limit) != 0) {
+    if (live_set_limit(v, g->pos, set->move_limit) != 0) {
         snprintf(err, errlen, "bad move limit");
         live_free(g);
         return NULL;
@@ -476,7 +628,7 @@ live *live_start(srv *s, const game_settings *set, const ident *players, char *e
         sg->started = 0;
     store_err e;
     if (store_game_add(s->st, sg, &e) != 0) {
-        snprintf(err, errlen, "the game could not be stored");
+        snprintf(err, errlen, "the game could not be stored; try again");
         fprintf(stderr, "citadel serve: %s\n", e.msg);
         live_free(g);
         return NULL;
@@ -488,154 +640,10 @@ live *live_start(srv *s, const game_settings *set, const ident *players, char *e
         if (!players[i].bot && !client_of_player(s, players[i].id))
             g->gone[i] = g->turn_began;
     if (g->setting_up)
-        bots_set_up(s, g);
-    arm(g);
-    kick_bot(s, g);
+        setup_bots(s, g);
+    live_arm(g);
+    live_kick_bot(s, g);
     return g;
-}
-
-/* --- private setups ----------------------------------------------------------------- */
-
-/* The key under which a player's setup for a game waits in the store
- * until the game begins, so a restart loses no setup. */
-static void setup_key(const live *g, int side, char *buf, size_t size)
-{
-    snprintf(buf, size, "game-setup:%lld:%d", (long long)g->id, side);
-}
-
-/* Every setup is in: the start position is made, stored, and shown to
- * each client as its view; the first side's clock starts. */
-static void begin_play(srv *s, live *g)
-{
-    const game_ops *ops = g->v->ops;
-    const char *setups[GAME_MAX_SIDES];
-    for (int i = 0; i < g->v->nsides; i++)
-        setups[i] = g->setups[i];
-    game_error ge;
-    store_err e;
-    if (ops->setup->start(g->v, g->pos, setups, &ge) != 0 ||
-        set_limit(g->v, g->pos, g->g.move_limit) != 0) {
-        fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, ge.msg);
-        abort_game(s, g);
-        return;
-    }
-    memcpy(g->start, g->pos, ops->pos_size);
-    ops->format(g->pos, g->g.start, sizeof g->g.start);
-    int64_t now = net_wall_ms();
-    if (store_game_set_start(s->st, g->id, g->g.start, now, &e) != 0) {
-        fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
-        abort_game(s, g);
-        return;
-    }
-    g->g.started = now;
-    for (int i = 0; i < g->v->nsides; i++) {
-        char key[64];
-        setup_key(g, i, key, sizeof key);
-        store_kv_del(s->st, g->players[i].id, key, &e);
-    }
-    g->setting_up = 0;
-    g->turn_began = net_mono_ms();
-    for (int i = 0; i < g->nwatch; i++) {
-        json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", live_state(g, g->watchers[i]));
-        client_send(g->watchers[i], m);
-        json_decref(m);
-    }
-    arm(g);
-    kick_bot(s, g);
-}
-
-/* Takes side's setup; returns 1 when every side's is in (the caller then
- * begins play), 0 if not yet, -1 with err if refused. */
-static int take_setup(srv *s, live *g, int side, const char *text, char *err, size_t errlen)
-{
-    game_error ge;
-    if (g->v->ops->setup->check(text, &ge) != 0) {
-        snprintf(err, errlen, "bad setup: %s", ge.msg);
-        return -1;
-    }
-    if (strlen(text) >= sizeof g->setups[side]) {
-        snprintf(err, errlen, "bad setup: too long");
-        return -1;
-    }
-    char key[64];
-    store_err e;
-    setup_key(g, side, key, sizeof key);
-    if (!g->players[side].bot && store_kv_put(s->st, g->players[side].id, key, text, &e) != 0) {
-        snprintf(err, errlen, "the setup could not be stored; try again");
-        return -1;
-    }
-    snprintf(g->setups[side], sizeof g->setups[side], "%s", text);
-    g->ready |= 1u << side;
-    json_t *m = json_pack("{s:s, s:I, s:o}", "type", "ready", "game", (json_int_t)g->id,
-                          "sides", live_sides_json(g, g->ready));
-    live_broadcast(g, m, 0);
-    json_decref(m);
-    return g->ready == (1u << g->v->nsides) - 1;
-}
-
-/* Bots choose their setups at once, from the game's library. */
-static void bots_set_up(srv *s, live *g)
-{
-    const game_setup_ops *so = g->v->ops->setup;
-    for (int i = 0; i < g->v->nsides && g->setting_up; i++)
-        if (g->players[i].bot && !(g->ready & (1u << i))) {
-            int n = so->library_size();
-            char err[160], text[128];
-            if (n > 0)
-                snprintf(text, sizeof text, "%s",
-                         so->library_text((int)rng_below(&s->rng, (uint64_t)n)));
-            else
-                so->random(rng_next(&s->rng), text, sizeof text);
-            int r = take_setup(s, g, i, text, err, sizeof err);
-            if (r < 0)
-                fprintf(stderr, "citadel serve: game %lld: bot setup: %s\n", (long long)g->id,
-                        err);
-            else if (r > 0)
-                begin_play(s, g);
-        }
-}
-
-void live_on_setup(srv *s, client *c, json_t *msg)
-{
-    json_t *ref = json_object_get(msg, "ref");
-    json_t *id = json_object_get(msg, "game");
-    live *g = json_is_integer(id) ? live_find(s, json_integer_value(id)) : NULL;
-    if (!g) {
-        client_error(c, ref, "no such live game");
-        return;
-    }
-    unsigned mine = live_sides_of(g, c);
-    const char *text = json_string_value(json_object_get(msg, "setup"));
-    json_t *sd = json_object_get(msg, "side");
-    int side = mine && !(mine & (mine - 1)) ? __builtin_ctz(mine) : -1;
-    if (sd && json_is_integer(sd))
-        side = (int)json_integer_value(sd);
-    char err[200];
-    if (!mine)
-        client_error(c, ref, "you do not play in game %lld", (long long)g->id);
-    else if (!g->setting_up || g->over)
-        client_error(c, ref, "the game is not in its setup phase");
-    else if (!text)
-        client_error(c, ref, "a setup needs game and setup (text)");
-    else if (side < 0 || side >= g->v->nsides || !(mine & (1u << side)))
-        client_error(c, ref, "name a side you play (side)");
-    else if (g->ready & (1u << side))
-        client_error(c, ref, "that side's setup is already in");
-    else {
-        int all = take_setup(s, g, side, text, err, sizeof err);
-        if (all < 0) {
-            client_error(c, ref, "%s", err);
-            return;
-        }
-        json_t *m = json_pack("{s:s, s:I, s:i}", "type", "setup_ok", "game", (json_int_t)g->id,
-                              "side", side);
-        if (ref)
-            json_object_set(m, "ref", ref);
-        client_send(c, m);
-        json_decref(m);
-        if (all)
-            begin_play(s, g);
-    }
 }
 
 /* Rebuilds a stored game in memory (moves replayed); NULL with err. */
@@ -664,10 +672,10 @@ live *live_load(srv *s, int64_t id, char *err, size_t errlen)
     store_move *moves = NULL;
     if (v->ops->setup && !sg.start[0] && sg.nmoves == 0) {
         /* still in its setup phase: the setups in so far wait in the store */
-        g->setting_up = 1;
+        g->setting_up = sg.status == STORE_GAME_LIVE;
         v->ops->start(v, g->pos, 0);
     } else if (v->ops->parse(v, g->pos, sg.start, &ge) != 0 ||
-               set_limit(v, g->pos, sg.move_limit) != 0) {
+               live_set_limit(v, g->pos, sg.move_limit) != 0) {
         snprintf(err, errlen, "game %lld: bad start: %s", (long long)id, ge.msg);
         goto fail;
     }
@@ -681,7 +689,7 @@ live *live_load(srv *s, int64_t id, char *err, size_t errlen)
     }
     if (sg.nmoves > 0) {
         moves = malloc((size_t)sg.nmoves * sizeof *moves);
-        g->moves = malloc((size_t)sg.nmoves * sizeof *g->moves);
+        g->moves = calloc((size_t)sg.nmoves, sizeof *g->moves);
         if (!moves || !g->moves) {
             snprintf(err, errlen, "out of memory");
             goto fail;
@@ -702,15 +710,17 @@ live *live_load(srv *s, int64_t id, char *err, size_t errlen)
         }
         played *pm = &g->moves[i];
         memcpy(pm->text, moves[i].text, sizeof pm->text);
-        pm->event[0] = 0;
+        char event[120] = "";
         if (v->ops->describe)
-            v->ops->describe(g->pos, m, pm->event, sizeof pm->event);
+            v->ops->describe(g->pos, m, event, sizeof event);
+        pm->event = event[0] ? strdup(event) : NULL;
+        g->nmoves = i + 1;
         _Alignas(16) unsigned char undo[GAME_POS_MAX];
         v->ops->make(g->pos, m, undo);
         g->clock[side] = moves[i].clock_ms;
     }
-    g->nmoves = n;
     free(moves);
+    moves = NULL;
     if (sg.status != STORE_GAME_LIVE) {
         g->over = 1;
         g->end_msg = json_pack("{s:s, s:I, s:{s:i, s:s, s:b, s:[]}}", "type", "end", "game",
@@ -747,35 +757,26 @@ int live_resume_all(srv *s)
         for (int k = 0; k < g->v->nsides; k++)
             if (!g->players[k].bot)
                 g->gone[k] = g->turn_began;
+        resumed++;
         if (g->setting_up) {
-            for (int k = 0; k < g->v->nsides; k++) {
-                char key[64], text[128];
-                setup_key(g, k, key, sizeof key);
-                if (!g->players[k].bot &&
-                    store_kv_get(s->st, g->players[k].id, key, text, sizeof text, &e) == 0) {
-                    snprintf(g->setups[k], sizeof g->setups[k], "%s", text);
-                    g->ready |= 1u << k;
-                }
-            }
-            bots_set_up(s, g);
-            arm(g);
-            resumed++;
+            setup_resume(s, g);
+            live_arm(g);
             continue;
         }
         game_result r = g->v->ops->result(g->pos);
         if (r.over) {
-            finish(s, g, r.winner, r.reason);
+            /* stopped between the move that ended it and its end */
+            live_end_or_retry(s, g, STORE_GAME_OVER, r.winner, r.reason);
             continue;
         }
-        arm(g);
-        kick_bot(s, g);
-        resumed++;
+        live_arm(g);
+        live_kick_bot(s, g);
     }
     free(ids);
     return resumed;
 }
 
-/* --- players coming and going ------------------------------------------------------ */
+/* --- players coming and going ---------------------------------------------------------- */
 
 static void mark_player(srv *s, int64_t player, int64_t when)
 {
@@ -790,7 +791,7 @@ static void mark_player(srv *s, int64_t player, int64_t when)
                     hit = 1;
                 }
             if (hit)
-                arm(g);
+                live_arm(g);
         }
 }
 
@@ -810,9 +811,13 @@ void live_sweep(srv *s)
     for (int b = 0; b < SRV_GAME_BUCKETS; b++)
         for (live **p = &s->games[b]; *p;) {
             live *g = *p;
-            if (g->over && now - g->over_mono > SRV_KEEP_OVER_MS) {
-                while (g->nwatch)
-                    live_unwatch(g, g->watchers[0]);
+            if (g->over && now - g->over_mono > s->cfg.keep_over_ms) {
+                while (g->nwatch) {
+                    client *c = client_find(s, g->watchers[g->nwatch - 1]);
+                    if (c)
+                        client_unwatch(c, g->id);
+                    g->nwatch--;
+                }
                 *p = g->next;
                 s->nlive--;
                 live_free(g);
@@ -822,7 +827,7 @@ void live_sweep(srv *s)
         }
 }
 
-/* --- requests ----------------------------------------------------------------------- */
+/* --- requests ---------------------------------------------------------------------------- */
 
 /* The live game a request names, which the client plays; NULL after
  * telling the client why not. */
@@ -842,6 +847,20 @@ static live *my_game(srv *s, client *c, json_t *msg, json_t *ref, unsigned *mine
     return g;
 }
 
+/* 1 if the game takes moves and offers now; else 0 after saying why. */
+static int in_play(live *g, client *c, json_t *ref)
+{
+    if (g->over || g->ending) {
+        client_error(c, ref, "the game is over");
+        return 0;
+    }
+    if (g->setting_up) {
+        client_error(c, ref, "the game has not begun: the setups are not all in");
+        return 0;
+    }
+    return 1;
+}
+
 void live_on_move(srv *s, client *c, json_t *msg)
 {
     json_t *ref = json_object_get(msg, "ref");
@@ -855,10 +874,8 @@ void live_on_move(srv *s, client *c, json_t *msg)
         client_error(c, ref, "a move needs game, ply (integer) and move (text)");
         return;
     }
-    if (g->over) {
-        client_error(c, ref, "the game is over");
+    if (!in_play(g, c, ref))
         return;
-    }
     int stm = live_to_move(g);
     if (!(mine & (1u << stm))) {
         client_error(c, ref, "not your turn");
@@ -878,13 +895,25 @@ void live_on_resign(srv *s, client *c, json_t *msg)
     live *g = my_game(s, c, msg, ref, &mine);
     if (!g)
         return;
-    if (g->over || g->v->nsides != 2) {
-        client_error(c, ref, g->over ? "the game is over" : "resigning is for two-sided games");
+    if (g->over || g->ending) {
+        client_error(c, ref, "the game is over");
         return;
     }
-    /* one device playing both sides resigns for the side to move */
-    int side = (mine & (mine - 1)) ? live_to_move(g) : __builtin_ctz(mine);
-    finish(s, g, winner_against(g, side), "resign");
+    if (g->v->nsides != 2) {
+        client_error(c, ref, "resigning is for two-sided games");
+        return;
+    }
+    int rc;
+    if (g->setting_up) {
+        /* leaving before the game began: it never happened, for nobody's rating */
+        rc = end_game(s, g, STORE_GAME_ABORTED, -1, "aborted");
+    } else {
+        /* one device playing both sides resigns for the side to move */
+        int side = (mine & (mine - 1)) ? live_to_move(g) : __builtin_ctz(mine);
+        rc = end_game(s, g, STORE_GAME_OVER, winner_against(g, side), "resign");
+    }
+    if (rc != 0)
+        client_error(c, ref, "the resignation could not be stored; try again");
 }
 
 void live_on_draw(srv *s, client *c, json_t *msg)
@@ -892,24 +921,20 @@ void live_on_draw(srv *s, client *c, json_t *msg)
     json_t *ref = json_object_get(msg, "ref");
     unsigned mine;
     live *g = my_game(s, c, msg, ref, &mine);
-    if (!g)
+    if (!g || !in_play(g, c, ref))
         return;
-    if (g->over) {
-        client_error(c, ref, "the game is over");
-        return;
-    }
     unsigned all = (1u << g->v->nsides) - 1, people = 0;
     for (int i = 0; i < g->v->nsides; i++)
         if (!g->players[i].bot)
             people |= 1u << i;
-    g->draw_offer |= mine;
-    if ((g->draw_offer & people) == people && people == all) {
-        finish(s, g, -1, "agreement");
-        return;
-    }
     if (people != all) {
         client_error(c, ref, "bots play on: they do not take draw offers");
-        g->draw_offer &= ~mine;
+        return;
+    }
+    g->draw_offer |= mine;
+    if ((g->draw_offer & people) == people) {
+        if (end_game(s, g, STORE_GAME_OVER, -1, "agreement") != 0)
+            client_error(c, ref, "the draw could not be stored; try again");
         return;
     }
     json_t *m = json_pack("{s:s, s:I, s:o}", "type", "draw_offer", "game", (json_int_t)g->id,
@@ -964,8 +989,10 @@ void live_on_rematch(srv *s, client *c, json_t *msg)
         return;
     }
     g->rematch_id = r->id;
-    for (int i = 0; i < g->nwatch; i++)
-        if (live_sides_of(g, g->watchers[i]))
-            live_watch(s, r, g->watchers[i]);
+    for (int i = 0; i < g->nwatch; i++) {
+        client *w = client_find(s, g->watchers[i]);
+        if (w && live_sides_of(g, w))
+            live_watch(s, r, w);
+    }
     lobby_changed(s);
 }

@@ -1,5 +1,5 @@
-/* live.h -- what live.c, live_json.c and records.c share of a live game's
- * insides; nothing outside those three uses it. */
+/* live.h -- what live.c, live_setup.c, live_json.c and records.c share of a
+ * live game's insides; nothing outside those four uses it. */
 #ifndef CITADEL_LIVE_H
 #define CITADEL_LIVE_H
 
@@ -16,12 +16,36 @@ json_t *live_legal_json(const live *g);
 json_t *live_material_json(const live *g);
 json_t *live_sides_json(const live *g, unsigned mask);
 /* Sends msg to every watcher; with_position: each gets its own position
- * (hidden games) and the mover its legal moves. */
+ * (hidden games) and the mover its legal moves. Watchers no longer
+ * connected are dropped from the list. */
 void live_broadcast(live *g, json_t *msg, int with_position);
+/* The same, but `special` (if not NULL) gets `mine` instead of msg. */
+void live_broadcast_to(live *g, json_t *msg, int with_position, const client *special,
+                       json_t *mine);
 
 /* A stored game rebuilt in memory (moves replayed), or NULL with err; free
  * it with live_free unless it is put in the server's table. */
 live *live_load(srv *s, int64_t id, char *err, size_t errlen);
 void live_free(live *g);
+
+/* live.c, for live_setup.c */
+/* Sets the game's timer for the next thing that can end it (or retry). */
+void live_arm(live *g);
+/* If a bot is to move, sends it to think. */
+void live_kick_bot(srv *s, live *g);
+int live_set_limit(const game_variant *v, void *pos, int limit);
+/* Ends the game once the store has taken the end; if it does not, the
+ * game waits (no move is taken) and the end is tried again later. */
+void live_end_or_retry(srv *s, live *g, int status, int winner, const char *reason);
+/* A store write failed: try again in SRV_RETRY_MS. */
+void live_retry_later(live *g);
+
+/* live_setup.c, for live.c */
+int live_all_ready(const live *g);
+void setup_key(const live *g, int side, char *buf, size_t size);
+void setup_bots(srv *s, live *g);
+void setup_begin_play(srv *s, live *g);
+/* A game resumed in its setup phase: the setups stored so far come back. */
+void setup_resume(srv *s, live *g);
 
 #endif

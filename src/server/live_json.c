@@ -132,9 +132,8 @@ json_t *live_state(live *g, const client *to)
     if (g->v->ops->describe) {
         json_t *events = json_array();
         for (int i = 0; i < g->nmoves; i++)
-            json_array_append_new(events, g->moves[i].event[0]
-                                              ? json_string(g->moves[i].event)
-                                              : json_null());
+            json_array_append_new(events, g->moves[i].event ? json_string(g->moves[i].event)
+                                                            : json_null());
         json_object_set_new(j, "events", events);
     }
     if (g->v->ops->setup) {
@@ -206,23 +205,35 @@ json_t *live_of_player(srv *s, int64_t player)
     return a;
 }
 
-/* Sends msg to every watcher; those who play the side to move (of a live
- * game) get the legal moves too, and in hidden games each gets its view. */
-void live_broadcast(live *g, json_t *msg, int with_position)
+/* Sends msg to every watcher (`mine` instead to `special`, if given);
+ * those who play the side to move (of a live game) get the legal moves
+ * too, and in hidden games each gets its view. Watchers no longer
+ * connected are dropped from the list on the way. */
+void live_broadcast_to(live *g, json_t *msg, int with_position, const client *special,
+                       json_t *mine)
 {
+    srv *s = g->s;
     int stm = g->over ? -1 : live_to_move(g);
     json_t *for_mover = NULL;
-    for (int i = 0; i < g->nwatch; i++) {
-        client *c = g->watchers[i];
-        unsigned mine = live_sides_of(g, c);
-        if (g->v->hidden && with_position) {
-            json_t *m = json_copy(msg);
-            json_object_set_new(m, "position", live_position_json(g, c));
-            if (stm >= 0 && (mine & (1u << stm)))
+    for (int i = 0; i < g->nwatch;) {
+        client *c = client_find(s, g->watchers[i]);
+        if (!c) {
+            g->watchers[i] = g->watchers[--g->nwatch];
+            continue;
+        }
+        i++;
+        json_t *base = special && c == special && mine ? mine : msg;
+        unsigned sides = live_sides_of(g, c);
+        int moves_next = stm >= 0 && (sides & (1u << stm)) && with_position;
+        if ((g->v->hidden && with_position) || base != msg) {
+            json_t *m = json_copy(base);
+            if (g->v->hidden && with_position)
+                json_object_set_new(m, "position", live_position_json(g, c));
+            if (moves_next)
                 json_object_set_new(m, "legal", live_legal_json(g));
             client_send(c, m);
             json_decref(m);
-        } else if (stm >= 0 && (mine & (1u << stm)) && with_position) {
+        } else if (moves_next) {
             if (!for_mover) {
                 for_mover = json_copy(msg);
                 json_object_set_new(for_mover, "legal", live_legal_json(g));
@@ -235,16 +246,21 @@ void live_broadcast(live *g, json_t *msg, int with_position)
     json_decref(for_mover);
 }
 
+void live_broadcast(live *g, json_t *msg, int with_position)
+{
+    live_broadcast_to(g, msg, with_position, NULL, NULL);
+}
+
 void live_watch(srv *s, live *g, client *c)
 {
     (void)s;
     int present = 0;
     for (int i = 0; i < g->nwatch; i++)
-        present |= g->watchers[i] == c;
+        present |= g->watchers[i] == c->id;
     if (!present) {
         if (g->nwatch == g->capwatch) {
             int cap = g->capwatch ? 2 * g->capwatch : 4;
-            client **w = realloc(g->watchers, (size_t)cap * sizeof *w);
+            uint64_t *w = realloc(g->watchers, (size_t)cap * sizeof *w);
             if (!w) {
                 client_error(c, NULL, "out of memory");
                 return;
@@ -252,8 +268,11 @@ void live_watch(srv *s, live *g, client *c)
             g->watchers = w;
             g->capwatch = cap;
         }
-        g->watchers[g->nwatch++] = c;
-        client_watch(c, g->id);
+        if (client_watch(c, g->id) != 0) {
+            client_error(c, NULL, "out of memory");
+            return;
+        }
+        g->watchers[g->nwatch++] = c->id;
     }
     json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", live_state(g, c));
     client_send(c, m);
@@ -263,7 +282,7 @@ void live_watch(srv *s, live *g, client *c)
 void live_unwatch(live *g, client *c)
 {
     for (int i = 0; i < g->nwatch; i++)
-        if (g->watchers[i] == c) {
+        if (g->watchers[i] == c->id) {
             g->watchers[i] = g->watchers[--g->nwatch];
             break;
         }

@@ -30,6 +30,8 @@ struct net {
     net_callbacks cb;
     void *app;
     char webroot[512];
+    char *static_headers;    /* lower-case "name: value\r\n" lines */
+    lws_retry_bo_t idle;     /* pings and hang-ups of silent WebSockets */
     int port;
     atomic_int stop;
 };
@@ -65,9 +67,20 @@ struct net_timer {
 
 enum { RESP_NONE, RESP_HEADERS, RESP_BODY };
 
+/* The headers of a request that the app sees (net_request). */
+typedef struct headers {
+    char cookie[2048];
+    char peer[64];
+    char origin[256];
+    char host[256];
+    char content_type[128];
+    char forwarded_for[256];
+} headers;
+
 typedef struct pss {
     int is_ws;
     net_conn *conn;
+    headers *upgrade;    /* a WebSocket's request, from its filter to its opening */
     /* the HTTP request being read */
     char method[8];
     char path[1024];
@@ -145,12 +158,32 @@ static void query_copy(struct lws *wsi, char *buf, size_t size)
     }
 }
 
+static void read_headers(struct lws *wsi, headers *hd)
+{
+    header_copy(wsi, WSI_TOKEN_HTTP_COOKIE, hd->cookie, sizeof hd->cookie);
+    header_copy(wsi, WSI_TOKEN_ORIGIN, hd->origin, sizeof hd->origin);
+    header_copy(wsi, WSI_TOKEN_HOST, hd->host, sizeof hd->host);
+    header_copy(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, hd->content_type, sizeof hd->content_type);
+    header_copy(wsi, WSI_TOKEN_X_FORWARDED_FOR, hd->forwarded_for, sizeof hd->forwarded_for);
+    lws_get_peer_simple(wsi, hd->peer, sizeof hd->peer);
+}
+
+static net_request request_of(const pss *p, const headers *hd)
+{
+    net_request req = {
+        .method = p->method, .path = p->path, .query = p->query, .cookie = hd->cookie,
+        .peer = hd->peer, .origin = hd->origin, .host = hd->host,
+        .content_type = hd->content_type, .forwarded_for = hd->forwarded_for,
+        .body = p->body ? p->body : "", .body_len = p->body_len,
+    };
+    return req;
+}
+
 /* Hands a complete request to the app. */
 static void dispatch(net *n, struct lws *wsi, pss *p)
 {
-    char cookie[2048], peer[64];
-    header_copy(wsi, WSI_TOKEN_HTTP_COOKIE, cookie, sizeof cookie);
-    lws_get_peer_simple(wsi, peer, sizeof peer);
+    headers hd;
+    read_headers(wsi, &hd);
     net_http *h = calloc(1, sizeof *h);
     if (!h) {
         lws_return_http_status(wsi, HTTP_STATUS_INTERNAL_SERVER_ERROR, NULL);
@@ -158,10 +191,7 @@ static void dispatch(net *n, struct lws *wsi, pss *p)
     }
     h->wsi = wsi;
     p->pending = h;
-    net_request req = {
-        .method = p->method, .path = p->path, .query = p->query, .cookie = cookie,
-        .peer = peer, .body = p->body ? p->body : "", .body_len = p->body_len,
-    };
+    net_request req = request_of(p, &hd);
     n->cb.http(n->app, h, &req);
 }
 
@@ -267,7 +297,6 @@ static const char *mime_of(const char *path)
         {".png", "image/png"},
         {".ico", "image/x-icon"},
         {".json", "application/json"},
-        {".map", "application/json"},
         {".txt", "text/plain; charset=utf-8"},
         {".wav", "audio/wav"},
         {".mp3", "audio/mpeg"},
@@ -283,12 +312,36 @@ static const char *mime_of(const char *path)
     return "application/octet-stream";
 }
 
+/* 1 if a file name carries a content hash: a dot, at least 8 lower-case
+ * hex digits, a dot ("app.3f9a61c0.js"). */
+static int hashed_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (const char *d = strchr(base, '.'); d; d = strchr(d + 1, '.')) {
+        size_t n = strspn(d + 1, "0123456789abcdef");
+        if (n >= 8 && d[1 + n] == '.')
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 if a path may name a file of the web root: absolute, no "..", no
+ * backslash, no segment starting with a dot, no source map. */
+static int servable(const char *path)
+{
+    if (path[0] != '/' || strstr(path, "..") || strchr(path, '\\') || strstr(path, "/."))
+        return 0;
+    size_t n = strlen(path);
+    return !(n >= 4 && strcmp(path + n - 4, ".map") == 0);
+}
+
 /* Serves a file of the web root; routes without a file extension are the
  * page's own (/play/..., /learn) and get index.html. Returns what the lws
  * callback should return. */
 static int serve_static(net *n, struct lws *wsi, const char *path)
 {
-    if (!n->webroot[0] || strstr(path, "..") || strchr(path, '\\') || path[0] != '/') {
+    if (!n->webroot[0] || !servable(path)) {
         lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
@@ -305,7 +358,11 @@ static int serve_static(net *n, struct lws *wsi, const char *path)
         lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
-    int r = lws_serve_http_file(wsi, file, mime, NULL, 0);
+    char extra[2048];
+    snprintf(extra, sizeof extra, "%scache-control: %s\r\n",
+             n->static_headers ? n->static_headers : "",
+             hashed_name(file) ? "public, max-age=31536000, immutable" : "no-cache");
+    int r = lws_serve_http_file(wsi, file, mime, extra, (int)strlen(extra));
     if (r < 0 || (r > 0 && lws_http_transaction_completed(wsi)))
         return -1;
     return 0;
@@ -337,6 +394,14 @@ static int on_http(net *n, struct lws *wsi, pss *p)
     }
     if (!p->path[0]) {
         lws_return_http_status(wsi, HTTP_STATUS_REQ_URI_TOO_LONG, NULL);
+        return -1;
+    }
+    /* Two ways of saying where the body ends (or one this server does not
+     * take): answered once, then the connection goes, so no byte of it is
+     * ever read as a request of its own. */
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0) {
+        lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST,
+                               "Transfer-Encoding is not accepted; send Content-Length");
         return -1;
     }
     query_copy(wsi, p->query, sizeof p->query);
@@ -392,22 +457,59 @@ static int on_body(struct lws *wsi, pss *p, const void *in, size_t len)
     return 0;
 }
 
+/* An upgrade: the app sees its headers first and may refuse it. */
+static int on_ws_filter(net *n, struct lws *wsi, pss *p)
+{
+    char path[256];
+    header_copy(wsi, WSI_TOKEN_GET_URI, path, sizeof path);
+    free(p->upgrade);
+    p->upgrade = NULL;
+    if (strcmp(path, "/ws") != 0) {
+        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
+        return -1;
+    }
+    headers *hd = calloc(1, sizeof *hd);
+    if (!hd)
+        return -1;
+    read_headers(wsi, hd);
+    pss q;
+    memset(&q, 0, sizeof q);
+    strcpy(q.method, "GET");
+    strcpy(q.path, "/ws");
+    net_request req = request_of(&q, hd);
+    int status = n->cb.ws_filter ? n->cb.ws_filter(n->app, &req) : 0;
+    if (status) {
+        free(hd);
+        lws_return_http_status(wsi, (unsigned)status, NULL);
+        return -1;
+    }
+    p->upgrade = hd;
+    return 0;
+}
+
 static int on_ws_open(net *n, struct lws *wsi, pss *p)
 {
-    char path[256], cookie[2048], peer[64];
-    header_copy(wsi, WSI_TOKEN_GET_URI, path, sizeof path);
-    if (strcmp(path, "/ws") != 0)
+    headers *hd = p->upgrade;
+    p->upgrade = NULL;
+    if (!hd)
         return -1;
-    header_copy(wsi, WSI_TOKEN_HTTP_COOKIE, cookie, sizeof cookie);
-    lws_get_peer_simple(wsi, peer, sizeof peer);
     net_conn *c = calloc(1, sizeof *c);
-    if (!c)
+    if (!c) {
+        free(hd);
         return -1;
+    }
     c->wsi = wsi;
     c->n = n;
     p->is_ws = 1;
     p->conn = c;
-    if (n->cb.ws_open(n->app, c, cookie, peer)) {
+    pss q;
+    memset(&q, 0, sizeof q);
+    strcpy(q.method, "GET");
+    strcpy(q.path, "/ws");
+    net_request req = request_of(&q, hd);
+    int refused = n->cb.ws_open(n->app, c, &req);
+    free(hd);
+    if (refused) {
         p->conn = NULL;
         conn_free(c);
         return -1;
@@ -496,12 +598,20 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (p && !p->is_ws)
             request_reset(p);
         return 0;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return on_ws_filter(net_of(wsi), wsi, p);
     case LWS_CALLBACK_ESTABLISHED:
         return on_ws_open(net_of(wsi), wsi, p);
     case LWS_CALLBACK_RECEIVE:
         return on_ws_receive(net_of(wsi), wsi, p, in, len);
     case LWS_CALLBACK_SERVER_WRITEABLE:
         return on_ws_writeable(wsi, p);
+    case LWS_CALLBACK_WSI_DESTROY:
+        if (p) {
+            free(p->upgrade);
+            p->upgrade = NULL;
+        }
+        return 0;
     case LWS_CALLBACK_CLOSED:
         if (p && p->conn) {
             n = net_of(wsi);
@@ -541,6 +651,11 @@ net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *er
     n->app = app;
     if (cfg->webroot)
         snprintf(n->webroot, sizeof n->webroot, "%s", cfg->webroot);
+    if (cfg->static_headers && !(n->static_headers = strdup(cfg->static_headers))) {
+        snprintf(err, errlen, "out of memory");
+        free(n);
+        return NULL;
+    }
 
     /* Thousands of connections need as many descriptors. */
     struct rlimit rl;
@@ -570,11 +685,26 @@ net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *er
     info.timeout_secs = 20;
     info.ka_time = 0;
     info.foreign_loops = loops;
+    if (cfg->ws_idle_s > 0) {
+        /* lws pings a connection silent for a third of the time and hangs
+         * up one silent for all of it (anything received counts) */
+        int idle = cfg->ws_idle_s > 65535 ? 65535 : cfg->ws_idle_s;
+        n->idle.secs_since_valid_ping = (uint16_t)(idle / 3 > 0 ? idle / 3 : 1);
+        n->idle.secs_since_valid_hangup = (uint16_t)idle;
+        info.retry_and_idle_policy = &n->idle;
+    }
+    if (cfg->tls_cert && cfg->tls_key) {
+        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+        info.ssl_cert_filepath = cfg->tls_cert;
+        info.ssl_private_key_filepath = cfg->tls_key;
+        info.alpn = "http/1.1";  /* the app speaks HTTP/1.1 semantics only */
+    }
     n->ctx = lws_create_context(&info);
     if (!n->ctx) {
         snprintf(err, errlen, "cannot listen on %s:%d", cfg->addr, cfg->port);
         uv_run(&n->loop, UV_RUN_DEFAULT);
         uv_loop_close(&n->loop);
+        free(n->static_headers);
         free(n);
         return NULL;
     }
@@ -592,6 +722,7 @@ void net_free(net *n)
     lws_context_destroy(n->ctx);
     uv_run(&n->loop, UV_RUN_DEFAULT);  /* lets lws's handles finish closing */
     uv_loop_close(&n->loop);
+    free(n->static_headers);
     free(n);
 }
 

@@ -9,14 +9,25 @@
  * larger ones are refused with 413 before the app sees them) reaches the
  * app as a net_http. The app answers it exactly once with net_http_reply,
  * at once or later (after work on another thread, say); if the client has
- * gone meanwhile the answer is dropped. Paths not under /api/ and not /ws
- * are served from the web root, if one is set.
+ * gone meanwhile the answer is dropped. A request that says its body's
+ * length twice (Transfer-Encoding beside Content-Length, or any
+ * Transfer-Encoding: bodies come with a Content-Length here) is answered
+ * 400 and its connection closed, before the app sees it (RFC 9112 6.3: a
+ * reader that cannot tell where a request ends must not guess). Paths not
+ * under /api/ and not /ws are served from the web root, if one is set,
+ * with the app's static_headers; a file whose name carries a content hash
+ * ("app.3f9a61c0.js") may be cached for good, any other must be checked
+ * again each time (Cache-Control no-cache). Source maps and dot-files are
+ * never served.
  *
- * WebSocket.  Connections to /ws reach the app as a net_conn, with the
- * request's Cookie header. Messages are text, at most NET_MSG_MAX bytes (a
- * longer message closes the connection with code 1009). net_ws_send queues
- * a message; a connection whose queue passes NET_QUEUE_MAX is closed, so a
- * slow reader cannot eat the server's memory.
+ * WebSocket.  An upgrade to /ws is first shown to the app (`ws_filter`:
+ * its headers), which may refuse it; an accepted one reaches the app as a
+ * net_conn. Messages are text, at most NET_MSG_MAX bytes (a longer
+ * message closes the connection with code 1009). net_ws_send queues a
+ * message; a connection whose queue passes NET_QUEUE_MAX is closed, so a
+ * slow reader cannot eat the server's memory. A connection from which
+ * nothing has come for `ws_idle_s` seconds is closed; it is pinged after a
+ * third of that, so a live peer always answers in time.
  */
 #ifndef CITADEL_NET_H
 #define CITADEL_NET_H
@@ -33,20 +44,29 @@ typedef struct net_conn net_conn;
 typedef struct net_http net_http;
 typedef struct net_timer net_timer;
 
+/* A request as the app sees it; every string is "" when the header is
+ * absent, never NULL. */
 typedef struct net_request {
     const char *method;   /* "GET", "POST", ... */
     const char *path;     /* "/api/me", without the query */
     const char *query;    /* "offset=50", or "" */
-    const char *cookie;   /* the Cookie header, or "" */
-    const char *peer;     /* the client's address */
+    const char *cookie;   /* the Cookie header */
+    const char *peer;     /* the client's address (the socket's) */
+    const char *origin;   /* the Origin header */
+    const char *host;     /* the Host header */
+    const char *content_type;
+    const char *forwarded_for;  /* X-Forwarded-For */
     const char *body;     /* NUL-terminated; "" if none */
     size_t body_len;
 } net_request;
 
 typedef struct net_callbacks {
     void (*http)(void *app, net_http *h, const net_request *req);
+    /* An upgrade to /ws (method, path, body empty): 0 to let it through,
+     * or an HTTP status (403, 429, ...) to refuse it with. */
+    int (*ws_filter)(void *app, const net_request *req);
     /* A WebSocket opened; return nonzero to close it at once. */
-    int (*ws_open)(void *app, net_conn *c, const char *cookie, const char *peer);
+    int (*ws_open)(void *app, net_conn *c, const net_request *req);
     void (*ws_message)(void *app, net_conn *c, const char *text, size_t len);
     /* The connection is gone; c is invalid after this returns. */
     void (*ws_close)(void *app, net_conn *c);
@@ -59,6 +79,10 @@ typedef struct net_config {
     int port;
     int ipv6;             /* 0: IPv4 only */
     const char *webroot;  /* folder of static files, or NULL */
+    int ws_idle_s;        /* 0: WebSockets never time out */
+    const char *tls_cert; /* PEM files: serve HTTPS and WSS; NULL for plain */
+    const char *tls_key;
+    const char *static_headers;  /* "Name: value\r\n" lines for static files */
 } net_config;
 
 /* NULL on failure (port taken, say), with the reason in err. */

@@ -1,43 +1,108 @@
 /* server.h -- `citadel serve`: the pieces of the server and how they meet.
  *
- *   net.c      HTTP and WebSocket (libwebsockets stays inside it)
- *   workers.c  threads for bot moves and password hashing
- *   botpool.c  bots kept from move to move, and the job asking one to move
- *   server.c   start-up, connections, identity, seeks, tables and the lobby
- *   api.c      the HTTP JSON API
- *   live.c     live games: moves, clocks, bots, results, ratings, setups
- *   live_json.c  what a game looks like to each client (views), sending
- *   records.c  stored games read back: records, positions for review
+ *   net.c       HTTP and WebSocket (libwebsockets stays inside it)
+ *   workers.c   threads for bot moves and password hashing
+ *   botpool.c   bots kept from move to move, and the job asking one to move
+ *   quota.c     rate limits and counts per address and per player
+ *   config.c    the server's settings and the limits an operator may set
+ *   server.c    the server object: made, started, swept, freed
+ *   serve.c     `citadel serve`: options, signals, the loop
+ *   clients.c   WebSocket connections: identity, messages, who watches what
+ *   lobby.c     seeks, challenges, tables, games against bots or on one device
+ *   account.c   sessions, guests, sign-up and sign-in, cross-origin checks
+ *   api.c       the HTTP JSON API
+ *   live.c      live games: moves, clocks, bots, results, ratings
+ *   live_setup.c  private setups (games whose sides set up in secret)
+ *   live_json.c what a game looks like to each client (views), sending
+ *   records.c   stored games read back: records, positions for review
  *
  * Everything here runs on the event-loop thread; only job `run` functions
  * run elsewhere, on copies. See docs/api.md for the protocol.
+ *
+ * The one invariant about who points at whom: nothing keeps a client's
+ * address but the server's own table of clients (and its connection).
+ * Games, seeks and tables name clients by id, a number never reused, and
+ * look them up when they need them; a client gone is simply not found.
+ * So a client can be freed at any moment without leaving a dangling
+ * pointer behind. Games are named by id in clients and jobs likewise.
  */
 #ifndef CITADEL_SERVER_H
 #define CITADEL_SERVER_H
 
 #include <jansson.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../base/rng.h"
 #include "../games/game.h"
 #include "../store/store.h"
 #include "net.h"
+#include "quota.h"
 #include "workers.h"
 
 #define SRV_GAME_BUCKETS 4096
+#define SRV_CLIENT_BUCKETS 4096
 #define SRV_LAG_MS 100             /* lag allowance per move */
 #define SRV_ABANDON_MS 60000       /* default: a player gone this long on its turn loses */
-#define SRV_KEEP_OVER_MS 600000    /* finished games stay in memory this long */
+#define SRV_KEEP_OVER_MS 120000    /* default: finished games stay in memory this long */
+#define SRV_RETRY_MS 1000          /* a store write that failed is tried again after this */
 #define SRV_SESSION_MS (30LL * 24 * 3600 * 1000)
+#define SRV_GUEST_SESSION_MS (7LL * 24 * 3600 * 1000)
+#define SRV_PURGE_MS (3600LL * 1000)  /* guests nobody can use are removed this often */
 #define SRV_MAX_BASE_MS (3LL * 3600 * 1000)
 #define SRV_MAX_INC_MS (60LL * 1000)
-#define SRV_MSG_RATE 20.0          /* WebSocket messages a second, sustained */
-#define SRV_MSG_BURST 60.0
-#define SRV_SIGNIN_FAILS 5         /* failed sign-ins a minute, per name or address */
+#define SRV_MAX_BOTS 64
+#define SRV_MAX_ORIGINS 8
 
 typedef struct srv srv;
 typedef struct client client;
 typedef struct live live;
+
+/* --- settings ------------------------------------------------------------------ */
+
+/* What an operator may limit (`--limit NAME=N`, config.c lists them with
+ * their defaults and meanings); 0 means no limit. */
+enum {
+    LIM_WS_PER_ADDR,       /* open WebSockets per address */
+    LIM_WS_IDLE_S,         /* seconds a WebSocket may stay silent */
+    LIM_MSG_RATE,          /* WebSocket messages a second, per connection */
+    LIM_MSG_BURST,
+    LIM_GUESTS,            /* new guests per address an hour */
+    LIM_SIGNUPS,           /* new accounts per address an hour */
+    LIM_SIGNIN_FAILS,      /* failed sign-ins a minute, per address and per name */
+    LIM_GAMES,             /* live games per player */
+    LIM_BOT_GAMES,         /* live games against bots per player */
+    LIM_BOT_GAMES_ALL,     /* live games with a bot, server-wide */
+    LIM_NEW_GAMES,         /* games, seeks, challenges and tables per address an hour */
+    LIM_SEEKS,             /* open seeks, challenges and tables per player */
+    LIM_HASH_QUEUE,        /* password hashings waiting, server-wide */
+    LIM_COUNT
+};
+
+typedef struct srv_config {
+    int limits[LIM_COUNT];
+    int64_t abandon_ms;        /* --abandon-ms */
+    int64_t keep_over_ms;      /* finished games kept in memory */
+    int64_t bot_think_max_ms;  /* the longest a bot thinks about one move */
+    unsigned long long pw_ops; /* Argon2id cost (libsodium crypto_pwhash_str) */
+    size_t pw_mem;
+    int behind_tls;            /* --behind-tls: cookies are Secure, origins https */
+    char origins[SRV_MAX_ORIGINS][128];  /* --allow-origin, besides the server's own */
+    int norigins;
+    char proxy[64];            /* --trust-proxy: its X-Forwarded-For names the client */
+    int extra_bots;            /* --bot NAME=SPEC accounts */
+    char bot_names[SRV_MAX_BOTS][STORE_NAME_MAX + 1];
+    char bot_specs[SRV_MAX_BOTS][64];
+} srv_config;
+
+/* config.c */
+void srv_config_default(srv_config *cfg);
+/* "NAME=N" of --limit; -1 with why in err. */
+int srv_config_limit(srv_config *cfg, const char *text, char *err, size_t errlen);
+/* The limits, one line each, for --help and docs. */
+void srv_config_print_limits(FILE *out);
+
+/* --- who is who ------------------------------------------------------------------ */
 
 /* Who someone is, as the server knows it. */
 typedef struct ident {
@@ -49,14 +114,17 @@ typedef struct ident {
 
 struct client {
     srv *s;
+    uint64_t id;         /* never reused; what games and seeks hold */
     net_conn *conn;
     ident me;
+    char addr[64];       /* the address quotas count (quota_addr) */
     int lobby;           /* receives lobby changes */
     double tokens;       /* message rate bucket */
     int64_t refill_ms;
     int64_t *watch;      /* ids of games it receives */
     int nwatch, capwatch;
     client *prev, *next; /* every client */
+    client *hnext;       /* chain of the id table */
 };
 
 /* Settings of a new game. */
@@ -76,7 +144,8 @@ typedef struct game_settings {
 
 typedef struct seek {
     int64_t id;
-    client *owner;
+    uint64_t owner;      /* the client that opened it */
+    ident by;            /* its player */
     game_settings set;
     char token[33];      /* challenges: the link's token; "" for lobby seeks */
     /* Tables (games of more than two sides): each seat taken by a person
@@ -84,14 +153,15 @@ typedef struct seek {
     int nseats;
     int seated[GAME_MAX_SIDES];
     ident who[GAME_MAX_SIDES];
-    client *sitter[GAME_MAX_SIDES];  /* the connection of a person's seat */
+    uint64_t sitter[GAME_MAX_SIDES];  /* the client of a person's seat; 0 for bots */
     struct seek *next;
 } seek;
 
-/* A move made, and what every player learned from it (game.h describe). */
+/* A move made, and what every player learned from it (game.h describe;
+ * NULL when it showed nothing more, or the game describes no move). */
 typedef struct played {
     char text[32];
-    char event[120];
+    char *event;
 } played;
 
 struct live {
@@ -107,7 +177,7 @@ struct live {
     int64_t clock[GAME_MAX_SIDES];
     int64_t turn_began;  /* monotonic ms the side to move began thinking */
     ident players[GAME_MAX_SIDES];
-    client **watchers;
+    uint64_t *watchers;  /* client ids */
     int nwatch, capwatch;
     unsigned draw_offer;     /* sides offering a draw */
     unsigned rematch_offer;  /* sides asking for a rematch */
@@ -118,57 +188,114 @@ struct live {
     char setups[GAME_MAX_SIDES][128];
     net_timer *timer;
     int bot_busy;            /* a bot job is out for the current ply */
+    int64_t bot_failed;      /* monotonic ms the bot to move first failed to answer; 0 */
+    int64_t retry_at;        /* monotonic ms to try a failed store write again; 0 */
+    /* An end the store has not taken yet: announced only once stored. */
+    int ending;
+    int end_status, end_winner;
+    char end_reason[32];
     int over;
     int64_t over_mono;
     json_t *end_msg;         /* the `end` message, for late watchers */
     live *next;              /* hash chain */
 };
 
-typedef struct fail_entry {
-    char key[80];
-    int count;
-    int64_t since;
-} fail_entry;
-
 struct srv {
+    srv_config cfg;
     net *net;
     store *st;
-    workers *pool;
+    workers *pool;           /* bot moves */
+    workers *hash_pool;      /* password hashing, apart so bots cannot starve sign-in */
     rng rng;
     live *games[SRV_GAME_BUCKETS];
     int nlive;
-    client *clients;
+    client *clients;         /* every client, newest first */
+    client *client_ids[SRV_CLIENT_BUCKETS];
+    uint64_t last_client;
+    int nclients;
     seek *seeks;
     int64_t next_seek;
     net_timer *sweep;
-    fail_entry fails[256];
-    ident bots[32];
+    int64_t purged;          /* monotonic ms guests were last purged */
+    quota *quota;
+    int hashing;             /* password hashings submitted, not yet done */
+    ident bots[SRV_MAX_BOTS];
     int nbots;
-    char webroot[512];
     int stopping;
-    int64_t abandon_ms;      /* --abandon-ms */
     struct botpool *botpool;
 };
 
-/* server.c */
+/* server.c: the server object. srv_new opens nothing but the bots'
+ * accounts in st; the caller gives it a net (made with srv_callbacks and
+ * the server as app) and worker pools, then calls srv_start. */
+srv *srv_new(const srv_config *cfg, store *st, char *err, size_t errlen);
+extern const net_callbacks srv_callbacks;
+/* Resumes the stored live games and starts the sweep; the number resumed,
+ * or -1. */
+int srv_start(srv *s);
+/* Frees what srv_new and srv_start made (not the net, pools or store). */
+void srv_free(srv *s);
+/* Once a sweep's work, also callable by tests: finished games dropped from
+ * memory, guests nobody can use removed from the store. */
+void srv_sweep(srv *s);
+/* Debug builds: aborts if the links between clients, games and seeks are
+ * not as the invariant above says. */
+void srv_check(srv *s);
+
+/* clients.c */
+client *client_find(srv *s, uint64_t id);
 void client_send(client *c, json_t *msg);          /* does not steal msg */
 void client_error(client *c, json_t *ref, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void client_watch(client *c, int64_t game);
+/* 0, or -1 if out of memory (nothing changed). */
+int client_watch(client *c, int64_t game);
 void client_unwatch(client *c, int64_t game);
 client *client_of_player(srv *s, int64_t player);  /* any connection, or NULL */
-void lobby_changed(srv *s);
+void clients_free_all(srv *s);
+int srv_ws_filter(void *app, const net_request *req);
+int srv_ws_open(void *app, net_conn *conn, const net_request *req);
+void srv_ws_message(void *app, net_conn *conn, const char *text, size_t len);
+void srv_ws_close(void *app, net_conn *conn);
 json_t *ident_json(const ident *p);
 int ident_load(srv *s, int64_t id, ident *out);
 void random_token(char *out, size_t bytes);        /* bytes*2 hex chars + NUL */
-int settings_parse(srv *s, json_t *msg, game_settings *set, char *err, size_t errlen);
+
+/* lobby.c */
+void lobby_changed(srv *s);
 json_t *lobby_now(srv *s);
 json_t *bots_json(srv *s);
+const ident *bot_by_name(srv *s, const char *name);
+int settings_parse(srv *s, json_t *msg, game_settings *set, char *err, size_t errlen);
+/* Requests of the lobby; 1 if type was one of them. */
+int lobby_message(srv *s, client *c, const char *type, json_t *msg, json_t *ref);
+/* A client is gone: its seeks and seats go with it. */
+void lobby_client_gone(srv *s, client *c);
+void seeks_free_all(srv *s);
+/* 1 and a token taken if the client's address may make another game or
+ * seek now; else 0 after telling it why not. */
+int lobby_may_create(srv *s, client *c, json_t *ref);
+
+/* account.c */
+void account_http(srv *s, net_http *h, const net_request *req, const char *path);
+int session_player(srv *s, const char *cookie, ident *out);
+/* A new guest made by a visitor at addr, with its session token (65
+ * bytes): 0; 1 if the address has made all its guests for the hour
+ * (guests-per-hour); -1 if the store refused. */
+int guest_new(srv *s, const char *addr, ident *out, char *token);
+/* 1 if a visitor at addr may make a guest now. */
+int guest_allowed(srv *s, const char *addr);
+/* The address a request comes from, as quotas count it. */
+void request_addr(srv *s, const net_request *req, char *out, size_t size);
+/* 1 if a request may act for the visitor: no Origin, or the server's own,
+ * or one of --allow-origin. */
+int origin_ok(srv *s, const net_request *req);
+/* Removes guests without a game whose every session has expired. */
+void guests_purge(srv *s);
 
 /* api.c */
 void api_http(srv *s, net_http *h, const net_request *req);
-int session_player(srv *s, const char *cookie, ident *out);
-int guest_new(srv *s, ident *out, char *token);
+void reply_json(net_http *h, int status, json_t *body, const char *headers);
+void reply_error(net_http *h, int status, const char *what);
 
 /* live.c */
 live *live_find(srv *s, int64_t id);
@@ -191,6 +318,10 @@ void live_sweep(srv *s);
 json_t *live_list(srv *s, int max);
 /* Ids of the live games a player plays in (to resume after reconnecting). */
 json_t *live_of_player(srv *s, int64_t player);
+/* Live games a player plays in now; those with a bot on another side. */
+int live_count_of_player(srv *s, int64_t player, int *with_bots);
+/* Live games with a bot in them, server-wide. */
+int live_count_with_bots(srv *s);
 void live_free_all(srv *s);
 /* The record of a stored game as text (malloc'd), or NULL. */
 char *record_text(srv *s, int64_t id, char *err, size_t errlen);

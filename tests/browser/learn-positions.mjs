@@ -37,7 +37,7 @@ async function loadLessons() {
 export async function checkLessons(url, log = console.log) {
   const { LESSONS, outcome, goalFailures, wants } = await loadLessons();
   const ask = async (position) => {
-    const res = await fetch(`${url}/api/position`, { method: 'POST', body: JSON.stringify({ variant: 'rampart', position }) });
+    const res = await fetch(`${url}/api/position`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ variant: 'rampart', position }) });
     const body = await res.json();
     if (!res.ok) throw new Error(`${position}: ${body.error}`);
     return body;

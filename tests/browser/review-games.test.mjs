@@ -12,10 +12,13 @@ const boardText = async (page) => (await page.$$eval('[data-square]', (els) => e
 const plyText = (page) => page.locator('#review-ply').textContent();
 
 /** Runs `script` in the page with a WebSocket of its own (the page's cookie:
- *  the same guest as the page) and helpers `send` and `wait(pred)`. */
+ *  the same guest as the page) and helpers `send` and `wait(pred)`. The whole
+ *  is one expression handed to the browser to evaluate, as DevTools would:
+ *  the page's Content-Security-Policy rightly forbids it to make code from
+ *  text itself. */
 function withSocket(page, script, arg) {
-  return page.evaluate(async ([body, arg]) => {
-    const ws = new WebSocket(`ws://${location.host}/ws`);
+  return page.evaluate(`(async () => {
+    const ws = new WebSocket('ws://' + location.host + '/ws');
     const seen = [];
     const waiters = [];
     ws.onmessage = (e) => {
@@ -34,11 +37,11 @@ function withSocket(page, script, arg) {
     const send = (o) => ws.send(JSON.stringify(o));
     await wait((m) => m.type === 'hello');
     try {
-      return await new Function('send', 'wait', 'arg', `return (async () => { ${body} })()`)(send, wait, arg);
+      return await (async (send, wait, arg) => { ${script} })(send, wait, ${JSON.stringify(arg ?? null)});
     } finally {
       ws.close();
     }
-  }, [script, arg]);
+  })()`);
 }
 
 /** Opens the finished game's page and follows its "Review this game" link. */

@@ -65,6 +65,30 @@ static int wait_fd(int fd, short events, long long deadline)
     }
 }
 
+static char source_addr[64];    /* client_source */
+static char extra_headers[1024]; /* client_headers */
+
+void client_source(const char *addr)
+{
+    snprintf(source_addr, sizeof source_addr, "%s", addr ? addr : "");
+}
+
+void client_headers(const char *lines)
+{
+    snprintf(extra_headers, sizeof extra_headers, "%s", lines ? lines : "");
+}
+
+/* Binds fd to the source address, if one is set (IPv4 only). 0 or -1. */
+static int bind_source(int fd, int family)
+{
+    if (!source_addr[0] || family != AF_INET)
+        return 0;
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    if (inet_pton(AF_INET, source_addr, &a.sin_addr) != 1)
+        return -1;
+    return bind(fd, (struct sockaddr *)&a, sizeof a);
+}
+
 /* A connected TCP socket to host:port, or -1. */
 static int tcp_connect(const char *host, int port, long long deadline)
 {
@@ -79,7 +103,9 @@ static int tcp_connect(const char *host, int port, long long deadline)
         fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
         if (fd < 0)
             continue;
-        int rc = connect(fd, a->ai_addr, a->ai_addrlen);
+        int rc = bind_source(fd, a->ai_family);
+        if (rc == 0)
+            rc = connect(fd, a->ai_addr, a->ai_addrlen);
         if (rc < 0 && errno == EINPROGRESS) {
             int err = 0;
             socklen_t el = sizeof err;
@@ -384,10 +410,9 @@ void http_resp_free(http_resp *r)
     r->len = 0;
 }
 
-int http_request(const char *host, int port, const char *method, const char *path,
-                 const char *cookie, const char *body, http_resp *out)
+int http_begin(const char *host, int port, const char *method, const char *path,
+               const char *cookie, const char *body)
 {
-    memset(out, 0, sizeof *out);
     long long deadline = now_ms() + CLIENT_IO_MS;
     int fd = tcp_connect(host, port, deadline);
     if (fd < 0)
@@ -397,6 +422,7 @@ int http_request(const char *host, int port, const char *method, const char *pat
     snprintf(line, sizeof line, "%s %s HTTP/1.1\r\nHost: %s:%d\r\nConnection: close\r\n", method,
              path, host, port);
     int bad = buf_add(&req, line, strlen(line));
+    bad |= buf_add(&req, extra_headers, strlen(extra_headers));
     if (cookie) {
         snprintf(line, sizeof line, "Cookie: citadel_session=%s\r\n", cookie);
         bad |= buf_add(&req, line, strlen(line));
@@ -416,7 +442,15 @@ int http_request(const char *host, int port, const char *method, const char *pat
         return -1;
     }
     free(req.p);
+    return fd;
+}
 
+int http_finish(int fd, http_resp *out)
+{
+    memset(out, 0, sizeof *out);
+    if (fd < 0)
+        return -1;
+    long long deadline = now_ms() + CLIENT_IO_MS;
     buf in = { 0 };
     int rc = 0;
     while (rc == 0) {
@@ -432,6 +466,14 @@ int http_request(const char *host, int port, const char *method, const char *pat
     free(in.p);
     close(fd);
     return rc == 1 ? 0 : -1;
+}
+
+int http_request(const char *host, int port, const char *method, const char *path,
+                 const char *cookie, const char *body, http_resp *out)
+{
+    memset(out, 0, sizeof *out);
+    int fd = http_begin(host, port, method, path, cookie, body);
+    return fd < 0 ? -1 : http_finish(fd, out);
 }
 
 int http_raw(const char *host, int port, const void *req, size_t len, char **resp,
@@ -670,8 +712,8 @@ ws_conn *ws_connect(const char *host, int port, const char *path, const char *co
     int n = snprintf(req, sizeof req,
                      "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n"
                      "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
-                     "Sec-WebSocket-Version: 13\r\n%s%s%s\r\n",
-                     path, host, port, key, cookie ? "Cookie: citadel_session=" : "",
+                     "Sec-WebSocket-Version: 13\r\n%s%s%s%s\r\n",
+                     path, host, port, key, extra_headers, cookie ? "Cookie: citadel_session=" : "",
                      cookie ? cookie : "", cookie ? "\r\n" : "");
     ws_conn *c = calloc(1, sizeof *c);
     if (!c || n < 0 || (size_t)n >= sizeof req || send_all(fd, req, (size_t)n, deadline) < 0)

@@ -18,6 +18,15 @@
 
 #define CLIENT_IO_MS 10000   /* bound on any call that takes no timeout */
 
+/* --- every connection ------------------------------------------------------ */
+
+/* Later connections come from this local address ("127.0.0.5": any
+ * 127.x.y.z works on Linux loopback), or from any if addr is NULL or "". */
+void client_source(const char *addr);
+/* Later requests and WebSocket handshakes carry these header lines
+ * ("Origin: http://evil.example\r\n"), or none if lines is NULL or "". */
+void client_headers(const char *lines);
+
 /* --- HTTP ---------------------------------------------------------------- */
 
 typedef struct http_resp {
@@ -38,6 +47,12 @@ typedef struct http_resp {
 int http_request(const char *host, int port, const char *method, const char *path,
                  const char *cookie, const char *body, http_resp *out);
 void http_resp_free(http_resp *r);
+/* http_request in two halves, for requests in flight at once: the first
+ * sends the request and returns its socket (or -1), the second reads the
+ * answer and closes the socket (0, or -1 as above). */
+int http_begin(const char *host, int port, const char *method, const char *path,
+               const char *cookie, const char *body);
+int http_finish(int fd, http_resp *out);
 
 /* Sends exactly the len bytes at req, then reads until the server closes or
  * timeout_ms passes. *resp (malloc'd, NUL-terminated, caller frees) and

@@ -1,0 +1,357 @@
+/* clients.c -- WebSocket connections: who each one is, what it may send,
+ * what it watches, and the dispatch of its messages (docs/api.md).
+ *
+ * Every client is in two places only: the list s->clients (for walking
+ * them all) and the id table s->client_ids (for finding one by id); a
+ * client leaves both before anything else happens at its close, and
+ * games and seeks hold its id, never its address (server.h). A client's
+ * own `watch` list and the games' watcher lists mirror each other:
+ * client_watch/client_unwatch change a client's side, live_watch and
+ * live_unwatch change both.
+ */
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+
+void random_token(char *out, size_t bytes)
+{
+    unsigned char raw[64];
+    if (bytes > sizeof raw)
+        bytes = sizeof raw;
+    randombytes_buf(raw, bytes);
+    sodium_bin2hex(out, bytes * 2 + 1, raw, bytes);
+}
+
+json_t *ident_json(const ident *p)
+{
+    return json_pack("{s:I, s:s, s:b, s:b}", "id", (json_int_t)p->id, "name", p->name, "bot",
+                     p->bot, "guest", p->guest);
+}
+
+int ident_load(srv *s, int64_t id, ident *out)
+{
+    store_player p;
+    store_err e;
+    if (store_player_by_id(s->st, id, &p, &e) != 0)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->id = p.id;
+    snprintf(out->name, sizeof out->name, "%s", p.name);
+    out->bot = p.is_bot;
+    out->guest = p.is_guest;
+    snprintf(out->spec, sizeof out->spec, "%s", p.bot_spec);
+    return 0;
+}
+
+/* --- the table of clients ----------------------------------------------------------- */
+
+static unsigned client_bucket(uint64_t id)
+{
+    return (unsigned)(id % SRV_CLIENT_BUCKETS);
+}
+
+client *client_find(srv *s, uint64_t id)
+{
+    if (!id)
+        return NULL;
+    for (client *c = s->client_ids[client_bucket(id)]; c; c = c->hnext)
+        if (c->id == id)
+            return c;
+    return NULL;
+}
+
+static void client_add(srv *s, client *c)
+{
+    c->id = ++s->last_client;
+    unsigned b = client_bucket(c->id);
+    c->hnext = s->client_ids[b];
+    s->client_ids[b] = c;
+    c->prev = NULL;
+    c->next = s->clients;
+    if (s->clients)
+        s->clients->prev = c;
+    s->clients = c;
+    s->nclients++;
+}
+
+/* Takes c out of the list and the table (it is not freed). */
+static void client_remove(srv *s, client *c)
+{
+    for (client **p = &s->client_ids[client_bucket(c->id)]; *p; p = &(*p)->hnext)
+        if (*p == c) {
+            *p = c->hnext;
+            break;
+        }
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        s->clients = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    c->prev = c->next = c->hnext = NULL;
+    s->nclients--;
+    char key[96];
+    snprintf(key, sizeof key, "ws:%s", c->addr);
+    quota_release(s->quota, key);
+}
+
+static void client_free(client *c)
+{
+    free(c->watch);
+    free(c);
+}
+
+void clients_free_all(srv *s)
+{
+    while (s->clients) {
+        client *c = s->clients;
+        client_remove(s, c);
+        if (c->conn)
+            net_conn_set_data(c->conn, NULL);
+        client_free(c);
+    }
+}
+
+client *client_of_player(srv *s, int64_t player)
+{
+    for (client *c = s->clients; c; c = c->next)
+        if (c->me.id == player)
+            return c;
+    return NULL;
+}
+
+/* --- sending ------------------------------------------------------------------------- */
+
+void client_send(client *c, json_t *msg)
+{
+    char *text = json_dumps(msg, JSON_COMPACT);
+    if (text) {
+        net_ws_send(c->conn, text, strlen(text));
+        free(text);
+    }
+}
+
+void client_error(client *c, json_t *ref, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    json_t *m = json_pack("{s:s, s:s}", "type", "error", "error", buf);
+    if (ref)
+        json_object_set(m, "ref", ref);
+    client_send(c, m);
+    json_decref(m);
+}
+
+/* --- watching ------------------------------------------------------------------------ */
+
+int client_watch(client *c, int64_t game)
+{
+    for (int i = 0; i < c->nwatch; i++)
+        if (c->watch[i] == game)
+            return 0;
+    if (c->nwatch == c->capwatch) {
+        int cap = c->capwatch ? 2 * c->capwatch : 4;
+        int64_t *w = realloc(c->watch, (size_t)cap * sizeof *w);
+        if (!w)
+            return -1;
+        c->watch = w;
+        c->capwatch = cap;
+    }
+    c->watch[c->nwatch++] = game;
+    return 0;
+}
+
+void client_unwatch(client *c, int64_t game)
+{
+    for (int i = 0; i < c->nwatch; i++)
+        if (c->watch[i] == game) {
+            c->watch[i] = c->watch[--c->nwatch];
+            return;
+        }
+}
+
+/* --- opening and closing ------------------------------------------------------------- */
+
+int srv_ws_filter(void *app, const net_request *req)
+{
+    srv *s = app;
+    if (!origin_ok(s, req))
+        return 403;  /* another site's page must not act with this visitor's session */
+    char addr[64], key[96];
+    request_addr(s, req, addr, sizeof addr);
+    snprintf(key, sizeof key, "ws:%s", addr);
+    int max = s->cfg.limits[LIM_WS_PER_ADDR];
+    if (max > 0 && quota_count(s->quota, key) >= max)
+        return 429;
+    ident me;
+    if (!guest_allowed(s, addr) && session_player(s, req->cookie, &me) != 0)
+        return 429;  /* would be one guest too many */
+    return 0;
+}
+
+int srv_ws_open(void *app, net_conn *conn, const net_request *req)
+{
+    srv *s = app;
+    client *c = calloc(1, sizeof *c);
+    if (!c)
+        return -1;
+    c->s = s;
+    c->conn = conn;
+    c->tokens = s->cfg.limits[LIM_MSG_BURST];
+    c->refill_ms = net_mono_ms();
+    request_addr(s, req, c->addr, sizeof c->addr);
+    char key[96], token[65];
+    snprintf(key, sizeof key, "ws:%s", c->addr);
+    if (!quota_hold(s->quota, key, s->cfg.limits[LIM_WS_PER_ADDR], net_mono_ms())) {
+        free(c);
+        return -1;
+    }
+    if (session_player(s, req->cookie, &c->me) != 0 &&
+        guest_new(s, c->addr, &c->me, token) != 0) {
+        quota_release(s->quota, key);
+        free(c);
+        return -1;
+    }
+    client_add(s, c);
+    net_conn_set_data(conn, c);
+    json_t *m = json_pack("{s:s, s:o, s:o}", "type", "hello", "player", ident_json(&c->me),
+                          "games", live_of_player(s, c->me.id));
+    client_send(c, m);
+    json_decref(m);
+    live_player_back(s, c->me.id);
+    srv_check(s);
+    return 0;
+}
+
+void srv_ws_close(void *app, net_conn *conn)
+{
+    srv *s = app;
+    client *c = net_conn_data(conn);
+    if (!c)
+        return;
+    net_conn_set_data(conn, NULL);
+    client_remove(s, c);
+    if (s->stopping) {
+        client_free(c);
+        return;
+    }
+    /* each live_unwatch takes the game out of c->watch; the loop ends even
+     * if a game and its list disagreed */
+    while (c->nwatch > 0) {
+        int n = c->nwatch;
+        live *g = live_find(s, c->watch[n - 1]);
+        if (g)
+            live_unwatch(g, c);
+        if (c->nwatch == n)
+            c->nwatch--;
+    }
+    lobby_client_gone(s, c);
+    if (!client_of_player(s, c->me.id))
+        live_player_left(s, c->me.id);
+    client_free(c);
+    srv_check(s);
+}
+
+/* --- messages ------------------------------------------------------------------------ */
+
+/* 1 if the client may send another message now (token bucket). */
+static int rate_ok(srv *s, client *c)
+{
+    double rate = s->cfg.limits[LIM_MSG_RATE], burst = s->cfg.limits[LIM_MSG_BURST];
+    if (rate <= 0 || burst <= 0)
+        return 1;
+    int64_t now = net_mono_ms();
+    c->tokens += (double)(now - c->refill_ms) * rate / 1000.0;
+    if (c->tokens > burst)
+        c->tokens = burst;
+    c->refill_ms = now;
+    if (c->tokens < 1.0)
+        return 0;
+    c->tokens -= 1.0;
+    return 1;
+}
+
+static void on_watch(srv *s, client *c, json_t *msg, json_t *ref, int on)
+{
+    json_t *id = json_object_get(msg, "game");
+    live *g = json_is_integer(id) ? live_find(s, json_integer_value(id)) : NULL;
+    if (!g) {
+        if (json_is_integer(id) && on) {
+            /* a finished game no longer in memory: send it as stored */
+            char err[160];
+            json_t *st = game_json_stored(s, json_integer_value(id), err, sizeof err);
+            if (st) {
+                json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", st);
+                client_send(c, m);
+                json_decref(m);
+                return;
+            }
+        }
+        client_error(c, ref, "no such game");
+        return;
+    }
+    if (on)
+        live_watch(s, g, c);
+    else
+        live_unwatch(g, c);
+}
+
+static void dispatch(srv *s, client *c, const char *type, json_t *msg, json_t *ref)
+{
+    if (strcmp(type, "ping") == 0) {
+        json_t *m = json_pack("{s:s}", "type", "pong");
+        if (ref)
+            json_object_set(m, "ref", ref);
+        client_send(c, m);
+        json_decref(m);
+    } else if (strcmp(type, "watch") == 0)
+        on_watch(s, c, msg, ref, 1);
+    else if (strcmp(type, "unwatch") == 0)
+        on_watch(s, c, msg, ref, 0);
+    else if (strcmp(type, "move") == 0)
+        live_on_move(s, c, msg);
+    else if (strcmp(type, "resign") == 0)
+        live_on_resign(s, c, msg);
+    else if (strcmp(type, "draw") == 0)
+        live_on_draw(s, c, msg);
+    else if (strcmp(type, "rematch") == 0)
+        live_on_rematch(s, c, msg);
+    else if (strcmp(type, "setup") == 0)
+        live_on_setup(s, c, msg);
+    else if (!lobby_message(s, c, type, msg, ref))
+        client_error(c, ref, "unknown message type '%.40s'", type);
+}
+
+void srv_ws_message(void *app, net_conn *conn, const char *text, size_t len)
+{
+    srv *s = app;
+    client *c = net_conn_data(conn);
+    if (!c)
+        return;
+    if (!rate_ok(s, c)) {
+        client_error(c, NULL, "too many messages; slow down");
+        return;
+    }
+    json_error_t jerr;
+    json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!msg || !json_is_object(msg)) {
+        client_error(c, NULL, "malformed JSON: %s", msg ? "not an object" : jerr.text);
+        json_decref(msg);
+        return;
+    }
+    json_t *ref = json_object_get(msg, "ref");
+    const char *type = json_string_value(json_object_get(msg, "type"));
+    if (!type)
+        client_error(c, ref, "missing type");
+    else
+        dispatch(s, c, type, msg, ref);
+    json_decref(msg);
+    srv_check(s);
+}

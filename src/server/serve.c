@@ -1,0 +1,212 @@
+/* serve.c -- `citadel serve`: reads the options, opens the store, makes
+ * the server (server.c) on a real net with its worker pools, runs the loop
+ * until SIGINT or SIGTERM, and takes everything down in the reverse order.
+ */
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "serve.h"
+#include "server.h"
+
+/* What every static file is sent with: the page runs only its own script
+ * and style, from this server, and no other site may frame it. */
+static const char static_headers[] =
+    "content-security-policy: default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'\r\n"
+    "x-frame-options: DENY\r\n"
+    "x-content-type-options: nosniff\r\n"
+    "referrer-policy: same-origin\r\n";
+
+static net *running;  /* for the signal handler */
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (running)
+        net_stop(running);
+}
+
+static const char serve_usage[] =
+    "usage: citadel serve [--listen ADDR:PORT] [--db FILE] [--web DIR] [--workers N]\n"
+    "                     [--ipv6] [--sync-full] [--abandon-ms MS] [--limit NAME=N]...\n"
+    "                     [--allow-origin ORIGIN]... [--behind-tls] [--trust-proxy ADDR]\n"
+    "                     [--tls-cert FILE --tls-key FILE] [--bot NAME=SPEC]...\n"
+    "  --listen        address and port (default 127.0.0.1:8080; port 0 picks one)\n"
+    "  --db            the SQLite file (default citadel.db in the working folder)\n"
+    "  --web           the built web page (default web/dist)\n"
+    "  --workers       threads for bots (default: the cores); password hashing has\n"
+    "                  half as many of its own\n"
+    "  --ipv6          also listen on IPv6 (off unless asked)\n"
+    "  --abandon-ms    how long a player may be gone on its turn (default 60000)\n"
+    "  --sync-full     make every stored move survive a power cut, not only a crash\n"
+    "  --limit         change one of the limits below (0: no limit)\n"
+    "  --allow-origin  a page origin besides the server's own that may use it\n"
+    "                  (https://play.example.org), e.g. behind a proxy that rewrites Host\n"
+    "  --behind-tls    a TLS proxy is in front: cookies are Secure, the origin https\n"
+    "  --trust-proxy   requests from this address are from a proxy: the client is\n"
+    "                  the last address of their X-Forwarded-For\n"
+    "  --tls-cert/--tls-key  serve HTTPS and WSS with this certificate (PEM)\n"
+    "  --bot           a bot account more, e.g. bot-myengine=uci:/usr/local/bin/engine\n"
+    "limits (per address, per player or server-wide; default, meaning):\n";
+
+static int usage(const char *why)
+{
+    fprintf(stderr, "citadel serve: %s\n%s", why, serve_usage);
+    srv_config_print_limits(stderr);
+    return 2;
+}
+
+int serve_main(int argc, char **argv)
+{
+    const char *listen = "127.0.0.1:8080", *db = "citadel.db", *web = "web/dist";
+    const char *tls_cert = NULL, *tls_key = NULL;
+    int ipv6 = 0, sync_full = 0;
+    long nworkers = sysconf(_SC_NPROCESSORS_ONLN);
+    srv_config cfg;
+    srv_config_default(&cfg);
+    char err[240];
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--listen") == 0 && val)
+            listen = argv[++i];
+        else if (strcmp(a, "--db") == 0 && val)
+            db = argv[++i];
+        else if (strcmp(a, "--web") == 0 && val)
+            web = argv[++i];
+        else if (strcmp(a, "--workers") == 0 && val) {
+            nworkers = strtol(argv[++i], NULL, 10);
+            if (nworkers < 1 || nworkers > 64)
+                return usage("--workers must be 1-64");
+        } else if (strcmp(a, "--abandon-ms") == 0 && val) {
+            cfg.abandon_ms = strtol(argv[++i], NULL, 10);
+            if (cfg.abandon_ms < 1000 || cfg.abandon_ms > 3600000)
+                return usage("--abandon-ms must be 1000-3600000");
+        } else if (strcmp(a, "--limit") == 0 && val) {
+            if (srv_config_limit(&cfg, argv[++i], err, sizeof err) != 0)
+                return usage(err);
+        } else if (strcmp(a, "--allow-origin") == 0 && val) {
+            i++;
+            if (cfg.norigins == SRV_MAX_ORIGINS || strlen(val) >= sizeof cfg.origins[0] ||
+                (strncmp(val, "http://", 7) != 0 && strncmp(val, "https://", 8) != 0))
+                return usage("--allow-origin wants an origin such as https://play.example.org "
+                             "(at most 8)");
+            snprintf(cfg.origins[cfg.norigins++], sizeof cfg.origins[0], "%s", val);
+        } else if (strcmp(a, "--trust-proxy") == 0 && val) {
+            snprintf(cfg.proxy, sizeof cfg.proxy, "%s", argv[++i]);
+        } else if (strcmp(a, "--bot") == 0 && val) {
+            i++;
+            const char *eq = strchr(val, '=');
+            if (!eq || eq == val || cfg.extra_bots == SRV_MAX_BOTS - 20 ||
+                (size_t)(eq - val) > STORE_NAME_MAX || strlen(eq + 1) >= sizeof cfg.bot_specs[0] ||
+                strncmp(val, "bot-", 4) != 0)
+                return usage("--bot wants bot-NAME=SPEC (docs/bots.md lists the specs)");
+            snprintf(cfg.bot_names[cfg.extra_bots], sizeof cfg.bot_names[0], "%.*s",
+                     (int)(eq - val), val);
+            snprintf(cfg.bot_specs[cfg.extra_bots++], sizeof cfg.bot_specs[0], "%s", eq + 1);
+        } else if (strcmp(a, "--tls-cert") == 0 && val)
+            tls_cert = argv[++i];
+        else if (strcmp(a, "--tls-key") == 0 && val)
+            tls_key = argv[++i];
+        else if (strcmp(a, "--behind-tls") == 0)
+            cfg.behind_tls = 1;
+        else if (strcmp(a, "--ipv6") == 0)
+            ipv6 = 1;
+        else if (strcmp(a, "--sync-full") == 0)
+            sync_full = 1;
+        else {
+            snprintf(err, sizeof err, "bad option '%.60s'", a);
+            return usage(err);
+        }
+    }
+    if (!tls_cert != !tls_key)
+        return usage("--tls-cert and --tls-key go together");
+    if (tls_cert)
+        cfg.behind_tls = 1;  /* served over TLS: the same cookies and origin */
+    if (nworkers < 1)
+        nworkers = 2;
+    char addr[128];
+    const char *colon = strrchr(listen, ':');
+    char *end;
+    long port = colon ? strtol(colon + 1, &end, 10) : -1;
+    if (!colon || colon == listen || (size_t)(colon - listen) >= sizeof addr || *end ||
+        port < 0 || port > 65535)
+        return usage("--listen wants ADDR:PORT, e.g. 127.0.0.1:8080");
+    memcpy(addr, listen, (size_t)(colon - listen));
+    addr[colon - listen] = 0;
+    if (addr[0] == '[' && addr[strlen(addr) - 1] == ']') {
+        memmove(addr, addr + 1, strlen(addr));
+        addr[strlen(addr) - 1] = 0;
+        ipv6 = 1;
+    }
+    if (sodium_init() < 0) {
+        fprintf(stderr, "citadel serve: libsodium failed to start\n");
+        return 1;
+    }
+    signal(SIGPIPE, SIG_IGN);
+
+    store_err e;
+    store *st = store_open(db, sync_full, &e);
+    if (!st) {
+        fprintf(stderr, "citadel serve: %s\n", e.msg);
+        return 1;
+    }
+    int rc = 1, resumed = 0;
+    srv *s = srv_new(&cfg, st, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "citadel serve: %s\n", err);
+        store_close(st);
+        return 1;
+    }
+    net_config ncfg = {
+        .addr = addr, .port = (int)port, .ipv6 = ipv6, .webroot = web,
+        .ws_idle_s = cfg.limits[LIM_WS_IDLE_S], .tls_cert = tls_cert, .tls_key = tls_key,
+        .static_headers = static_headers,
+    };
+    s->net = net_new(&ncfg, &srv_callbacks, s, err, sizeof err);
+    if (!s->net) {
+        fprintf(stderr, "citadel serve: %s\n", err);
+        goto out;
+    }
+    s->pool = workers_new((int)nworkers, s->net);
+    s->hash_pool = workers_new(nworkers > 1 ? (int)nworkers / 2 : 1, s->net);
+    if (!s->pool || !s->hash_pool) {
+        fprintf(stderr, "citadel serve: cannot start worker threads\n");
+        goto out;
+    }
+    resumed = srv_start(s);
+    if (resumed < 0)
+        goto out;
+    running = s->net;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    printf("citadel serve: listening on %s://%s:%d (database %s, %d games resumed)\n",
+           tls_cert ? "https" : "http", addr, net_port(s->net), db, resumed);
+    fflush(stdout);
+    net_run(s->net);
+    rc = 0;
+out:
+    running = NULL;
+    /* the pools first: their jobs' answers go nowhere now */
+    workers_free(s->pool);
+    workers_free(s->hash_pool);
+    s->pool = s->hash_pool = NULL;
+    /* timers and clients go before the net they live in */
+    s->stopping = 1;
+    for (int i = 0; i < SRV_GAME_BUCKETS; i++)
+        for (live *g = s->games[i]; g; g = g->next) {
+            net_timer_free(g->timer);
+            g->timer = NULL;
+        }
+    net_timer_free(s->sweep);
+    s->sweep = NULL;
+    net_free(s->net);
+    srv_free(s);
+    store_close(st);
+    return rc;
+}
