@@ -29,7 +29,7 @@ SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lsodium
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
 # the real server driven over the wire by that client.
-SRVTEST := test_store test_quota test_client_selftest test_server
+SRVTEST := test_store test_quota test_client_selftest test_server test_guard test_faults
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 release_CFLAGS := -O3 -march=native -DNDEBUG
@@ -83,6 +83,10 @@ build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*/*.h src/*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(STD) -g -O1 -DCITADEL_DEBUG -fsanitize=fuzzer,address,undefined \
 	    $< $(SRC_LIB) -o $@ $(LIBS)
+
+# The server's own fuzz targets (HTTP, WebSocket dispatch, settings) build
+# against a fake net and fake workers: tests/fuzz/server.mk.
+-include tests/fuzz/server.mk
 
 fuzz: $(addprefix build/fuzz/,$(FUZZ))
 

@@ -63,8 +63,13 @@ build asan asan-tests
 
 # --- unit -----------------------------------------------------------------
 note "unit (debug build)"
+# the tests that start a server (tests/server) run in their own tier below
+over_the_wire() {
+    case "$(basename "$1")" in test_server|test_guard|test_faults) return 0 ;; esac
+    return 1
+}
 for t in build/debug/tests/test_*; do
-    [ "$(basename "$t")" = test_server ] && continue
+    over_the_wire "$t" && continue
     [ -x "$t" ] && run_cmocka "$t" unit
 done
 
@@ -72,18 +77,24 @@ note "unit (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in build/asan/tests/test_*; do
-    [ "$(basename "$t")" = test_server ] && continue
+    over_the_wire "$t" && continue
     [ -x "$t" ] && run_cmocka "$t" asan
 done
 
 # --- the server over the wire ---------------------------------------------------
 # The real `citadel serve` on a loopback port, driven by tests/server/client.c;
 # once as the release build, once as the sanitizer build (a sanitizer report
-# kills that server, and the tests after it fail).
+# kills that server, and the tests after it fail). test_guard is the server
+# under attack; test_faults walks a store fault over every write of a
+# scripted session, which needs the fault injection of the test builds.
 note "server (release build)"
 CITADEL=build/release/citadel run_cmocka build/debug/tests/test_server server-release
+CITADEL=build/release/citadel run_cmocka build/debug/tests/test_guard server-release
 note "server (ASan + UBSan build)"
 CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_server server-asan
+CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_guard server-asan
+note "store faults (ASan + UBSan build)"
+CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_faults faults-asan
 
 # --- integration ------------------------------------------------------------
 note "integration (release build)"

@@ -156,6 +156,14 @@ int lobby_may_create(srv *s, client *c, json_t *ref)
     return 0;
 }
 
+/* A game lobby_may_create allowed did not start after all: its token back. */
+static void created_nothing(srv *s, client *c)
+{
+    char key[96];
+    snprintf(key, sizeof key, "new:%s", c->addr);
+    quota_refund(s->quota, key, s->cfg.limits[LIM_NEW_GAMES], 3600 * 1000LL, net_mono_ms());
+}
+
 /* 1 if the client's player may open another seek, challenge or table. */
 static int may_seek(srv *s, client *c, json_t *ref)
 {
@@ -468,6 +476,8 @@ static void on_table(srv *s, client *c, json_t *msg, json_t *ref)
         /* every seat taken at once: the game starts, or nothing is left */
         if (table_start(s, k, c, ref) == 0)
             lobby_changed(s);
+        else
+            created_nothing(s, c);
         return;
     }
     k->next = s->seeks;
@@ -545,6 +555,7 @@ static void on_play_bot(srv *s, client *c, json_t *msg, json_t *ref)
     players[side ^ 1] = *robot;
     live *g = live_start(s, &set, players, err, sizeof err);
     if (!g) {
+        created_nothing(s, c);
         client_error(c, ref, "%s", err);
         return;
     }
@@ -566,6 +577,7 @@ static void on_local(srv *s, client *c, json_t *msg, json_t *ref)
         players[i] = c->me;
     live *g = live_start(s, &set, players, err, sizeof err);
     if (!g) {
+        created_nothing(s, c);
         client_error(c, ref, "%s", err);
         return;
     }

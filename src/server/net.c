@@ -719,8 +719,13 @@ void net_free(net *n)
 {
     if (!n)
         return;
+    /* On a loop of ours, lws destroys in two steps: the first call closes
+     * its handles, which the loop then runs to their end, and a second call
+     * frees the context itself. */
     lws_context_destroy(n->ctx);
-    uv_run(&n->loop, UV_RUN_DEFAULT);  /* lets lws's handles finish closing */
+    uv_run(&n->loop, UV_RUN_DEFAULT);
+    lws_context_destroy(n->ctx);
+    uv_run(&n->loop, UV_RUN_DEFAULT);
     uv_loop_close(&n->loop);
     free(n->static_headers);
     free(n);

@@ -775,6 +775,16 @@ void ws_close(ws_conn *c)
     free(c);
 }
 
+void ws_drop(ws_conn *c)
+{
+    if (!c)
+        return;
+    close(c->fd);
+    free(c->in.p);
+    free(c->msg.p);
+    free(c);
+}
+
 int ws_send_json(ws_conn *c, json_t *msg)
 {
     char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;

@@ -99,6 +99,9 @@ int ws_close_code(const ws_conn *c);
 /* Sends a close frame (if still open), waits briefly for the server's, and
  * frees c. c may be NULL. */
 void ws_close(ws_conn *c);
+/* Closes the socket at once, without a close frame (a peer that vanished),
+ * and frees c. c may be NULL. */
+void ws_drop(ws_conn *c);
 
 /* JSON over the socket. ws_send_json takes ownership of msg (also on
  * failure). ws_recv_json: the next message parsed (caller decrefs); NULL on

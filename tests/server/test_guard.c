@@ -1,0 +1,785 @@
+/* test_guard.c -- `citadel serve` under attack and faults, over real
+ * connections: each test is one way a stranger (or bad luck) broke the
+ * server before, done again from outside. A crash in the server fails the
+ * tests after it; under the sanitizer build (tests/run.sh runs both), so
+ * does any use of freed memory.
+ *
+ * Tests that need the server started with limits of their own start it
+ * themselves; the others share the group's server. Addresses: any
+ * 127.x.y.z reaches the server on Linux loopback, so client_source()
+ * makes each test's visitors come from addresses of their own. Ruling
+ * named: S3 (private setups).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "wire.h"
+
+/* Generous limits for tests that are not about limits. */
+#define OPEN_LIMITS                                                                      \
+    "--limit signups-per-hour=0 --limit guests-per-hour=0 --limit new-games-per-hour=0"
+#define GROUP_ARGS "--abandon-ms 4000 " OPEN_LIMITS
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+static int start(void **state)
+{
+    (void)state;
+    if (server_start(&server, server_binary(), NULL, GROUP_ARGS) != 0) {
+        fprintf(stderr, "server did not start; log: %s\n", server.log);
+        return -1;
+    }
+    return 0;
+}
+
+static int stop(void **state)
+{
+    (void)state;
+    client_source(NULL);
+    client_headers(NULL);
+    server_kill(&server, SIGTERM);
+    return 0;
+}
+
+/* Runs the rest of a test on a server of its own, with these arguments;
+ * `saved` keeps the group's server to put back with own_server_end. */
+static void own_server(server_proc *saved, const char *args)
+{
+    *saved = server;
+    if (server_start(&server, server_binary(), NULL, args) != 0)
+        fail_msg("server with '%s' did not start; log: %s", args, server.log);
+}
+
+static void own_server_end(server_proc *saved)
+{
+    client_source(NULL);
+    client_headers(NULL);
+    int st = server_kill(&server, SIGTERM);
+    server = *saved;
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* The server answers, and its process is still the one started. */
+static void assert_healthy(void)
+{
+    client_source(NULL);
+    client_headers(NULL);
+    json_t *h = get_json("/api/health", NULL, 200);
+    json_decref(h);
+    assert_int_equal(waitpid(server.pid, NULL, WNOHANG), 0);
+}
+
+static int status_of(const char *method, const char *path, const char *cookie,
+                     const char *body, char *cookie_out)
+{
+    http_resp r;
+    assert_int_equal(http_request(HOST, server.port, method, path, cookie, body, &r), 0);
+    int st = r.status;
+    if (cookie_out)
+        snprintf(cookie_out, 80, "%.79s", r.cookie);
+    http_resp_free(&r);
+    return st;
+}
+
+/* A raw request's whole answer (the server closes, or 3 s pass). */
+static char *raw(const char *req, size_t *len, int *closed)
+{
+    char *resp;
+    size_t n;
+    int r = http_raw(HOST, server.port, req, strlen(req), &resp, &n, 3000);
+    assert_true(r >= 0);
+    if (len)
+        *len = n;
+    if (closed)
+        *closed = r == 0;
+    return resp;
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* --- 1. closing a client that watches several games -------------------------------- */
+
+/* A spectator of three games, and one of two, vanish (one with a close
+ * frame, one without); the games go on, get new spectators, end, and the
+ * server is still well. Before, the close walked the watch list while
+ * unwatching reordered it, and the other games kept the freed client. */
+static void test_spectator_of_several_games_leaves_no_trace(void **state)
+{
+    (void)state;
+    char cookie[6][80], cs[80], ct[80];
+    ws_conn *p[6];
+    duel d[3];
+    for (int i = 0; i < 6; i++) {
+        guest(cookie[i]);
+        p[i] = connect_as(cookie[i], NULL);
+    }
+    for (int i = 0; i < 3; i++)
+        start_duel(p[2 * i], p[2 * i + 1], "\"variant\":\"rampart\",\"base_ms\":0", &d[i]);
+    guest(cs);
+    guest(ct);
+    ws_conn *s = connect_as(cs, NULL), *t = connect_as(ct, NULL);
+    for (int i = 0; i < 3; i++) {
+        send_fmt(s, "{\"type\":\"watch\",\"game\":%lld}", (long long)d[i].game);
+        json_decref(ws_expect(s, "game", WAIT));
+        if (i) {
+            send_fmt(t, "{\"type\":\"watch\",\"game\":%lld}", (long long)d[i].game);
+            json_decref(ws_expect(t, "game", WAIT));
+        }
+    }
+    ws_close(s);
+    ws_drop(t);
+    sleep_ms(200);
+    for (int i = 0; i < 3; i++) {
+        json_t *last = json_incref(d[i].state);
+        for (int ply = 0; ply < 4; ply++) {
+            json_t *m = play(d[i].side[ply % 2], d[i].game, ply, first_legal(last, (size_t)ply));
+            json_decref(m);
+            json_decref(last);
+            last = ws_expect(d[i].side[(ply + 1) % 2], "move", WAIT);
+            assert_non_null(last);
+        }
+        json_decref(last);
+        char cn[80];
+        guest(cn);
+        ws_conn *n = connect_as(cn, NULL);
+        send_fmt(n, "{\"type\":\"watch\",\"game\":%lld}", (long long)d[i].game);
+        json_decref(ws_expect(n, "game", WAIT));
+        send_fmt(d[i].side[0], "{\"type\":\"resign\",\"game\":%lld}", (long long)d[i].game);
+        json_t *end = ws_expect(n, "end", WAIT);
+        assert_non_null(end);
+        json_decref(end);
+        ws_drop(n);
+        json_decref(d[i].state);
+    }
+    for (int i = 0; i < 6; i++)
+        ws_close(p[i]);
+    assert_healthy();
+}
+
+/* --- 2. a body whose length is said twice ------------------------------------------- */
+
+/* Content-Length beside Transfer-Encoding (the request-smuggling shape),
+ * or chunked alone: one 400, the connection closed, and the request
+ * pipelined behind it never answered. Before, answers came without end. */
+static void test_two_body_lengths_get_one_answer(void **state)
+{
+    (void)state;
+    static const char *const reqs[] = {
+        "POST /api/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+        "GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n",
+        "POST /api/signin HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+        "Content-Length: 3\r\n\r\n5\r\nhello\r\n0\r\n\r\nGET /api/health HTTP/1.1\r\nHost: x\r\n\r\n",
+        "POST /api/signin HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        "5\r\nhello\r\n0\r\n\r\nGET /api/health HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /api/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
+        "0\r\n\r\nGET /api/health HTTP/1.1\r\nHost: x\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+        size_t len;
+        int closed;
+        char *resp = raw(reqs[i], &len, &closed);
+        if (count_of(resp, "HTTP/1.") != 1 || !closed)
+            fprintf(stderr, "request %zu: %zu bytes, closed %d:\n%.400s\n", i, len, closed, resp);
+        assert_int_equal(count_of(resp, "HTTP/1."), 1);
+        assert_non_null(strstr(resp, " 400 "));
+        assert_true(closed);
+        assert_true(len < 4096);
+        free(resp);
+    }
+    assert_healthy();
+}
+
+/* --- 3. S3: the setup phase takes setups and nothing else ---------------------------- */
+
+static json_t *game_of(json_int_t id)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld", (long long)id);
+    return get_json(path, NULL, 200);
+}
+
+static const char *str(json_t *o, const char *key)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    assert_non_null(v);
+    return v;
+}
+
+static void restart(void)
+{
+    char db[256];
+    snprintf(db, sizeof db, "%s", server.db);
+    assert_int_not_equal(server_kill(&server, SIGTERM), -1);
+    assert_int_equal(server_start(&server, server_binary(), db, GROUP_ARGS), 0);
+}
+
+/* S3: before both setups are in, a move or a draw offer is refused and
+ * changes nothing; a restart in the middle of the phase loses no setup and
+ * leaves a game that loads; and a resignation aborts a rated game that
+ * never began, leaving every rating as it was. */
+static void test_S3_setup_phase_takes_only_setups(void **state)
+{
+    (void)state;
+    char ca[80], cb[80];
+    signup("sasha", ca);
+    signup("tomas", cb);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
+    duel d;
+    start_duel(a, b, "\"variant\":\"stratego\",\"base_ms\":0,\"rated\":true", &d);
+    json_t *g = game_of(d.game);
+    assert_string_equal(str(g, "phase"), "setup");
+    json_decref(g);
+    for (int side = 0; side < 2; side++) {
+        send_fmt(d.side[side], "{\"type\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"a4a5\"}",
+                 (long long)d.game);
+        assert_null(ws_expect(d.side[side], "move", 1000));
+        assert_non_null(strstr(ws_last_error(d.side[side]), "not begun"));
+        send_fmt(d.side[side], "{\"type\":\"draw\",\"game\":%lld}", (long long)d.game);
+        assert_null(ws_expect(d.side[side], "draw_offer", 1000));
+        assert_non_null(strstr(ws_last_error(d.side[side]), "not begun"));
+    }
+    g = game_of(d.game);
+    assert_int_equal(jint(g, "ply"), 0);
+    json_decref(g);
+    /* one setup in, then a restart: the game comes back in its setup phase */
+    send_fmt(d.side[0], "{\"type\":\"setup\",\"game\":%lld,\"setup\":\"%s\"}", (long long)d.game,
+             library_setup(0));
+    json_decref(ws_expect(d.side[0], "setup_ok", WAIT));
+    ws_close(a);
+    ws_close(b);
+    json_decref(d.state);
+    restart();
+    g = game_of(d.game);
+    assert_string_equal(str(g, "phase"), "setup");
+    assert_int_equal(json_array_size(json_object_get(g, "ready")), 1);
+    json_decref(g);
+    json_t *hello;
+    ws_conn *x = connect_as(ca, &hello), *y = connect_as(cb, NULL);
+    assert_int_equal(json_array_size(json_object_get(hello, "games")), 1);
+    json_decref(hello);
+    ws_conn *second = NULL;  /* the one whose setup is still to come */
+    for (int k = 0; k < 2; k++) {
+        send_fmt(k ? y : x, "{\"type\":\"watch\",\"game\":%lld}", (long long)d.game);
+        json_t *w = ws_expect(k ? y : x, "game", WAIT);
+        assert_non_null(w);
+        json_t *you = json_object_get(json_object_get(w, "game"), "you");
+        if (json_integer_value(json_array_get(you, 0)) == 1)
+            second = k ? y : x;
+        json_decref(w);
+    }
+    assert_non_null(second);
+    send_fmt(second, "{\"type\":\"setup\",\"game\":%lld,\"setup\":\"%s\"}", (long long)d.game,
+             library_setup(1));
+    /* both in: play begins, for both */
+    json_t *ga = ws_expect(x, "game", WAIT), *gb = ws_expect(y, "game", WAIT);
+    assert_non_null(ga);
+    assert_non_null(gb);
+    assert_string_equal(str(json_object_get(ga, "game"), "phase"), "play");
+    json_decref(ga);
+    json_decref(gb);
+
+    /* a second rated game, resigned during its setup: aborted, unrated */
+    duel e;
+    start_duel(x, y, "\"variant\":\"stratego\",\"base_ms\":0,\"rated\":true", &e);
+    send_fmt(e.side[1], "{\"type\":\"resign\",\"game\":%lld}", (long long)e.game);
+    json_t *end = ws_expect(e.side[0], "end", WAIT);
+    assert_non_null(end);
+    json_t *res = json_object_get(end, "result");
+    assert_string_equal(str(res, "reason"), "aborted");
+    assert_int_equal(jint(res, "winner"), -1);
+    assert_int_equal(json_array_size(json_object_get(res, "ratings")), 0);
+    json_decref(end);
+    for (int i = 0; i < 2; i++) {
+        int games;
+        json_t *pj = player_json(i ? "tomas" : "sasha");
+        rating_of(pj, "stratego", &games);
+        assert_int_equal(games, 0);
+        json_decref(pj);
+    }
+    json_decref(e.state);
+    ws_close(x);
+    ws_close(y);
+}
+
+/* --- 4. sign-in guesses ------------------------------------------------------------- */
+
+static void signin_body(char *buf, size_t size, const char *name, const char *pw)
+{
+    snprintf(buf, size, "{\"name\":\"%s\",\"password\":\"%s\"}", name, pw);
+}
+
+/* Forty wrong guesses at once for one name: the count comes before the
+ * hash, so at most five are even tried. The name is then locked for
+ * strangers, but not for its owner at an address the owner has used; and
+ * failures for sixty other names do not unlock it. */
+static void test_signin_limit_holds_under_concurrency(void **state)
+{
+    (void)state;
+    char cookie[80], body[200];
+    client_source("127.0.0.2");
+    signup("keeper", cookie);
+    client_source("127.0.0.3");
+    signin_body(body, sizeof body, "keeper", "not-the-password");
+    int fds[40], n401 = 0, n429 = 0;
+    for (int i = 0; i < 40; i++)
+        fds[i] = http_begin(HOST, server.port, "POST", "/api/signin", NULL, body);
+    for (int i = 0; i < 40; i++) {
+        http_resp r;
+        assert_int_equal(http_finish(fds[i], &r), 0);
+        n401 += r.status == 401;
+        n429 += r.status == 429;
+        assert_string_equal(r.cookie, "");
+        http_resp_free(&r);
+    }
+    assert_true(n401 <= 5);
+    assert_int_equal(n401 + n429, 40);
+    /* the right password from a stranger's address: still locked */
+    signin_body(body, sizeof body, "keeper", "password-keeper");
+    client_source("127.0.0.4");
+    assert_int_equal(status_of("POST", "/api/signin", NULL, body, NULL), 429);
+    /* other names failing from many addresses do not push the lock out */
+    for (int a = 0; a < 12; a++) {
+        char addr[32], other[200];
+        snprintf(addr, sizeof addr, "127.0.1.%d", a + 1);
+        client_source(addr);
+        for (int i = 0; i < 5; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "nobody%d-%d", a, i);
+            signin_body(other, sizeof other, name, "whatever-it-is");
+            fds[i] = http_begin(HOST, server.port, "POST", "/api/signin", NULL, other);
+        }
+        for (int i = 0; i < 5; i++) {
+            http_resp r;
+            assert_int_equal(http_finish(fds[i], &r), 0);
+            assert_int_equal(r.status, 401);
+            http_resp_free(&r);
+        }
+    }
+    client_source("127.0.0.5");
+    assert_int_equal(status_of("POST", "/api/signin", NULL, body, NULL), 429);
+    /* the owner, at home, is let in */
+    client_source("127.0.0.2");
+    char c2[80];
+    assert_int_equal(status_of("POST", "/api/signin", NULL, body, c2), 200);
+    assert_int_equal(strlen(c2), 64);
+    client_source(NULL);
+}
+
+/* --- 5. origins ---------------------------------------------------------------------- */
+
+static int ws_status(const char *cookie)
+{
+    int status = 0;
+    ws_conn *c = ws_connect(HOST, server.port, "/ws", cookie, &status);
+    ws_close(c);
+    return status;
+}
+
+/* Another site's page may not open a WebSocket with the visitor's cookie,
+ * sign the visitor in, or post a form: Origin must be the server's own,
+ * and a body must be JSON. --allow-origin adds an origin; --behind-tls
+ * makes the own origin https and the cookies Secure. */
+static void test_foreign_origins_are_refused(void **state)
+{
+    (void)state;
+    char cookie[80], own[128], body[200];
+    guest(cookie);
+    client_headers("Origin: http://evil.example\r\n");
+    assert_int_equal(ws_status(cookie), 403);
+    signin_body(body, sizeof body, "nobody", "password-nobody");
+    char got[80];
+    assert_int_equal(status_of("POST", "/api/signin", NULL, body, got), 403);
+    assert_string_equal(got, "");
+    assert_int_equal(status_of("POST", "/api/signout", cookie, NULL, NULL), 403);
+    snprintf(own, sizeof own, "Origin: http://%s:%d\r\n", HOST, server.port);
+    client_headers(own);
+    assert_int_equal(ws_status(cookie), 101);
+    client_headers(NULL);
+    assert_int_equal(ws_status(cookie), 101);  /* tools send no Origin */
+    /* a cross-site form can only send text/plain, urlencoded or multipart */
+    char req[512];
+    snprintf(req, sizeof req,
+             "POST /api/signin HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+             "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+             strlen(body), body);
+    char *resp = raw(req, NULL, NULL);
+    http_resp r;
+    assert_int_equal(http_parse(resp, strlen(resp), &r), 0);
+    assert_int_equal(r.status, 415);
+    assert_false(r.cookie_set);
+    http_resp_free(&r);
+    free(resp);
+
+    server_proc saved;
+    own_server(&saved, "--allow-origin https://play.example --behind-tls " OPEN_LIMITS);
+    guest(cookie);
+    client_headers("Origin: https://play.example\r\n");
+    assert_int_equal(ws_status(cookie), 101);
+    snprintf(own, sizeof own, "Origin: http://%s:%d\r\n", HOST, server.port);
+    client_headers(own);
+    assert_int_equal(ws_status(cookie), 403);  /* behind TLS the page is https */
+    snprintf(own, sizeof own, "Origin: https://%s:%d\r\n", HOST, server.port);
+    client_headers(own);
+    assert_int_equal(ws_status(cookie), 101);
+    client_headers(NULL);
+    resp = raw("GET /api/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", NULL, NULL);
+    assert_non_null(strstr(resp, "citadel_session="));
+    assert_non_null(strstr(resp, "; Secure"));
+    free(resp);
+    own_server_end(&saved);
+}
+
+/* --- 6. quotas ----------------------------------------------------------------------- */
+
+static int guests_stored(void)
+{
+    sqlite3 *db;
+    int n = -1;
+    if (sqlite3_open_v2(server.db, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM players WHERE is_guest = 1", -1, &st,
+                               NULL) == SQLITE_OK) {
+            if (sqlite3_step(st) == SQLITE_ROW)
+                n = sqlite3_column_int(st, 0);
+            sqlite3_finalize(st);
+        }
+    }
+    sqlite3_close(db);
+    return n;
+}
+
+/* Each resource a stranger can make the server spend has its quota: guests
+ * per address, WebSockets per address, games and bot games per player,
+ * seeks per player across all its connections, new games per address,
+ * password hashings waiting. Over the quota, a clear refusal; nothing
+ * made. */
+static void test_quotas_hold(void **state)
+{
+    (void)state;
+    server_proc saved;
+    own_server(&saved, "--limit guests-per-hour=3 --limit ws-per-address=3 "
+                       "--limit games-at-once=2 --limit bot-games-at-once=1 "
+                       "--limit seeks-at-once=3 --limit new-games-per-hour=4 "
+                       "--limit signups-per-hour=0 --limit hashing-queue=1");
+    /* guests: three an hour from one address; the fourth is refused, and
+     * neither it nor a cookie-less WebSocket makes a guest */
+    char g[3][80], got[80];
+    client_source("127.0.0.10");
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(status_of("GET", "/api/me", NULL, NULL, g[i]), 200);
+    int before = guests_stored();
+    assert_int_equal(status_of("GET", "/api/me", NULL, NULL, got), 429);
+    assert_string_equal(got, "");
+    assert_int_equal(ws_status(NULL), 429);
+    assert_int_equal(guests_stored(), before);
+    /* WebSockets: three per address */
+    ws_conn *w[4];
+    for (int i = 0; i < 3; i++)
+        w[i] = connect_as(g[i], NULL);
+    assert_int_equal(ws_status(g[0]), 429);
+    client_source("127.0.0.11");
+    char other[80];
+    assert_int_equal(status_of("GET", "/api/me", NULL, NULL, other), 200);
+    ws_conn *o = connect_as(other, NULL);
+    client_source("127.0.0.10");
+    ws_close(w[2]);
+    w[3] = NULL;
+    for (int tries = 0; tries < 50 && !w[3]; tries++) {  /* the close reaches it soon */
+        int st = 0;
+        w[3] = ws_connect(HOST, server.port, "/ws", g[2], &st);
+        if (!w[3])
+            sleep_ms(50);
+    }
+    assert_non_null(w[3]);
+    json_decref(ws_expect(w[3], "hello", WAIT));
+    /* games at once: two per player (a one-device game counts once) */
+    for (int i = 0; i < 2; i++) {
+        send_fmt(w[0], "{\"type\":\"local\",\"variant\":\"rampart\",\"base_ms\":0}");
+        json_decref(ws_expect(w[0], "game", WAIT));
+    }
+    send_fmt(w[0], "{\"type\":\"local\",\"variant\":\"rampart\",\"base_ms\":0}");
+    assert_null(ws_expect(w[0], "game", 1000));
+    assert_non_null(strstr(ws_last_error(w[0]), "already plays 2 games"));
+    /* bot games: one per player */
+    send_fmt(w[1], "{\"type\":\"play_bot\",\"variant\":\"rampart\",\"bot\":\"bot-random\","
+                   "\"base_ms\":0,\"side\":0}");
+    json_decref(ws_expect(w[1], "game", WAIT));
+    send_fmt(w[1], "{\"type\":\"play_bot\",\"variant\":\"rampart\",\"bot\":\"bot-random\","
+                   "\"base_ms\":0,\"side\":0}");
+    assert_null(ws_expect(w[1], "game", 1000));
+    assert_non_null(strstr(ws_last_error(w[1]), "against bots"));
+    /* seeks: three per player, counted over every connection of it */
+    client_source("127.0.0.11");
+    ws_conn *o2 = connect_as(other, NULL);
+    for (int i = 0; i < 3; i++) {
+        send_fmt(i < 2 ? o : o2, "{\"type\":\"seek\",\"variant\":\"rampart\",\"base_ms\":0}");
+        json_decref(ws_expect(i < 2 ? o : o2, "seek_created", WAIT));
+    }
+    send_fmt(o2, "{\"type\":\"challenge\",\"variant\":\"rampart\",\"base_ms\":0}");
+    assert_null(ws_expect(o2, "challenge_created", 1000));
+    assert_non_null(strstr(ws_last_error(o2), "at most 3"));
+    /* new games: four an hour per address (refused attempts do not count);
+     * 127.0.0.10 has started three, 127.0.0.11 opened three seeks, and
+     * 127.0.0.12's fifth is one too many */
+    client_source("127.0.0.12");
+    char q[2][80];
+    ws_conn *qc[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(status_of("GET", "/api/me", NULL, NULL, q[i]), 200);
+        qc[i] = connect_as(q[i], NULL);
+    }
+    for (int i = 0; i < 4; i++) {
+        send_fmt(qc[i / 2], "{\"type\":\"local\",\"variant\":\"rampart-mini\",\"base_ms\":0}");
+        json_decref(ws_expect(qc[i / 2], "game", WAIT));
+    }
+    send_fmt(qc[1], "{\"type\":\"local\",\"variant\":\"rampart-mini\",\"base_ms\":0}");
+    assert_null(ws_expect(qc[1], "game", 1000));
+    assert_non_null(strstr(ws_last_error(qc[1]), "too many new games"));
+    /* password hashing: one waiting at most; a burst of sign-ups gets 503s */
+    client_source("127.0.0.13");
+    int fds[12], n201 = 0, n503 = 0;
+    for (int i = 0; i < 12; i++) {
+        char body[200];
+        snprintf(body, sizeof body, "{\"name\":\"burst%d\",\"password\":\"password-%d\"}", i, i);
+        fds[i] = http_begin(HOST, server.port, "POST", "/api/signup", NULL, body);
+    }
+    for (int i = 0; i < 12; i++) {
+        http_resp r;
+        assert_int_equal(http_finish(fds[i], &r), 0);
+        n201 += r.status == 201;
+        n503 += r.status == 503;
+        http_resp_free(&r);
+    }
+    assert_true(n201 >= 1);
+    assert_true(n503 >= 1);
+    assert_int_equal(n201 + n503, 12);
+    ws_close(qc[0]);
+    ws_close(qc[1]);
+    ws_close(o2);
+    ws_close(o);
+    ws_close(w[0]);
+    ws_close(w[1]);
+    ws_close(w[3]);
+    own_server_end(&saved);
+}
+
+/* A WebSocket that answers nothing, not even the server's pings, is closed
+ * after ws-idle-seconds; one that answers stays. */
+static void test_silent_websocket_is_closed(void **state)
+{
+    (void)state;
+    server_proc saved;
+    own_server(&saved, "--limit ws-idle-seconds=2 " OPEN_LIMITS);
+    char ca[80], cb[80];
+    guest(ca);
+    guest(cb);
+    ws_conn *quiet = connect_as(ca, NULL), *live = connect_as(cb, NULL);
+    long long until = now_ms() + 5000;
+    while (now_ms() < until)
+        free(ws_recv_text(live, 200));  /* answers the pings */
+    /* the quiet one read nothing for 5 s: the server has hung up */
+    until = now_ms() + 3000;
+    while (!ws_is_closed(quiet) && now_ms() < until)
+        free(ws_recv_text(quiet, 200));
+    assert_true(ws_is_closed(quiet));
+    assert_false(ws_is_closed(live));
+    send_fmt(live, "{\"type\":\"ping\"}");
+    json_t *pong = ws_expect(live, "pong", WAIT);
+    assert_non_null(pong);
+    json_decref(pong);
+    ws_close(quiet);
+    ws_close(live);
+    own_server_end(&saved);
+}
+
+/* --- 7. smaller ones ----------------------------------------------------------------- */
+
+/* Another process holds the database's write lock: every move is refused
+ * at once ("try again"), not after seconds of a stalled loop, and the game
+ * goes on when the lock is released. */
+static void test_locked_database_stalls_no_game(void **state)
+{
+    (void)state;
+    char ca[80], cb[80];
+    guest(ca);
+    guest(cb);
+    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
+    duel d;
+    start_duel(a, b, "\"variant\":\"rampart\",\"base_ms\":0", &d);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(server.db, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    const char *mv = first_legal(d.state, 0);
+    long long t0 = now_ms();
+    for (int i = 0; i < 10; i++) {
+        send_fmt(d.side[0], "{\"type\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\"}",
+                 (long long)d.game, mv);
+        json_t *e = ws_expect(d.side[0], "error", WAIT);
+        assert_non_null(e);
+        assert_non_null(strstr(ws_last_error(d.side[0]), "try again"));
+        json_decref(e);
+    }
+    long long took = now_ms() - t0;
+    assert_healthy();
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(db);
+    /* ten refusals while locked took seconds at most, not ten busy waits */
+    assert_true(took < 10000);
+    json_t *m = play(d.side[0], d.game, 0, mv);
+    json_decref(m);
+    json_decref(d.state);
+    ws_close(a);
+    ws_close(b);
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *header_of(const char *resp, const char *name, char *out, size_t size)
+{
+    out[0] = 0;
+    size_t n = strlen(name);
+    for (const char *p = resp; (p = strstr(p, "\r\n")); p += 2)
+        if (strncasecmp(p + 2, name, n) == 0 && p[2 + n] == ':') {
+            const char *v = p + 3 + n;
+            while (*v == ' ')
+                v++;
+            snprintf(out, size, "%.*s", (int)strcspn(v, "\r"), v);
+            break;
+        }
+    return out;
+}
+
+/* Static files carry a Content-Security-Policy, frame and sniffing
+ * protection; files named by their content hash may be cached for good,
+ * others are checked again; source maps and dot-files are not served. */
+static void test_static_files_carry_their_policy(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/citadel-web-XXXXXX", args[400], h[512];
+    assert_non_null(mkdtemp(dir));
+    write_file(dir, "index.html", "<!doctype html><title>t</title>");
+    write_file(dir, "app.0123456789.js", "console.log(1)");
+    write_file(dir, "app.js.map", "{\"sources\":[\"secret.ts\"]}");
+    write_file(dir, ".env", "SECRET=1");
+    server_proc saved;
+    snprintf(args, sizeof args, "--web %s " OPEN_LIMITS, dir);
+    own_server(&saved, args);
+    char *resp = raw("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", NULL, NULL);
+    assert_non_null(strstr(resp, " 200 "));
+    assert_non_null(strstr(header_of(resp, "content-security-policy", h, sizeof h),
+                           "frame-ancestors 'none'"));
+    assert_non_null(strstr(h, "script-src 'self'"));
+    assert_string_equal(header_of(resp, "x-frame-options", h, sizeof h), "DENY");
+    assert_string_equal(header_of(resp, "x-content-type-options", h, sizeof h), "nosniff");
+    assert_string_equal(header_of(resp, "cache-control", h, sizeof h), "no-cache");
+    free(resp);
+    resp = raw("GET /app.0123456789.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", NULL,
+               NULL);
+    assert_non_null(strstr(resp, " 200 "));
+    assert_non_null(strstr(header_of(resp, "cache-control", h, sizeof h), "immutable"));
+    free(resp);
+    static const char *const hidden[] = {"/app.js.map", "/.env", "/static/../.env"};
+    for (size_t i = 0; i < 3; i++) {
+        char req[200];
+        snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                 hidden[i]);
+        resp = raw(req, NULL, NULL);
+        assert_null(strstr(resp, "secret.ts"));
+        assert_null(strstr(resp, "SECRET"));
+        free(resp);
+    }
+    resp = raw("GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", NULL, NULL);
+    assert_string_equal(header_of(resp, "cache-control", h, sizeof h), "no-store");
+    free(resp);
+    own_server_end(&saved);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A bot whose engine does not answer (here it exits at once) is asked
+ * again, and loses only as a player gone on its turn would (R8: a draw if
+ * nothing was captured); before, its first failure resigned the game. */
+static void test_a_silent_bot_does_not_resign(void **state)
+{
+    (void)state;
+    server_proc saved;
+    own_server(&saved, "--abandon-ms 3000 --bot bot-broken=uci:false " OPEN_LIMITS);
+    char c[80];
+    guest(c);
+    ws_conn *w = connect_as(c, NULL);
+    send_fmt(w, "{\"type\":\"play_bot\",\"variant\":\"rampart\",\"bot\":\"bot-broken\","
+                "\"base_ms\":0,\"side\":0}");
+    json_t *g = ws_expect(w, "game", WAIT);
+    assert_non_null(g);
+    json_t *game = json_object_get(g, "game");
+    json_int_t id = jint(game, "id");
+    json_t *m = play(w, id, 0, first_legal(game, 0));
+    json_decref(m);
+    json_decref(g);
+    assert_null(ws_expect(w, "end", 1500));  /* not resigned at once */
+    json_t *end = ws_expect(w, "end", WAIT);
+    assert_non_null(end);
+    assert_string_equal(str(json_object_get(end, "result"), "reason"), "abandoned");
+    json_decref(end);
+    ws_close(w);
+    own_server_end(&saved);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spectator_of_several_games_leaves_no_trace),
+        cmocka_unit_test(test_two_body_lengths_get_one_answer),
+        cmocka_unit_test(test_S3_setup_phase_takes_only_setups),
+        cmocka_unit_test(test_signin_limit_holds_under_concurrency),
+        cmocka_unit_test(test_foreign_origins_are_refused),
+        cmocka_unit_test(test_quotas_hold),
+        cmocka_unit_test(test_silent_websocket_is_closed),
+        cmocka_unit_test(test_locked_database_stalls_no_game),
+        cmocka_unit_test(test_static_files_carry_their_policy),
+        cmocka_unit_test(test_a_silent_bot_does_not_resign),
+    };
+    return cmocka_run_group_tests(tests, start, stop);
+}
