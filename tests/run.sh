@@ -65,7 +65,7 @@ build asan asan-tests
 note "unit (debug build)"
 # the tests that start a server (tests/server) run in their own tier below
 over_the_wire() {
-    case "$(basename "$1")" in test_server|test_guard|test_faults) return 0 ;; esac
+    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults) return 0 ;; esac
     return 1
 }
 for t in build/debug/tests/test_*; do
@@ -88,11 +88,13 @@ done
 # under attack; test_faults walks a store fault over every write of a
 # scripted session, which needs the fault injection of the test builds.
 note "server (release build)"
-CITADEL=build/release/citadel run_cmocka build/debug/tests/test_server server-release
-CITADEL=build/release/citadel run_cmocka build/debug/tests/test_guard server-release
+for t in test_server test_hidden test_guard; do
+    CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-release
+done
 note "server (ASan + UBSan build)"
-CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_server server-asan
-CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_guard server-asan
+for t in test_server test_hidden test_guard; do
+    CITADEL=build/asan/citadel run_cmocka build/debug/tests/$t server-asan
+done
 note "store faults (ASan + UBSan build)"
 CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_faults faults-asan
 
