@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "net.h"
+#include "net_frames.h"
 
 struct net {
     uv_loop_t loop;
@@ -33,6 +34,7 @@ struct net {
     char *static_headers;    /* lower-case "name: value\r\n" lines */
     lws_retry_bo_t idle;     /* pings and hang-ups of silent WebSockets */
     int port;
+    int tls;                 /* served over TLS: net_frames.c cannot look */
     atomic_int stop;
 };
 
@@ -81,6 +83,7 @@ typedef struct pss {
     int is_ws;
     net_conn *conn;
     headers *upgrade;    /* a WebSocket's request, from its filter to its opening */
+    int fd;              /* its socket, once it asked to upgrade (net_frames.c); 0 before */
     /* the HTTP request being read */
     char method[8];
     char path[1024];
@@ -468,6 +471,13 @@ static int on_ws_filter(net *n, struct lws *wsi, pss *p)
         lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
         return -1;
     }
+    p->fd = lws_get_socket_fd(wsi) + 1;
+    if (!n->tls && frames_upgrade(p->fd - 1) != 0) {
+        /* RFC 6455 4.1: a client waits for the answer before any frame */
+        lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST,
+                               "frames came before the answer to the handshake");
+        return -1;
+    }
     headers *hd = calloc(1, sizeof *hd);
     if (!hd)
         return -1;
@@ -583,6 +593,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     pss *p = user;
     net *n;
     switch (reason) {
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        /* user is lws's lws_filter_network_conn_args here, not a pss */
+        n = net_of(wsi);
+        if (n && !n->tls && user)
+            frames_accept((int)((struct lws_filter_network_conn_args *)user)->accept_fd);
+        return 0;
     case LWS_CALLBACK_HTTP:
         return on_http(net_of(wsi), wsi, p);
     case LWS_CALLBACK_HTTP_BODY:
@@ -610,9 +626,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (p) {
             free(p->upgrade);
             p->upgrade = NULL;
+            if (p->fd)
+                frames_forget(p->fd - 1);
+            p->fd = 0;
         }
         return 0;
     case LWS_CALLBACK_CLOSED:
+        if (p && p->fd) {
+            frames_forget(p->fd - 1);
+            p->fd = 0;
+        }
         if (p && p->conn) {
             n = net_of(wsi);
             n->cb.ws_close(n->app, p->conn);
@@ -693,7 +716,10 @@ net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *er
         n->idle.secs_since_valid_hangup = (uint16_t)idle;
         info.retry_and_idle_policy = &n->idle;
     }
-    if (cfg->tls_cert && cfg->tls_key) {
+    n->tls = cfg->tls_cert && cfg->tls_key;
+    if (!n->tls)
+        frames_init();
+    if (n->tls) {
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = cfg->tls_cert;
         info.ssl_private_key_filepath = cfg->tls_key;

@@ -767,6 +767,46 @@ static void test_a_silent_bot_does_not_resign(void **state)
     own_server_end(&saved);
 }
 
+/* RFC 6455: a client's frames are masked, and come only after the answer
+ * to its handshake. Masked frames of every length form pass (one split in
+ * fragments, one of 10 KB, so lengths of 7, 16 bits and reads that end
+ * mid-frame), an unmasked one closes the connection before anyone reads
+ * it, and frames sent with the handshake get a 400 instead of a socket. */
+static void test_unmasked_frames_close_the_connection(void **state)
+{
+    (void)state;
+    char c[80];
+    guest(c);
+    ws_conn *w = connect_as(c, NULL);
+    char big[10000];
+    memset(big, ' ', sizeof big);
+    memcpy(big, "{\"type\":\"ping\"", 14);
+    big[sizeof big - 1] = '}';
+    assert_int_equal(ws_send_frame(w, WS_TEXT, 1, big, sizeof big), 0);
+    assert_int_equal(ws_send_frame(w, WS_TEXT, 0, "{\"type\":", 8), 0);
+    assert_int_equal(ws_send_frame(w, WS_CONT, 1, "\"ping\"}", 7), 0);
+    for (int i = 0; i < 2; i++) {
+        json_t *p = ws_expect(w, "pong", WAIT);
+        assert_non_null(p);
+        json_decref(p);
+    }
+    static const unsigned char unmasked[] = "\x81\x0f{\"type\":\"ping\"}";
+    assert_int_equal(ws_send_raw(w, unmasked, sizeof unmasked - 1), 0);
+    assert_null(ws_expect(w, "pong", 3000));
+    assert_true(ws_is_closed(w));
+    ws_close(w);
+    char req[512];
+    snprintf(req, sizeof req,
+             "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+             "Cookie: citadel_session=%s\r\n\r\n\x81\x8f\x01\x02\x03\x04zzzzzzzzzzzzzzz", c);
+    char *resp = raw(req, NULL, NULL);
+    assert_non_null(strstr(resp, " 400 "));
+    assert_null(strstr(resp, " 101 "));
+    free(resp);
+    assert_healthy();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -780,6 +820,7 @@ int main(void)
         cmocka_unit_test(test_locked_database_stalls_no_game),
         cmocka_unit_test(test_static_files_carry_their_policy),
         cmocka_unit_test(test_a_silent_bot_does_not_resign),
+        cmocka_unit_test(test_unmasked_frames_close_the_connection),
     };
     return cmocka_run_group_tests(tests, start, stop);
 }

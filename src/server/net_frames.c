@@ -1,0 +1,171 @@
+/* net_frames.c -- see net_frames.h: the client-frame checks lws 4.1 does
+ * not make, on the bytes lws reads.
+ *
+ * The invariant: for every socket lws accepted (and not yet forgotten),
+ * fds[fd] describes exactly the bytes lws has read from it so far: while
+ * HTTP, how much of a header's end ("\r\n\r\n") the last bytes matched and
+ * whether the last read went on past a header's end; once a WebSocket,
+ * where in the current frame the next byte falls (header bytes gathered,
+ * or payload bytes still to come). A state is reset when lws accepts its
+ * socket and when the connection closes, so a descriptor number used
+ * again starts clean.
+ *
+ * This file defines recv() for the whole program: it calls recvfrom() (the
+ * same system call, with no address asked for) and then looks at what came,
+ * only on the loop's thread and only for sockets lws accepted.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "net_frames.h"
+
+#define MAX_FDS (1 << 21)
+
+typedef struct fdstate {
+    unsigned char watched;  /* lws accepted it */
+    unsigned char ws;       /* its bytes are frames now */
+    unsigned char matched;  /* HTTP: bytes of "\r\n\r\n" the last bytes matched */
+    unsigned char after;    /* HTTP: the last read went on past a header's end */
+    unsigned char hlen;     /* frames: header bytes gathered of the current frame */
+    unsigned char need;     /* ... and how many it has (2 until its length is known) */
+    unsigned char hdr[14];
+    uint64_t left;          /* frames: payload bytes of the current frame to come */
+} fdstate;
+
+static fdstate *fds;
+static int nfds;
+static int ready;
+static pthread_t loop_thread;
+
+void frames_init(void)
+{
+    loop_thread = pthread_self();
+    ready = 1;
+}
+
+static fdstate *state_of(int fd, int grow)
+{
+    if (fd < 0 || fd >= MAX_FDS)
+        return NULL;
+    if (fd >= nfds) {
+        if (!grow)
+            return NULL;
+        int n = nfds ? nfds : 1024;
+        while (n <= fd)
+            n *= 2;
+        fdstate *f = realloc(fds, (size_t)n * sizeof *f);
+        if (!f)
+            return NULL;
+        memset(f + nfds, 0, (size_t)(n - nfds) * sizeof *f);
+        fds = f;
+        nfds = n;
+    }
+    return &fds[fd];
+}
+
+void frames_accept(int fd)
+{
+    fdstate *f = state_of(fd, 1);
+    if (f) {
+        memset(f, 0, sizeof *f);
+        f->watched = 1;
+    }
+}
+
+int frames_upgrade(int fd)
+{
+    fdstate *f = state_of(fd, 0);
+    if (!f || !f->watched)
+        return 0;
+    if (f->after)
+        return -1;  /* frames sent before the answer to the handshake */
+    f->ws = 1;
+    f->hlen = 0;
+    f->need = 2;
+    f->left = 0;
+    return 0;
+}
+
+void frames_forget(int fd)
+{
+    fdstate *f = state_of(fd, 0);
+    if (f)
+        memset(f, 0, sizeof *f);
+}
+
+/* HTTP: follows header ends through the read. */
+static void scan_http(fdstate *f, const unsigned char *p, size_t n)
+{
+    static const char end[] = "\r\n\r\n";
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == (unsigned char)end[f->matched])
+            f->matched++;
+        else
+            f->matched = p[i] == '\r' ? 1 : 0;
+        if (f->matched == 4) {
+            f->matched = 0;
+            f->after = i + 1 < n;
+        }
+    }
+}
+
+/* Frames: -1 at the first frame whose MASK bit is clear. */
+static int scan_frames(fdstate *f, const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (f->left) {
+            size_t skip = f->left < n - i ? (size_t)f->left : n - i;
+            f->left -= skip;
+            i += skip;
+            continue;
+        }
+        f->hdr[f->hlen++] = p[i++];
+        if (f->hlen == 2) {
+            if (!(f->hdr[1] & 0x80))
+                return -1;
+            unsigned len7 = f->hdr[1] & 0x7fu;
+            f->need = (unsigned char)(2 + (len7 == 126 ? 2 : len7 == 127 ? 8 : 0) + 4);
+        }
+        if (f->hlen >= 2 && f->hlen == f->need) {
+            unsigned len7 = f->hdr[1] & 0x7fu;
+            uint64_t len = len7;
+            if (len7 == 126)
+                len = (uint64_t)f->hdr[2] << 8 | f->hdr[3];
+            else if (len7 == 127)
+                for (int k = 0; k < 8; k++)
+                    len = len << 8 | f->hdr[2 + k];
+            f->left = len;
+            f->hlen = 0;
+            f->need = 2;
+        }
+    }
+    return 0;
+}
+
+ssize_t recv(int fd, void *buf, size_t len, int flags)
+{
+    ssize_t n = recvfrom(fd, buf, len, flags, NULL, NULL);
+    if (n <= 0 || !ready || (flags & MSG_PEEK) || !pthread_equal(pthread_self(), loop_thread))
+        return n;
+    fdstate *f = state_of(fd, 0);
+    if (!f || !f->watched)
+        return n;
+    if (!f->ws) {
+        scan_http(f, buf, (size_t)n);
+        return n;
+    }
+    if (scan_frames(f, buf, (size_t)n) != 0) {
+        /* RFC 6455 5.1: close on an unmasked frame. lws takes the failed
+         * read for a reset and closes; the frame reaches nobody. */
+        memset(f, 0, sizeof *f);
+        errno = ECONNRESET;
+        return -1;
+    }
+    return n;
+}

@@ -1,0 +1,30 @@
+/* net_frames.h -- the frame check libwebsockets 4.1 leaves out: a client's
+ * WebSocket frames must be masked (RFC 6455 5.1: a server MUST close the
+ * connection on an unmasked frame), and a client must not send frames
+ * before it has the server's answer to its handshake (4.1). lws from 4.3
+ * on refuses unmasked frames itself; Debian 12's 4.1.6 takes them.
+ *
+ * net_frames.c follows, byte by byte, what lws reads from each of its
+ * plain sockets (it wraps recv(), through which lws reads them): the end of
+ * each read while the connection is still HTTP, and every frame header
+ * once it is a WebSocket. A read that brings an unmasked frame fails as a
+ * reset connection, so lws closes it before the frame reaches anyone.
+ * Only sockets lws accepted, and only on the loop's thread, are looked at;
+ * every other read of the process passes through untouched. Off under TLS
+ * (lws then reads through OpenSSL, and what recv sees is ciphertext).
+ */
+#ifndef CITADEL_NET_FRAMES_H
+#define CITADEL_NET_FRAMES_H
+
+/* Starts looking after reads on this thread (the loop's). */
+void frames_init(void);
+/* lws accepted fd: its reads are HTTP until frames_upgrade. */
+void frames_accept(int fd);
+/* fd's request asks to become a WebSocket: 0, or -1 if the client sent
+ * more than its handshake before the answer. Its reads are frames from
+ * now on. */
+int frames_upgrade(int fd);
+/* fd is closing: nothing more to look at. */
+void frames_forget(int fd);
+
+#endif
