@@ -7,7 +7,8 @@
 #   sanitizers   the same unit tests, and the integration tests, built with
 #                AddressSanitizer + UndefinedBehaviorSanitizer
 #   server       `citadel serve` started on a loopback port and driven over
-#                HTTP and WebSocket (tests/server), release and sanitizer builds
+#                HTTP and WebSocket (tests/server), release and sanitizer builds:
+#                playing, under attack, a short soak, store faults
 #   integration  the built `citadel` driven as a subprocess
 #   web          the page type-checked and built, then browser tests in
 #                Chromium against a real server (tests/browser)
@@ -57,7 +58,7 @@ run_cmocka() {
 }
 
 # --- builds ---------------------------------------------------------------
-build release
+build release load
 build debug debug-tests
 build asan asan-tests
 
@@ -95,6 +96,17 @@ note "server (ASan + UBSan build)"
 for t in test_server test_hidden test_guard; do
     CITADEL=build/asan/citadel run_cmocka build/debug/tests/$t server-asan
 done
+note "short soak (ASan + UBSan build)"
+# 300 games with spectators and clients that come and go (tests/soak.sh);
+# each check prints "ok NAME" or "FAIL NAME: why".
+out=$(CITADEL=build/asan/citadel LOAD=build/release/load timeout 600 bash tests/soak.sh 2>&1)
+echo "$out" | grep -E '^(ok|FAIL) |^soak:' | sed 's/^/soak: /'
+for _ in $(seq 1 "$(echo "$out" | grep -c '^ok ')"); do record pass "soak"; done
+for _ in $(seq 1 "$(echo "$out" | grep -c '^FAIL ')"); do record fail "soak"; done
+if ! echo "$out" | grep -q '^ok '; then
+    echo "$out" | tail -n 40
+    record fail "soak:crashed"
+fi
 note "store faults (ASan + UBSan build)"
 CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_faults faults-asan
 

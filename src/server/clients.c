@@ -335,18 +335,21 @@ void srv_ws_message(void *app, net_conn *conn, const char *text, size_t len)
     client *c = net_conn_data(conn);
     if (!c)
         return;
-    if (!rate_ok(s, c)) {
-        client_error(c, NULL, "too many messages; slow down");
-        return;
-    }
+    int allowed = rate_ok(s, c);
     json_error_t jerr;
     json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *ref = json_is_object(msg) ? json_object_get(msg, "ref") : NULL;
+    if (!allowed) {
+        /* the ref says which request was dropped, so a client can send it again */
+        client_error(c, ref, "too many messages; slow down");
+        json_decref(msg);
+        return;
+    }
     if (!msg || !json_is_object(msg)) {
         client_error(c, NULL, "malformed JSON: %s", msg ? "not an object" : jerr.text);
         json_decref(msg);
         return;
     }
-    json_t *ref = json_object_get(msg, "ref");
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!type)
         client_error(c, ref, "missing type");

@@ -681,20 +681,23 @@ static void test_message_rate_is_limited(void **state)
     guest(c);
     ws_conn *w = connect_as(c, NULL);
     for (int i = 0; i < 150; i++)
-        assert_int_equal(ws_send_text(w, "{\"type\":\"ping\"}"), 0);
-    int pongs = 0, slow = 0;
+        send_fmt(w, "{\"type\":\"ping\",\"ref\":%d}", i);
+    int pongs = 0, slow = 0, refs = 0;
     for (;;) {
         json_t *m = ws_recv_json(w, 2000);
         if (!m)
             break;
         const char *type = json_string_value(json_object_get(m, "type"));
         pongs += strcmp(type, "pong") == 0;
-        slow += strcmp(type, "error") == 0 &&
-                strstr(json_string_value(json_object_get(m, "error")), "slow down") != NULL;
+        int is_slow = strcmp(type, "error") == 0 &&
+                      strstr(json_string_value(json_object_get(m, "error")), "slow down");
+        slow += is_slow;
+        refs += is_slow && json_is_integer(json_object_get(m, "ref"));  /* which one dropped */
         json_decref(m);
     }
     assert_true(pongs >= 60 && pongs < 150);
     assert_int_equal(pongs + slow, 150);
+    assert_int_equal(refs, slow);
     ws_close(w);
 }
 

@@ -1,27 +1,38 @@
 /* load.c -- a load generator for `citadel serve`.
  *
  *   load --port P --games N --duration S [--move-delay-ms D] [--host 127.0.0.1]
- *        [--variant rampart] [--move-limit 100]
+ *        [--variant rampart] [--move-limit 100] [--spectators N] [--churn P]
+ *        [--games-total N] [--rate R]
  *
  * Holds 2N players, each a guest with its own session (GET /api/me) and its
  * own WebSocket, and keeps N Rampart games going between fixed pairs: the
  * first of a pair seeks, the second accepts that seek, both play random legal
  * moves D ms after their turn comes, and the pair seeks again when a game
- * ends. After S seconds it prints what it saw (see README.md).
+ * ends. Spectators (guests too) pick live games from the lobby and watch them
+ * for a while. With churn, players drop their connections at random and come
+ * back with the same cookie, the way a phone on a bad network would. After S
+ * seconds, or once --games-total games have ended, it prints what it saw
+ * (see README.md).
  *
- * One thread, one epoll loop, non-blocking sockets. A player goes through
+ * One thread, one epoll loop, non-blocking sockets. A connection goes through
  * these states:
  *
- *   WAIT   not connected yet (at most MAX_CONNECTING players connect at once)
+ *   WAIT   not connected yet (at most MAX_CONNECTING start at once)
  *   HTTP   GET /api/me on its own connection, for the session cookie
  *   SHAKE  the WebSocket handshake on a second connection
  *   OPEN   framing and JSON messages
- *   DEAD   closed; counted, never reconnected
+ *   AWAY   dropped on purpose; a timer brings it back to SHAKE, same cookie
+ *   DEAD   closed by the server or failed; counted, never reconnected
  *
- * Timers: every move waits the same delay, so move timers fall due in the
- * order they were set and a FIFO ring serves as the timer queue; a timer
- * carries the player's generation number and is ignored if the player's
- * game moved on since.
+ * Timers (moves, reconnects, a spectator's stay) sit in one binary heap; a
+ * timer carries its connection's generation number and is ignored if the
+ * connection's state moved on since.
+ *
+ * A pair goes IDLE -> SEEKING -> PLAYING -> IDLE. Its seeker seeks only when
+ * both players are OPEN and have had the server's `hello`; a player comes
+ * back from a drop by watching the games its `hello` lists. Churn picks only
+ * players whose pair is PLAYING, so a seek never waits on a player who is
+ * away.
  *
  * Latency: when a player sends a move, its pair remembers the time; when the
  * OTHER player's socket delivers the server's `move` message, the difference
@@ -48,63 +59,78 @@
 #include <unistd.h>
 
 #define MAX_GAMES 20000
-#define MAX_SECONDS 3600
+#define MAX_SPECTATORS 20000
+#define MAX_SECONDS 86400
 #define MAX_CONNECTING 64
 #define MAX_FRAME (1u << 24)
+#define BURST 50.0           /* messages a connection may send at once (the server allows 60) */
 #define WS_GUID "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
-enum { WAIT, HTTP, SHAKE, OPEN, DEAD };
+enum { WAIT, HTTP, SHAKE, OPEN, AWAY, DEAD };
 enum { OP_CONT = 0, OP_TEXT = 1, OP_CLOSE = 8, OP_PING = 9, OP_PONG = 10 };
+enum { T_MOVE, T_BACK, T_LEAVE, T_LOBBY };      /* what a timer does */
+enum { P_IDLE, P_SEEKING, P_PLAYING };          /* a pair */
+enum { S_IDLE, S_LOBBY, S_WATCHING };           /* a spectator */
 
 typedef struct buf {
     char *p;
     size_t len, cap;
 } buf;
 
-typedef struct player {
+typedef struct conn {
     int state;
     int fd;
-    int pair;            /* index of its pair; player 2k is the seeker of pair k */
+    int spec;            /* a spectator, not a player */
+    int pair;            /* a player's pair; player 2k is the seeker of pair k */
     int connecting;      /* socket connect() still in progress */
+    int hello;           /* the server's `hello` came on this connection */
+    int back;            /* this connection is a reconnect */
     buf in, out;
     char cookie[256];
     char accept[32];     /* the Sec-WebSocket-Accept we expect */
-    unsigned gen;        /* bumped on every change of game state */
-    json_t *game;        /* the current game's id, or NULL */
+    unsigned gen;        /* bumped on every change that voids its timers */
+    long long game;      /* a player's game, a spectator's watched game; 0: none */
     unsigned sides;      /* bit s set: this player plays side s */
     int to_move;
-    long next_ply;
+    long next_ply;       /* the ply the next `move` should carry; -1: not known */
     json_t *legal;       /* the legal moves now, or NULL */
-} player;
+    int phase;           /* a spectator's S_ state */
+    double tokens;       /* messages it may send now (pacing, --rate) */
+    long long tokens_ns;
+} conn;
 
 typedef struct pair {
+    int phase;
+    long long game;      /* the game it plays, 0 if none */
+    long long last_ended;/* its last game that ended; any game up to it is old */
     int pending;         /* a move sent, its `move` not yet seen by the opponent */
     int sender;          /* who sent it */
     long long sent_ns;
 } pair;
 
 typedef struct timer {
-    int who;
-    unsigned gen;
     long long due_ns;
+    int who;
+    int kind;
+    unsigned gen;
 } timer;
-
-typedef struct fifo {    /* a ring of timers due in the order pushed */
-    timer *t;
-    size_t head, len, cap;
-} fifo;
 
 static struct {
     const char *host;
-    int port, games, seconds, delay_ms, move_limit;
+    int port, games, seconds, delay_ms, move_limit, spectators, rate;
+    long games_total;
+    double churn;
     const char *variant;
-} opt = { "127.0.0.1", 0, 0, 0, 1000, 100, "rampart" };
+} opt = { "127.0.0.1", 0, 0, 0, 1000, 100, 0, 18, 0, 0.0, "rampart" };
 
-static player *players;
+static conn *conns;
 static pair *pairs;
-static int nplayers;
+static int nplayers, nconns;
 static int epfd;
-static fifo moves_due;
+static struct {
+    timer *t;
+    size_t len, cap;
+} heap;
 static int connecting, next_to_start;
 static volatile sig_atomic_t stop_now;
 static int stopping;
@@ -113,8 +139,9 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 static struct {
     long games_started, games_finished, moves;
     int open, peak;
-    long err_connect, err_http, err_shake, err_server, err_closed, err_proto;
-    char samples[5][160];
+    long err_connect, err_http, err_shake, err_move, err_other, err_closed, err_proto;
+    long stale, drops[2], reconnects[2], watches, watch_ended, unwatches;
+    char samples[5][200];
     int nsamples;
     long long start_ns, all_open_ns;
     uint32_t *lat_us;
@@ -137,6 +164,19 @@ static uint64_t rng(void)
     x ^= x >> 7;
     x ^= x << 17;
     return rng_state = x;
+}
+
+/* Uniform in [0, 1). */
+static double unit(void)
+{
+    return (double)(rng() >> 11) * 0x1.0p-53;
+}
+
+/* A time lo..hi ms from now, uniform. */
+static long long after_ms(int lo, int hi)
+{
+    long long ms = lo + (long long)(rng() % (uint64_t)(hi - lo + 1));
+    return now_ns() + ms * 1000000LL;
 }
 
 /* Keeps the first few distinct error texts for the report. */
@@ -183,30 +223,40 @@ static void buf_drop(buf *b, size_t n)
         b->p[b->len] = '\0';
 }
 
-static void fifo_push(fifo *f, timer t)
+/* --- timers: a binary min-heap on due_ns ------------------------------------------ */
+
+static void timer_add(conn *p, int kind, long long due_ns)
 {
-    if (f->len == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 1024;
-        timer *n = xrealloc(NULL, cap * sizeof *n);
-        for (size_t i = 0; i < f->len; i++)
-            n[i] = f->t[(f->head + i) % f->cap];
-        free(f->t);
-        f->t = n;
-        f->head = 0;
-        f->cap = cap;
+    if (heap.len == heap.cap) {
+        heap.cap = heap.cap ? heap.cap * 2 : 1024;
+        heap.t = xrealloc(heap.t, heap.cap * sizeof *heap.t);
     }
-    f->t[(f->head + f->len++) % f->cap] = t;
+    timer t = { due_ns, (int)(p - conns), kind, p->gen };
+    size_t i = heap.len++;
+    while (i > 0 && heap.t[(i - 1) / 2].due_ns > due_ns) {
+        heap.t[i] = heap.t[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    heap.t[i] = t;
 }
 
-static const timer *fifo_peek(const fifo *f)
+static void timer_pop(void)
 {
-    return f->len ? &f->t[f->head] : NULL;
-}
-
-static void fifo_pop(fifo *f)
-{
-    f->head = (f->head + 1) % f->cap;
-    f->len--;
+    timer last = heap.t[--heap.len];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= heap.len)
+            break;
+        if (c + 1 < heap.len && heap.t[c + 1].due_ns < heap.t[c].due_ns)
+            c++;
+        if (heap.t[c].due_ns >= last.due_ns)
+            break;
+        heap.t[i] = heap.t[c];
+        i = c;
+    }
+    if (heap.len)
+        heap.t[i] = last;
 }
 
 static void base64(const unsigned char *in, size_t len, char *out)
@@ -253,18 +303,23 @@ static size_t head_end(const buf *b)
     return e ? (size_t)(e - b->p) + 4 : 0;
 }
 
+static long long id_of(const json_t *v)
+{
+    return json_is_integer(v) ? (long long)json_integer_value(v) : 0;
+}
+
 /* --- sockets -------------------------------------------------------------------- */
 
-static void watch(player *p, int add)
+static void watch(conn *p, int add)
 {
-    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)(p - players) };
+    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)(p - conns) };
     if (p->connecting || p->out.len)
         ev.events |= EPOLLOUT;
     epoll_ctl(epfd, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, p->fd, &ev);
 }
 
 /* Starts a connection to the server: 0, or -1 at once. */
-static int open_socket(player *p)
+static int open_socket(conn *p)
 {
     struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)opt.port) };
     inet_pton(AF_INET, opt.host, &a.sin_addr);
@@ -284,19 +339,20 @@ static int open_socket(player *p)
     return 0;
 }
 
-static void close_socket(player *p)
+static void close_socket(conn *p)
 {
     if (p->fd >= 0) {
         epoll_ctl(epfd, EPOLL_CTL_DEL, p->fd, NULL);
         close(p->fd);
     }
     p->fd = -1;
+    p->connecting = 0;
     p->in.len = 0;
     p->out.len = 0;
 }
 
 /* Writes what the out buffer holds; -1 if the socket failed. */
-static int flush(player *p)
+static int flush(conn *p)
 {
     while (p->out.len) {
         ssize_t n = send(p->fd, p->out.p, p->out.len, MSG_NOSIGNAL);
@@ -314,7 +370,16 @@ static int flush(player *p)
 
 static void start_next(void);
 
-static void die(player *p, long *counter, const char *why)
+static void forget_game(conn *p)
+{
+    json_decref(p->legal);
+    p->legal = NULL;
+    p->game = 0;
+    p->gen++;
+}
+
+/* Closed for good: by the server, or after a failure. */
+static void die(conn *p, long *counter, const char *why)
 {
     if (counter) {
         ++*counter;
@@ -325,13 +390,14 @@ static void die(player *p, long *counter, const char *why)
     if (p->state == OPEN)
         st.open--;
     p->state = DEAD;
+    forget_game(p);
     close_socket(p);
     start_next();
 }
 
 /* --- WebSocket frames ------------------------------------------------------------ */
 
-static void send_frame(player *p, int op, const void *data, size_t len)
+static void send_frame(conn *p, int op, const void *data, size_t len)
 {
     unsigned char h[14];
     size_t n = 0;
@@ -359,56 +425,120 @@ static void send_frame(player *p, int op, const void *data, size_t len)
         d[i] ^= mask[i & 3];
 }
 
-static void send_json(player *p, json_t *msg)
+/* Brings p's pacing tokens up to now (--rate messages a second, BURST at once). */
+static void refill(conn *p)
 {
-    char *text = json_dumps(msg, JSON_COMPACT);
+    long long now = now_ns();
+    p->tokens += (double)(now - p->tokens_ns) * opt.rate / 1e9;
+    if (p->tokens > BURST)
+        p->tokens = BURST;
+    p->tokens_ns = now;
+}
+
+/* Sends msg (and takes it) if p is open. */
+static void send_json(conn *p, json_t *msg)
+{
+    char *text = p->state == OPEN ? json_dumps(msg, JSON_COMPACT) : NULL;
     json_decref(msg);
     if (!text)
         return;
+    if (opt.rate) {
+        refill(p);
+        p->tokens -= 1;
+    }
     send_frame(p, OP_TEXT, text, strlen(text));
     free(text);
     if (flush(p) < 0)
         die(p, &st.err_closed, "write failed");
 }
 
-/* --- the game ---------------------------------------------------------------------- */
-
-static void seek(player *p)
+static void send_game(conn *p, const char *type, long long game)
 {
-    json_t *m = json_pack("{s:s, s:s, s:i, s:i, s:i, s:b}", "type", "seek", "variant", opt.variant,
-                          "base_ms", 0, "inc_ms", 0, "move_limit", opt.move_limit, "rated", 0);
-    send_json(p, m);
+    send_json(p, json_pack("{s:s, s:I, s:s}", "type", type, "game", (json_int_t)game, "ref", type));
 }
 
-static int my_turn(const player *p)
+/* Drops p on purpose: the socket closed (for players, half the time after a
+ * close frame), and a timer to come back with the same cookie. */
+static void drop(conn *p)
+{
+    if (!p->spec && rng() % 2) {
+        unsigned char code[2] = { 1001 >> 8, 1001 & 0xff };
+        send_frame(p, OP_CLOSE, code, 2);
+        flush(p);
+    }
+    st.drops[p->spec]++;
+    st.open--;
+    close_socket(p);
+    p->state = AWAY;
+    p->hello = 0;
+    p->phase = S_IDLE;
+    forget_game(p);
+    timer_add(p, T_BACK, after_ms(200, p->spec ? 2000 : 3000));
+}
+
+/* --- players ---------------------------------------------------------------------- */
+
+static void progress(pair *pr)
+{
+    int k = (int)(pr - pairs);
+    conn *a = &conns[2 * k], *b = &conns[2 * k + 1];
+    if (stopping || pr->phase != P_IDLE || a->state != OPEN || b->state != OPEN || !a->hello ||
+        !b->hello)
+        return;
+    pr->phase = P_SEEKING;
+    send_json(a, json_pack("{s:s, s:s, s:i, s:i, s:i, s:b, s:s}", "type", "seek", "variant",
+                           opt.variant, "base_ms", 0, "inc_ms", 0, "move_limit", opt.move_limit,
+                           "rated", 0, "ref", "seek"));
+}
+
+/* The pair's game `id` is over; counted once. */
+static void pair_ended(pair *pr, long long id)
+{
+    if (!id || id != pr->game)
+        return;
+    st.games_finished++;
+    pr->last_ended = id;
+    pr->game = 0;
+    pr->phase = P_IDLE;
+    pr->pending = 0;
+}
+
+static int my_turn(const conn *p)
 {
     return p->game && p->legal && json_array_size(p->legal) > 0 && p->to_move >= 0 &&
            p->to_move < 32 && (p->sides >> p->to_move & 1);
 }
 
-static void maybe_schedule(player *p)
+static void maybe_schedule(conn *p)
 {
     if (my_turn(p) && !stopping)
-        fifo_push(&moves_due, (timer){ (int)(p - players), p->gen,
-                                       now_ns() + (long long)opt.delay_ms * 1000000LL });
+        timer_add(p, T_MOVE, now_ns() + (long long)opt.delay_ms * 1000000LL);
 }
 
-static void play(player *p)
+static void play(conn *p)
 {
     if (!my_turn(p) || p->state != OPEN)
         return;
+    if (opt.rate) {
+        refill(p);
+        if (p->tokens < 1) {   /* keep under the server's message rate: a little later */
+            timer_add(p, T_MOVE, now_ns() + (long long)((1 - p->tokens) * 1e9 / opt.rate) + 1000);
+            return;
+        }
+    }
     size_t n = json_array_size(p->legal);
     json_t *mv = json_array_get(p->legal, (size_t)(rng() % n));
     pair *pr = &pairs[p->pair];
     pr->pending = 1;
-    pr->sender = (int)(p - players);
+    pr->sender = (int)(p - conns);
     pr->sent_ns = now_ns();
     p->gen++;   /* no second move until the server answers */
-    send_json(p, json_pack("{s:s, s:O, s:i, s:O}", "type", "move", "game", p->game, "ply",
-                           (json_int_t)p->next_ply, "move", mv));
+    send_json(p, json_pack("{s:s, s:I, s:I, s:O, s:s}", "type", "move", "game",
+                           (json_int_t)p->game, "ply", (json_int_t)p->next_ply, "move", mv,
+                           "ref", "move"));
 }
 
-static void set_legal(player *p, json_t *msg)
+static void set_legal(conn *p, json_t *msg)
 {
     json_t *legal = json_object_get(msg, "legal");
     json_decref(p->legal);
@@ -418,14 +548,34 @@ static void set_legal(player *p, json_t *msg)
     p->gen++;
 }
 
-static void on_game(player *p, json_t *g)
+static long ply_of(json_t *msg, long otherwise)
 {
-    json_t *id = json_object_get(g, "id");
+    json_t *ply = json_object_get(msg, "ply");
+    return json_is_integer(ply) ? (long)json_integer_value(ply) : otherwise;
+}
+
+static int is_live(json_t *g)
+{
+    const char *status = json_string_value(json_object_get(g, "status"));
+    return !status || strcmp(status, "live") == 0;
+}
+
+static void on_game(conn *p, json_t *g)
+{
+    long long id = id_of(json_object_get(g, "id"));
+    pair *pr = &pairs[p->pair];
     if (!id)
         return;
-    int fresh = !p->game || !json_equal(p->game, id);
-    json_decref(p->game);
-    p->game = json_incref(id);
+    if (!is_live(g) || id <= pr->last_ended || (pr->game && id < pr->game)) {
+        /* over, or a game of this pair that ended already */
+        if (id == p->game)
+            forget_game(p);
+        if (!is_live(g))
+            pair_ended(pr, id);
+        progress(pr);
+        return;
+    }
+    p->game = id;
     p->sides = 0;
     size_t i;
     json_t *v;
@@ -434,27 +584,23 @@ static void on_game(player *p, json_t *g)
         if (s >= 0 && s < 32)
             p->sides |= 1u << s;
     }
-    json_t *moves = json_object_get(g, "moves");
-    p->next_ply = (long)json_array_size(moves);
-    const char *status = json_string_value(json_object_get(g, "status"));
+    p->next_ply = ply_of(g, (long)json_array_size(json_object_get(g, "moves")));
     set_legal(p, g);
-    if (status && strcmp(status, "live") != 0) {
-        json_decref(p->legal);
-        p->legal = NULL;
-    }
-    if (fresh && p->pair * 2 == (int)(p - players)) {
+    if (id != pr->game) {
+        pr->game = id;
+        pr->phase = P_PLAYING;
+        pr->pending = 0;
         st.games_started++;
-        pairs[p->pair].pending = 0;
     }
     maybe_schedule(p);
 }
 
-static void on_move(player *p, json_t *m)
+static void on_move(conn *p, json_t *m)
 {
-    if (!p->game || !json_equal(p->game, json_object_get(m, "game")))
+    if (!p->game || id_of(json_object_get(m, "game")) != p->game)
         return;
     pair *pr = &pairs[p->pair];
-    if (pr->pending && pr->sender != (int)(p - players)) {
+    if (pr->pending && pr->sender != (int)(p - conns)) {
         long long us = (now_ns() - pr->sent_ns) / 1000;
         if (st.nlat == st.caplat) {
             st.caplat = st.caplat ? st.caplat * 2 : 65536;
@@ -464,41 +610,54 @@ static void on_move(player *p, json_t *m)
         pr->pending = 0;
         st.moves++;
     }
-    p->next_ply++;
+    long ply = ply_of(m, p->next_ply);
+    if (p->next_ply >= 0 && ply != p->next_ply) {
+        st.err_proto++;
+        sample("a player got a move out of order", "");
+    }
+    p->next_ply = ply + 1;
     set_legal(p, m);
     maybe_schedule(p);
 }
 
-static void on_end(player *p, json_t *m)
+static void on_end(conn *p, json_t *m)
 {
-    if (!p->game || !json_equal(p->game, json_object_get(m, "game")))
-        return;
-    json_decref(p->game);
-    json_decref(p->legal);
-    p->game = NULL;
-    p->legal = NULL;
-    p->gen++;
-    if (p->pair * 2 == (int)(p - players)) {
-        st.games_finished++;
-        if (!stopping)
-            seek(p);
-    }
+    long long id = id_of(json_object_get(m, "game"));
+    pair *pr = &pairs[p->pair];
+    if (id == p->game)
+        forget_game(p);
+    pair_ended(pr, id);
+    progress(pr);
 }
 
-static void on_message(player *p, const char *text, size_t len)
+/* `hello` on a player's connection: comes back to the games it lists. */
+static void player_hello(conn *p, json_t *m)
 {
-    json_t *m = json_loadb(text, len, 0, NULL);
-    const char *type = json_string_value(json_object_get(m, "type"));
-    if (!type) {
-        st.err_proto++;
-        sample("not a message", text);
-    } else if (strcmp(type, "seek_created") == 0) {
+    pair *pr = &pairs[p->pair];
+    int listed = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(m, "games"), i, v) {
+        listed |= pr->game && id_of(v) == pr->game;
+        send_game(p, "watch", id_of(v));
+    }
+    if (p->state != OPEN)
+        return;
+    if (pr->game && !listed)
+        pair_ended(pr, pr->game);   /* it ended while this player was away */
+    progress(pr);
+}
+
+static void player_message(conn *p, const char *type, json_t *m)
+{
+    if (strcmp(type, "seek_created") == 0) {
         json_t *s = json_object_get(m, "seek");
         json_t *id = json_is_object(s) ? json_object_get(s, "id") : s;
-        int me = (int)(p - players);
-        player *partner = &players[me | 1];
-        if (id && me % 2 == 0 && partner->state == OPEN)
-            send_json(partner, json_pack("{s:s, s:O}", "type", "accept", "seek", id));
+        int me = (int)(p - conns);
+        conn *partner = &conns[me | 1];
+        if (id && me % 2 == 0 && pairs[p->pair].phase == P_SEEKING && partner->hello)
+            send_json(partner, json_pack("{s:s, s:O, s:s}", "type", "accept", "seek", id, "ref",
+                                         "accept"));
     } else if (strcmp(type, "game") == 0) {
         json_t *g = json_object_get(m, "game");
         on_game(p, json_is_object(g) ? g : m);
@@ -506,18 +665,129 @@ static void on_message(player *p, const char *text, size_t len)
         on_move(p, m);
     } else if (strcmp(type, "end") == 0) {
         on_end(p, m);
+    }
+}
+
+/* --- spectators ------------------------------------------------------------------- */
+
+/* Asks for the lobby, to pick a game from it. */
+static void spec_next(conn *p)
+{
+    if (p->state != OPEN || stopping)
+        return;
+    p->phase = S_LOBBY;
+    p->game = 0;
+    p->gen++;
+    send_json(p, json_pack("{s:s, s:s}", "type", "lobby", "ref", "lobby"));
+}
+
+static void spec_lobby(conn *p, json_t *m)
+{
+    if (p->phase != S_LOBBY)
+        return;   /* a lobby change sent before our `unlobby` arrived */
+    /* The lobby answered; changes of it would only flood us. */
+    send_json(p, json_pack("{s:s}", "type", "unlobby"));
+    json_t *games = json_object_get(m, "games"), *v;
+    size_t i, n = 0;
+    long long ids[128];
+    json_array_foreach(games, i, v) {
+        if (n < 128 && is_live(v) && id_of(json_object_get(v, "id")))
+            ids[n++] = id_of(json_object_get(v, "id"));
+    }
+    p->gen++;
+    if (!n) {
+        p->phase = S_IDLE;
+        timer_add(p, T_LOBBY, after_ms(1000, 1000));
+        return;
+    }
+    p->game = ids[rng() % n];
+    p->next_ply = -1;
+    p->phase = S_WATCHING;
+    send_game(p, "watch", p->game);
+    timer_add(p, T_LEAVE, after_ms(2000, 20000));
+}
+
+static void spec_message(conn *p, const char *type, json_t *m)
+{
+    if (strcmp(type, "lobby") == 0) {
+        spec_lobby(p, m);
+        return;
+    }
+    json_t *g = json_object_get(m, "game");
+    int state = strcmp(type, "game") == 0;
+    long long id = state ? id_of(json_object_get(g, "id")) : id_of(g);
+    if (p->phase != S_WATCHING || !id || id != p->game)
+        return;
+    if (state && !is_live(g)) {
+        spec_next(p);   /* it ended before we came: another */
+    } else if (state) {
+        st.watches++;
+        p->next_ply = ply_of(g, -1);
+    } else if (strcmp(type, "move") == 0 && p->next_ply >= 0) {
+        long ply = ply_of(m, p->next_ply);
+        if (ply != p->next_ply) {
+            st.err_proto++;
+            sample("a spectator got a move out of order", "");
+        }
+        p->next_ply = ply + 1;
+    } else if (strcmp(type, "end") == 0) {
+        st.watch_ended++;
+        spec_next(p);
+    }
+}
+
+/* --- messages ---------------------------------------------------------------------- */
+
+static void on_error(conn *p, json_t *m)
+{
+    const char *e = json_string_value(json_object_get(m, "error"));
+    const char *ref = json_string_value(json_object_get(m, "ref"));
+    if (!e)
+        e = "?";
+    if (ref && strcmp(ref, "move") == 0) {
+        /* the server had a newer state than ours (a reconnect's race) */
+        if (strncmp(e, "stale move", 10) == 0 || strncmp(e, "not your turn", 13) == 0) {
+            st.stale++;
+        } else {
+            st.err_move++;
+            sample("server error answering a move", e);
+        }
+        if (p->game)
+            send_game(p, "watch", p->game);   /* the whole state again */
+        return;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "server error%s%s%s", ref ? " (" : "", ref ? ref : "",
+             ref ? ")" : "");
+    st.err_other++;
+    sample(what, e);
+}
+
+static void on_message(conn *p, const char *text, size_t len)
+{
+    json_t *m = json_loadb(text, len, 0, NULL);
+    const char *type = json_string_value(json_object_get(m, "type"));
+    if (!type) {
+        st.err_proto++;
+        sample("not a message", text);
     } else if (strcmp(type, "error") == 0) {
-        st.err_server++;
-        const char *e = json_string_value(json_object_get(m, "error"));
-        sample("server error", e ? e : "?");
-        p->gen++;
-        maybe_schedule(p);   /* if it was our move that failed, try again later */
+        on_error(p, m);
+    } else if (strcmp(type, "hello") == 0) {
+        p->hello = 1;
+        if (p->spec)
+            spec_next(p);
+        else
+            player_hello(p, m);
+    } else if (p->spec) {
+        spec_message(p, type, m);
+    } else {
+        player_message(p, type, m);
     }
     json_decref(m);
 }
 
-/* Takes whole frames out of p->in. -1 if the player died. */
-static int read_frames(player *p)
+/* Takes whole frames out of p->in. -1 if the connection closed. */
+static int read_frames(conn *p)
 {
     for (;;) {
         const unsigned char *b = (const unsigned char *)p->in.p;
@@ -579,7 +849,7 @@ static int read_frames(player *p)
 
 /* --- connection phases ------------------------------------------------------------- */
 
-static void begin_http(player *p)
+static void begin_http(conn *p)
 {
     char req[256];
     snprintf(req, sizeof req, "GET /api/me HTTP/1.1\r\nHost: %s:%d\r\nConnection: close\r\n\r\n",
@@ -587,7 +857,7 @@ static void begin_http(player *p)
     buf_add(&p->out, req, strlen(req));
 }
 
-static void begin_shake(player *p)
+static void begin_shake(conn *p)
 {
     unsigned char nonce[16];
     for (int i = 0; i < 16; i++)
@@ -608,7 +878,7 @@ static void begin_shake(player *p)
 }
 
 /* The HTTP response to GET /api/me, complete or not. */
-static void http_input(player *p, int eof)
+static void http_input(conn *p, int eof)
 {
     size_t hl = head_end(&p->in);
     if (!hl) {
@@ -662,7 +932,7 @@ static void http_input(player *p, int eof)
     begin_shake(p);
 }
 
-static void shake_input(player *p, int eof)
+static void shake_input(conn *p, int eof)
 {
     size_t hl = head_end(&p->in);
     if (!hl) {
@@ -682,23 +952,37 @@ static void shake_input(player *p, int eof)
     }
     buf_drop(&p->in, hl);
     p->state = OPEN;
+    p->tokens = BURST;
+    p->tokens_ns = now_ns();
     connecting--;
+    if (p->back)
+        st.reconnects[p->spec]++;
     if (++st.open > st.peak)
         st.peak = st.open;
-    if (st.open == nplayers)
+    if (st.open == nconns && !st.all_open_ns)
         st.all_open_ns = now_ns();
-    int me = (int)(p - players), other = me ^ 1;
-    if (players[other].state == OPEN)
-        seek(&players[me & ~1]);
     start_next();
     if (p->state == OPEN)
         read_frames(p);
 }
 
+/* A dropped connection comes back: the handshake again, same cookie. */
+static void reconnect(conn *p)
+{
+    p->state = SHAKE;
+    p->back = 1;
+    connecting++;
+    if (open_socket(p) < 0) {
+        die(p, &st.err_connect, "connect failed");
+        return;
+    }
+    begin_shake(p);
+}
+
 static void start_next(void)
 {
-    while (!stopping && connecting < MAX_CONNECTING && next_to_start < nplayers) {
-        player *p = &players[next_to_start++];
+    while (!stopping && connecting < MAX_CONNECTING && next_to_start < nconns) {
+        conn *p = &conns[next_to_start++];
         p->state = HTTP;
         connecting++;
         if (open_socket(p) < 0) {
@@ -709,9 +993,9 @@ static void start_next(void)
     }
 }
 
-static void on_event(player *p, uint32_t events)
+static void on_event(conn *p, uint32_t events)
 {
-    if (p->state == DEAD || p->fd < 0)
+    if (p->state == DEAD || p->state == AWAY || p->fd < 0)
         return;
     if (p->connecting && (events & (EPOLLOUT | EPOLLERR | EPOLLHUP))) {
         int err = 0;
@@ -749,6 +1033,40 @@ static void on_event(player *p, uint32_t events)
         die(p, stopping ? NULL : &st.err_closed, "server closed the connection");
 }
 
+static void on_timer(const timer *t)
+{
+    conn *p = &conns[t->who];
+    if (p->gen != t->gen)
+        return;
+    if (t->kind == T_BACK && p->state == AWAY && !stopping)
+        reconnect(p);
+    else if (p->state != OPEN)
+        return;
+    else if (t->kind == T_MOVE)
+        play(p);
+    else if (t->kind == T_LOBBY)
+        spec_next(p);
+    else if (t->kind == T_LEAVE && p->phase == S_WATCHING && rng() % 2)
+        drop(p);
+    else if (t->kind == T_LEAVE && p->phase == S_WATCHING) {
+        st.unwatches++;
+        send_game(p, "unwatch", p->game);
+        spec_next(p);
+    }
+}
+
+/* Once a second: each player in a game drops with probability --churn. */
+static void churn(void)
+{
+    for (int i = 0; i < nplayers; i++) {
+        conn *p = &conns[i];
+        const pair *pr = &pairs[p->pair];
+        if (p->state == OPEN && p->hello && pr->phase == P_PLAYING && p->game == pr->game &&
+            unit() < opt.churn)
+            drop(p);
+    }
+}
+
 /* --- main ----------------------------------------------------------------------------- */
 
 static int cmp_u32(const void *a, const void *b)
@@ -771,9 +1089,9 @@ static long report(void)
     double secs = (double)(now_ns() - st.start_ns) / 1e9;
     if (st.nlat)
         qsort(st.lat_us, st.nlat, sizeof *st.lat_us, cmp_u32);
-    printf("load: %d games on %s:%d for %.1f s, move delay %d ms\n", opt.games, opt.host, opt.port,
-           secs, opt.delay_ms);
-    printf("connections: peak %d, at end %d of %d", st.peak, st.open, nplayers);
+    printf("load: %d games on %s:%d for %.1f s, move delay %d ms, %d spectators, churn %g\n",
+           opt.games, opt.host, opt.port, secs, opt.delay_ms, opt.spectators, opt.churn);
+    printf("connections: peak %d, at end %d of %d", st.peak, st.open, nconns);
     if (st.all_open_ns)
         printf(" (all open after %.2f s)", (double)(st.all_open_ns - st.start_ns) / 1e9);
     printf("\ngames: started %ld, finished %ld\n", st.games_started, st.games_finished);
@@ -781,14 +1099,21 @@ static long report(void)
     printf("latency ms (move sent -> opponent gets it): p50 %.2f  p90 %.2f  p99 %.2f  max %.2f"
            "  (n=%zu)\n",
            pct(0.50), pct(0.90), pct(0.99), pct(1.0), st.nlat);
-    long errors = st.err_connect + st.err_http + st.err_shake + st.err_server + st.err_closed +
-                  st.err_proto;
+    printf("reconnects: players %ld (of %ld drops), spectators %ld (of %ld drops)\n",
+           st.reconnects[0], st.drops[0], st.reconnects[1], st.drops[1]);
+    printf("spectator watches: %ld (%ld games ended while watched, %ld left with unwatch)\n",
+           st.watches, st.watch_ended, st.unwatches);
+    printf("server error messages: answering a move %ld (and %ld stale, not errors), others %ld\n",
+           st.err_move, st.stale, st.err_other);
+    long errors = st.err_connect + st.err_http + st.err_shake + st.err_move + st.err_other +
+                  st.err_closed + st.err_proto;
     printf("errors: %ld (connect %ld, http %ld, handshake %ld, server error messages %ld, "
            "closed %ld, protocol %ld)\n",
-           errors, st.err_connect, st.err_http, st.err_shake, st.err_server, st.err_closed,
-           st.err_proto);
+           errors, st.err_connect, st.err_http, st.err_shake, st.err_move + st.err_other,
+           st.err_closed, st.err_proto);
     for (int i = 0; i < st.nsamples; i++)
         printf("  %s\n", st.samples[i]);
+    fflush(stdout);
     return errors;
 }
 
@@ -801,17 +1126,23 @@ static void on_signal(int sig)
 static void usage(void)
 {
     fprintf(stderr, "usage: load --port P --games N --duration S [--move-delay-ms D]\n"
-                    "            [--host 127.0.0.1] [--variant rampart] [--move-limit 100]\n");
+                    "            [--host 127.0.0.1] [--variant rampart] [--move-limit 100]\n"
+                    "            [--spectators N] [--churn P] [--games-total N] [--rate R]\n");
     exit(2);
 }
 
-static int arg_int(const char *s, int lo, int hi)
+static long arg_long(const char *s, long lo, long hi)
 {
     char *end;
     long v = strtol(s, &end, 10);
     if (*end || end == s || v < lo || v > hi)
         usage();
-    return (int)v;
+    return v;
+}
+
+static int arg_int(const char *s, int lo, int hi)
+{
+    return (int)arg_long(s, lo, hi);
 }
 
 int main(int argc, char **argv)
@@ -830,7 +1161,18 @@ int main(int argc, char **argv)
             opt.delay_ms = arg_int(v, 0, 600000);
         else if (strcmp(a, "--move-limit") == 0)
             opt.move_limit = arg_int(v, 0, 100000);
-        else if (strcmp(a, "--host") == 0)
+        else if (strcmp(a, "--spectators") == 0)
+            opt.spectators = arg_int(v, 0, MAX_SPECTATORS);
+        else if (strcmp(a, "--games-total") == 0)
+            opt.games_total = arg_long(v, 1, 1000000000L);
+        else if (strcmp(a, "--rate") == 0)
+            opt.rate = arg_int(v, 0, 100000);
+        else if (strcmp(a, "--churn") == 0) {
+            char *end;
+            opt.churn = strtod(v, &end);
+            if (*end || end == v || !(opt.churn >= 0 && opt.churn <= 1))
+                usage();
+        } else if (strcmp(a, "--host") == 0)
             opt.host = v;
         else if (strcmp(a, "--variant") == 0)
             opt.variant = v;
@@ -847,14 +1189,15 @@ int main(int argc, char **argv)
     }
 
     nplayers = 2 * opt.games;
+    nconns = nplayers + opt.spectators;
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)nplayers + 32) {
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)nconns + 32) {
         fprintf(stderr, "load: %d connections need more open files than the limit (%llu)\n",
-                nplayers, (unsigned long long)rl.rlim_cur);
+                nconns, (unsigned long long)rl.rlim_cur);
         return 1;
     }
     signal(SIGINT, on_signal);
@@ -862,28 +1205,33 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     rng_state ^= (uint64_t)now_ns() ^ (uint64_t)getpid() << 32;
 
-    players = calloc((size_t)nplayers, sizeof *players);
+    conns = calloc((size_t)nconns, sizeof *conns);
     pairs = calloc((size_t)opt.games, sizeof *pairs);
     epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (!players || !pairs || epfd < 0) {
+    if (!conns || !pairs || epfd < 0) {
         fprintf(stderr, "load: cannot start\n");
         return 1;
     }
-    for (int i = 0; i < nplayers; i++) {
-        players[i].fd = -1;
-        players[i].pair = i / 2;
-        players[i].to_move = -1;
+    for (int i = 0; i < nconns; i++) {
+        conns[i].fd = -1;
+        conns[i].spec = i >= nplayers;
+        conns[i].pair = i < nplayers ? i / 2 : 0;
+        conns[i].to_move = -1;
+        conns[i].next_ply = -1;
     }
     st.start_ns = now_ns();
     long long end_ns = st.start_ns + (long long)opt.seconds * 1000000000LL;
+    long long churn_ns = st.start_ns + 1000000000LL;
     start_next();
 
     struct epoll_event evs[256];
-    while (!stop_now && now_ns() < end_ns) {
+    while (!stop_now && now_ns() < end_ns &&
+           !(opt.games_total && st.games_finished >= opt.games_total)) {
         long long now = now_ns(), wake = end_ns;
-        const timer *t = fifo_peek(&moves_due);
-        if (t && t->due_ns < wake)
-            wake = t->due_ns;
+        if (heap.len && heap.t[0].due_ns < wake)
+            wake = heap.t[0].due_ns;
+        if (opt.churn > 0 && churn_ns < wake)
+            wake = churn_ns;
         int wait_ms = (int)((wake - now + 999999) / 1000000);
         if (wait_ms < 0)
             wait_ms = 0;
@@ -891,20 +1239,22 @@ int main(int argc, char **argv)
             wait_ms = 100;
         int n = epoll_wait(epfd, evs, 256, wait_ms);
         for (int i = 0; i < n; i++)
-            on_event(&players[evs[i].data.u32], evs[i].events);
+            on_event(&conns[evs[i].data.u32], evs[i].events);
         now = now_ns();
-        while ((t = fifo_peek(&moves_due)) && t->due_ns <= now) {
-            timer due = *t;
-            fifo_pop(&moves_due);
-            player *p = &players[due.who];
-            if (p->state == OPEN && p->gen == due.gen)
-                play(p);
+        while (heap.len && heap.t[0].due_ns <= now) {
+            timer due = heap.t[0];
+            timer_pop();
+            on_timer(&due);
+        }
+        if (opt.churn > 0 && now >= churn_ns) {
+            churn();
+            churn_ns += 1000000000LL;
         }
     }
     stopping = 1;
     long errors = report();
-    for (int i = 0; i < nplayers; i++) {
-        player *p = &players[i];
+    for (int i = 0; i < nconns; i++) {
+        conn *p = &conns[i];
         if (p->state == OPEN) {
             unsigned char code[2] = { 1000 >> 8, 1000 & 0xff };
             send_frame(p, OP_CLOSE, code, 2);
@@ -913,12 +1263,11 @@ int main(int argc, char **argv)
         close_socket(p);
         free(p->in.p);
         free(p->out.p);
-        json_decref(p->game);
         json_decref(p->legal);
     }
-    free(players);
+    free(conns);
     free(pairs);
-    free(moves_due.t);
+    free(heap.t);
     free(st.lat_us);
     close(epfd);
     return errors ? 1 : 0;
