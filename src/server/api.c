@@ -31,7 +31,10 @@ void reply_json(net_http *h, int status, json_t *body, const char *headers)
 
 void reply_error(net_http *h, int status, const char *what)
 {
-    reply_json(h, status, json_pack("{s:s}", "error", what), NULL);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", what);
+    text_utf8(buf);
+    reply_json(h, status, json_pack("{s:s}", "error", buf), NULL);
 }
 
 /* --- reading ---------------------------------------------------------------------- */
@@ -391,7 +394,7 @@ static void game_page(srv *s, net_http *h, int64_t id, const char *rest)
         return;
     }
     live *g = live_find(s, id);
-    json_t *j = g ? live_state(g, NULL) : game_json_stored(s, id, err, sizeof err);
+    json_t *j = g ? live_state(g, NULL) : game_json_stored(s, id, NULL, err, sizeof err);
     if (!j)
         reply_error(h, 404, err);
     else

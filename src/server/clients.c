@@ -135,6 +135,32 @@ void client_send(client *c, json_t *msg)
     }
 }
 
+void text_utf8(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3
+              : (*p & 0xf8) == 0xf0 ? 4 : 0;
+        int ok = n > 0;
+        for (int i = 1; ok && i < n; i++)
+            ok = (p[i] & 0xc0) == 0x80;
+        if (ok && n > 1) {
+            /* no overlong forms, no surrogates, nothing past U+10FFFF */
+            unsigned cp = n == 2 ? (p[0] & 0x1fu) << 6 | (p[1] & 0x3fu)
+                        : n == 3 ? (p[0] & 0x0fu) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu)
+                                 : (p[0] & 0x07u) << 18 | (p[1] & 0x3fu) << 12 |
+                                       (p[2] & 0x3fu) << 6 | (p[3] & 0x3fu);
+            ok = cp >= (n == 2 ? 0x80u : n == 3 ? 0x800u : 0x10000u) &&
+                 !(cp >= 0xd800 && cp <= 0xdfff) && cp <= 0x10ffff;
+        }
+        if (!ok) {
+            *p++ = '?';
+            continue;
+        }
+        p += n;
+    }
+}
+
 void client_error(client *c, json_t *ref, const char *fmt, ...)
 {
     char buf[256];
@@ -142,6 +168,7 @@ void client_error(client *c, json_t *ref, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    text_utf8(buf);  /* a quoted input cut short may end in half a character */
     json_t *m = json_pack("{s:s, s:s}", "type", "error", "error", buf);
     if (ref)
         json_object_set(m, "ref", ref);
@@ -286,7 +313,7 @@ static void on_watch(srv *s, client *c, json_t *msg, json_t *ref, int on)
         if (json_is_integer(id) && on) {
             /* a finished game no longer in memory: send it as stored */
             char err[160];
-            json_t *st = game_json_stored(s, json_integer_value(id), err, sizeof err);
+            json_t *st = game_json_stored(s, json_integer_value(id), c, err, sizeof err);
             if (st) {
                 json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", st);
                 client_send(c, m);

@@ -46,12 +46,12 @@ json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen
     return out;
 }
 
-json_t *game_json_stored(srv *s, int64_t id, char *err, size_t errlen)
+json_t *game_json_stored(srv *s, int64_t id, const client *to, char *err, size_t errlen)
 {
     live *g = live_load(s, id, err, errlen);
     if (!g)
         return NULL;
-    json_t *j = live_state(g, NULL);
+    json_t *j = live_state(g, to);
     live_free(g);
     return j;
 }

@@ -245,6 +245,10 @@ void srv_check(srv *s);
 /* clients.c */
 client *client_find(srv *s, uint64_t id);
 void client_send(client *c, json_t *msg);          /* does not steal msg */
+/* Makes s valid UTF-8 in place: each byte of a broken or cut sequence
+ * becomes '?' (JSON strings must be UTF-8; an error quoting input may cut
+ * a character in two). */
+void text_utf8(char *s);
 void client_error(client *c, json_t *ref, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* 0, or -1 if out of memory (nothing changed). */
@@ -325,7 +329,8 @@ int live_count_with_bots(srv *s);
 void live_free_all(srv *s);
 /* The record of a stored game as text (malloc'd), or NULL. */
 char *record_text(srv *s, int64_t id, char *err, size_t errlen);
-json_t *game_json_stored(srv *s, int64_t id, char *err, size_t errlen);
+/* A stored game as `to` sees it (NULL: a spectator), as live_state. */
+json_t *game_json_stored(srv *s, int64_t id, const client *to, char *err, size_t errlen);
 /* Every position of a game, the start first (for reviewing); a hidden
  * game's only once it is over. NULL with *status 404 or 403 and err. */
 json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen);

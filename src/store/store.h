@@ -22,7 +22,8 @@
  * the function says so, and a name already taken as STORE_TAKEN (2).
  *
  * Times are milliseconds since the Unix epoch (int64_t). Ids are positive
- * int64_t, given by the store.
+ * int64_t, given by the store, and never given twice (not even after a
+ * player was purged).
  */
 #ifndef CITADEL_STORE_H
 #define CITADEL_STORE_H

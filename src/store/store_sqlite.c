@@ -27,7 +27,9 @@
  *   ratings        (player, variant) -> rating, games
  *   rating_history one row per player per rated game: before, after, time
  *   kv             (player, key) -> value
- * Schema 2 adds an index of the guests, for purging those nobody can use.
+ * Schema 2 adds an index of the guests, for purging those nobody can use;
+ * schema 3 makes players' ids AUTOINCREMENT, so a purged id is never given
+ * again.
  *
  * The invariant: games.nmoves equals the number of rows in moves for that
  * game, which are plies 0 .. nmoves-1; store_move_add keeps it with one
@@ -125,6 +127,27 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (player, key)) WITHOUT ROWID;",
 
     /* 2: guests are purged once they have no session and no game. */
+    "CREATE INDEX players_guests ON players(id) WHERE is_guest = 1;",
+
+    /* 3: a purged player's id is never given again (AUTOINCREMENT): a
+     * connection still holding a purged guest's id must not become the
+     * next player. SQLite's way of changing a table: a new one, the rows
+     * copied, the old one dropped, the new one renamed (foreign keys are
+     * off while migrations run, and checked after). */
+    "CREATE TABLE players_v3 ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  name TEXT NOT NULL COLLATE NOCASE UNIQUE"
+    "    CHECK (length(CAST(name AS BLOB)) BETWEEN 1 AND 32),"
+    "  pass_hash TEXT NOT NULL DEFAULT '',"
+    "  is_bot INTEGER NOT NULL DEFAULT 0 CHECK (is_bot IN (0, 1)),"
+    "  is_guest INTEGER NOT NULL DEFAULT 0 CHECK (is_guest IN (0, 1)),"
+    "  bot_spec TEXT NOT NULL DEFAULT '',"
+    "  created INTEGER NOT NULL);"
+    "INSERT INTO players_v3 (id, name, pass_hash, is_bot, is_guest, bot_spec, created)"
+    "  SELECT id, name, pass_hash, is_bot, is_guest, bot_spec, created FROM players;"
+    "DROP TABLE players;"
+    "ALTER TABLE players_v3 RENAME TO players;"
+    "CREATE INDEX players_bots ON players(id) WHERE is_bot = 1;"
     "CREATE INDEX players_guests ON players(id) WHERE is_guest = 1;",
 };
 
@@ -259,6 +282,14 @@ static int migrate(store *s, store_err *err)
             return -1;
         }
     }
+    /* the migrations ran without foreign keys; none may be left dangling */
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+        return fail(err, "foreign key check: %s", sqlite3_errmsg(s->db));
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return fail(err, "the database has rows whose foreign keys lead nowhere");
     s->version = version;
     return 0;
 }
@@ -302,9 +333,9 @@ static int configure(store *s, int sync_full, store_err *err)
         return -1;
     if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0)
         return fail(err, "cannot switch the database to WAL (journal mode is %s)", mode);
+    /* foreign keys come on after the migrations (store_open) */
     if (exec(s->db, sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
-             err, "synchronous") != 0 ||
-        exec(s->db, "PRAGMA foreign_keys = ON", err, "foreign keys") != 0)
+             err, "synchronous") != 0)
         return -1;
     return 0;
 }
@@ -376,7 +407,8 @@ store *store_open(const char *path, int sync_full, store_err *err)
         return NULL;
     }
     sqlite3_extended_result_codes(s->db, 1);
-    if (configure(s, sync_full, err) != 0 || migrate(s, err) != 0) {
+    if (configure(s, sync_full, err) != 0 || migrate(s, err) != 0 ||
+        exec(s->db, "PRAGMA foreign_keys = ON", err, "foreign keys") != 0) {
         store_close(s);
         return NULL;
     }

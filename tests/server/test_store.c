@@ -199,6 +199,138 @@ static void test_newer_schema_refused(void **state)
     tmpdb_remove(&t);
 }
 
+/* The first schema, as a database made before schema 2 holds it (a copy
+ * kept here on purpose: it must not follow the store's changes). */
+static const char schema1[] =
+    "CREATE TABLE players ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL COLLATE NOCASE UNIQUE"
+    "    CHECK (length(CAST(name AS BLOB)) BETWEEN 1 AND 32),"
+    "  pass_hash TEXT NOT NULL DEFAULT '',"
+    "  is_bot INTEGER NOT NULL DEFAULT 0 CHECK (is_bot IN (0, 1)),"
+    "  is_guest INTEGER NOT NULL DEFAULT 0 CHECK (is_guest IN (0, 1)),"
+    "  bot_spec TEXT NOT NULL DEFAULT '',"
+    "  created INTEGER NOT NULL);"
+    "CREATE INDEX players_bots ON players(id) WHERE is_bot = 1;"
+
+    "CREATE TABLE sessions ("
+    "  token TEXT PRIMARY KEY,"
+    "  player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,"
+    "  created INTEGER NOT NULL,"
+    "  expires INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX sessions_expires ON sessions(expires);"
+    "CREATE INDEX sessions_player ON sessions(player);"
+
+    "CREATE TABLE games ("
+    "  id INTEGER PRIMARY KEY,"
+    "  variant TEXT NOT NULL,"
+    "  start TEXT NOT NULL,"
+    "  base_ms INTEGER NOT NULL,"
+    "  inc_ms INTEGER NOT NULL,"
+    "  move_limit INTEGER NOT NULL,"
+    "  rated INTEGER NOT NULL CHECK (rated IN (0, 1)),"
+    "  nsides INTEGER NOT NULL CHECK (nsides BETWEEN 1 AND 4),"
+    "  created INTEGER NOT NULL,"
+    "  started INTEGER NOT NULL DEFAULT 0,"
+    "  status INTEGER NOT NULL DEFAULT 0 CHECK (status IN (0, 1, 2)),"
+    "  winner INTEGER NOT NULL DEFAULT -1,"
+    "  reason TEXT NOT NULL DEFAULT '',"
+    "  sterile INTEGER NOT NULL DEFAULT 0,"
+    "  ended INTEGER NOT NULL DEFAULT 0,"
+    "  nmoves INTEGER NOT NULL DEFAULT 0);"
+    "CREATE INDEX games_status ON games(status);"
+
+    "CREATE TABLE game_players ("
+    "  game INTEGER NOT NULL REFERENCES games(id),"
+    "  side INTEGER NOT NULL CHECK (side BETWEEN 0 AND 3),"
+    "  player INTEGER NOT NULL REFERENCES players(id),"
+    "  PRIMARY KEY (game, side)) WITHOUT ROWID;"
+    "CREATE INDEX game_players_player ON game_players(player, game);"
+
+    "CREATE TABLE moves ("
+    "  game INTEGER NOT NULL REFERENCES games(id),"
+    "  ply INTEGER NOT NULL,"
+    "  text TEXT NOT NULL,"
+    "  clock_ms INTEGER NOT NULL,"
+    "  time INTEGER NOT NULL,"
+    "  PRIMARY KEY (game, ply)) WITHOUT ROWID;"
+
+    "CREATE TABLE ratings ("
+    "  player INTEGER NOT NULL REFERENCES players(id),"
+    "  variant TEXT NOT NULL,"
+    "  rating REAL NOT NULL,"
+    "  games INTEGER NOT NULL,"
+    "  PRIMARY KEY (player, variant)) WITHOUT ROWID;"
+    "CREATE INDEX ratings_ladder ON ratings(variant, rating DESC, games DESC);"
+
+    "CREATE TABLE rating_history ("
+    "  id INTEGER PRIMARY KEY,"
+    "  player INTEGER NOT NULL REFERENCES players(id),"
+    "  variant TEXT NOT NULL,"
+    "  game INTEGER NOT NULL REFERENCES games(id),"
+    "  time INTEGER NOT NULL,"
+    "  before REAL NOT NULL,"
+    "  after REAL NOT NULL,"
+    "  UNIQUE (player, game));"
+    "CREATE INDEX rating_history_player ON rating_history(player, variant, time, game);"
+
+    "CREATE TABLE kv ("
+    "  player INTEGER NOT NULL REFERENCES players(id),"
+    "  key TEXT NOT NULL,"
+    "  value TEXT NOT NULL,"
+    "  PRIMARY KEY (player, key)) WITHOUT ROWID;";
+
+/* A database at schema 1, with a player in a game, a session and a rating,
+ * is brought up to date: every row kept, foreign keys whole, and ids never
+ * given again. */
+static void test_old_schema_migrates(void **state)
+{
+    (void)state;
+    tmpdb t;
+    tmpdb_make(&t);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(t.path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, schema1, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db,
+                     "INSERT INTO players (id, name, is_guest, created) VALUES (5, 'ann', 0, 1),"
+                     " (7, 'guest-x', 1, 1);"
+                     "INSERT INTO sessions VALUES ('tok', 5, 1, 9000000000000);"
+                     "INSERT INTO games (id, variant, start, base_ms, inc_ms, move_limit, rated,"
+                     " nsides, created, nmoves) VALUES (3, 'rampart', 's', 0, 0, 0, 0, 2, 1, 1);"
+                     "INSERT INTO game_players VALUES (3, 0, 5), (3, 1, 7);"
+                     "INSERT INTO moves VALUES (3, 0, 'c2c3', 0, 1);"
+                     "INSERT INTO ratings VALUES (5, 'rampart', 1520, 1);"
+                     "PRAGMA user_version = 1;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+    store_err err = { "" };
+    store *s = store_open(t.path, 0, &err);
+    if (!s)
+        fail_msg("store_open: %s", err.msg);
+    assert_true(store_schema_version(s) >= 3);
+    store_player p;
+    assert_int_equal(store_player_by_name(s, "ann", &p, NULL, &err), 0);
+    assert_int_equal(p.id, 5);
+    int64_t who = 0;
+    assert_int_equal(store_session_player(s, "tok", 2, &who, &err), 0);
+    assert_int_equal(who, 5);
+    store_game g;
+    assert_int_equal(store_game_get(s, 3, &g, &err), 0);
+    assert_int_equal(g.players[1], 7);
+    assert_int_equal(g.nmoves, 1);
+    store_rating r;
+    assert_int_equal(store_rating_get(s, 5, "rampart", &r, &err), 0);
+    assert_true(r.rating > 1519.0 && r.games == 1);
+    /* the foreign keys hold: a session for nobody is refused */
+    assert_int_equal(store_session_add(s, "tok2", 99, 1, 2, &err), -1);
+    int64_t id = add_player(s, "bea", 0, 0);
+    assert_true(id > 7);
+    store_close(s);
+    tmpdb_remove(&t);
+}
+
 /* --- players ------------------------------------------------------------ */
 
 static void test_players(void **state)
@@ -357,6 +489,10 @@ static void test_guests_purge(void **state)
     assert_int_equal(store_guests_purge(s, T0 + 200000, &err), 1);
     assert_int_equal(store_player_by_id(s, live, &p, &err), STORE_NOT_FOUND);
     assert_int_equal(store_guests_purge(s, T0 + 300000, &err), 0);
+    /* a purged guest's id is never given again: a connection still
+     * holding it must not become someone else */
+    int64_t next = add_player(s, "guest-eeeeee", 0, 1);
+    assert_true(next > bare && next > live);
     store_close(s);
 }
 
@@ -964,6 +1100,7 @@ int main(void)
         cmocka_unit_test(test_open_bad_path),
         cmocka_unit_test(test_reopen_keeps_data),
         cmocka_unit_test(test_newer_schema_refused),
+        cmocka_unit_test(test_old_schema_migrates),
         cmocka_unit_test(test_players),
         cmocka_unit_test(test_player_names),
         cmocka_unit_test(test_bots),
