@@ -157,8 +157,27 @@ int guest_allowed(srv *s, const char *addr)
 
 void guests_purge(srv *s)
 {
+    /* a guest still connected keeps its row (and so its id) however old its
+     * session: it goes at the first purge after it leaves */
+    size_t n_keep = 0, cap = 0;
+    int64_t *keep = NULL;
+    for (client *c = s->clients; c; c = c->next) {
+        if (!c->me.guest)
+            continue;
+        if (n_keep == cap) {
+            size_t ncap = cap ? 2 * cap : 64;
+            int64_t *k = realloc(keep, ncap * sizeof *k);
+            if (!k) {
+                free(keep);
+                return;          /* no purge this time rather than a wrong one */
+            }
+            keep = k, cap = ncap;
+        }
+        keep[n_keep++] = c->me.id;
+    }
     store_err e;
-    int n = store_guests_purge(s->st, net_wall_ms(), &e);
+    int n = store_guests_purge(s->st, net_wall_ms(), keep, n_keep, &e);
+    free(keep);
     if (n < 0)
         fprintf(stderr, "citadel serve: purging guests: %s\n", e.msg);
 }

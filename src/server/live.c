@@ -55,6 +55,11 @@ static void live_insert(srv *s, live *g)
     unsigned b = bucket(g->id);
     g->next = s->games[b];
     s->games[b] = g;
+    g->all_prev = NULL;
+    g->all_next = s->all_games;
+    if (s->all_games)
+        s->all_games->all_prev = g;
+    s->all_games = g;
     s->nlive++;
 }
 
@@ -87,12 +92,12 @@ void live_free(live *g)
 
 void live_free_all(srv *s)
 {
-    for (int i = 0; i < SRV_GAME_BUCKETS; i++)
-        while (s->games[i]) {
-            live *g = s->games[i];
-            s->games[i] = g->next;
-            live_free(g);
-        }
+    while (s->all_games) {
+        live *g = s->all_games;
+        s->all_games = g->all_next;
+        live_free(g);
+    }
+    memset(s->games, 0, sizeof s->games);
     s->nlive = 0;
 }
 
@@ -107,17 +112,16 @@ static int has_bot(const live *g)
 int live_count_of_player(srv *s, int64_t player, int *with_bots)
 {
     int n = 0, b = 0;
-    for (int k = 0; k < SRV_GAME_BUCKETS; k++)
-        for (live *g = s->games[k]; g; g = g->next) {
-            if (g->over)
-                continue;
-            for (int i = 0; i < g->v->nsides; i++)
-                if (g->players[i].id == player) {
-                    n++;
-                    b += has_bot(g);
-                    break;
-                }
-        }
+    LIVE_EACH(s, g) {
+        if (g->over)
+            continue;
+        for (int i = 0; i < g->v->nsides; i++)
+            if (g->players[i].id == player) {
+                n++;
+                b += has_bot(g);
+                break;
+            }
+    }
     if (with_bots)
         *with_bots = b;
     return n;
@@ -126,9 +130,8 @@ int live_count_of_player(srv *s, int64_t player, int *with_bots)
 int live_count_with_bots(srv *s)
 {
     int n = 0;
-    for (int k = 0; k < SRV_GAME_BUCKETS; k++)
-        for (live *g = s->games[k]; g; g = g->next)
-            n += !g->over && has_bot(g);
+    LIVE_EACH(s, g)
+        n += !g->over && has_bot(g);
     return n;
 }
 
@@ -780,19 +783,18 @@ int live_resume_all(srv *s)
 
 static void mark_player(srv *s, int64_t player, int64_t when)
 {
-    for (int b = 0; b < SRV_GAME_BUCKETS; b++)
-        for (live *g = s->games[b]; g; g = g->next) {
-            if (g->over)
-                continue;
-            int hit = 0;
-            for (int i = 0; i < g->v->nsides; i++)
-                if (g->players[i].id == player && !g->players[i].bot) {
-                    g->gone[i] = when;
-                    hit = 1;
-                }
-            if (hit)
-                live_arm(g);
-        }
+    LIVE_EACH(s, g) {
+        if (g->over)
+            continue;
+        int hit = 0;
+        for (int i = 0; i < g->v->nsides; i++)
+            if (g->players[i].id == player && !g->players[i].bot) {
+                g->gone[i] = when;
+                hit = 1;
+            }
+        if (hit)
+            live_arm(g);
+    }
 }
 
 void live_player_left(srv *s, int64_t player)
@@ -808,23 +810,29 @@ void live_player_back(srv *s, int64_t player)
 void live_sweep(srv *s)
 {
     int64_t now = net_mono_ms();
-    for (int b = 0; b < SRV_GAME_BUCKETS; b++)
-        for (live **p = &s->games[b]; *p;) {
-            live *g = *p;
-            if (g->over && now - g->over_mono > s->cfg.keep_over_ms) {
-                while (g->nwatch) {
-                    client *c = client_find(s, g->watchers[g->nwatch - 1]);
-                    if (c)
-                        client_unwatch(c, g->id);
-                    g->nwatch--;
-                }
-                *p = g->next;
-                s->nlive--;
-                live_free(g);
-            } else {
-                p = &g->next;
-            }
+    for (live *g = s->all_games, *next; g; g = next) {
+        next = g->all_next;
+        if (!g->over || now - g->over_mono <= s->cfg.keep_over_ms)
+            continue;
+        while (g->nwatch) {
+            client *c = client_find(s, g->watchers[g->nwatch - 1]);
+            if (c)
+                client_unwatch(c, g->id);
+            g->nwatch--;
         }
+        live **p = &s->games[bucket(g->id)];
+        while (*p != g)
+            p = &(*p)->next;
+        *p = g->next;
+        if (g->all_prev)
+            g->all_prev->all_next = g->all_next;
+        else
+            s->all_games = g->all_next;
+        if (g->all_next)
+            g->all_next->all_prev = g->all_prev;
+        s->nlive--;
+        live_free(g);
+    }
 }
 
 /* --- requests ---------------------------------------------------------------------------- */

@@ -162,21 +162,20 @@ json_t *live_list(srv *s, int max)
     /* the newest live games: highest ids */
     live **best = calloc((size_t)max, sizeof *best);
     int n = 0;
-    for (int b = 0; best && b < SRV_GAME_BUCKETS; b++)
-        for (live *g = s->games[b]; g; g = g->next) {
-            if (g->over)
-                continue;
-            if (n < max)
-                best[n++] = g;
-            else {
-                int low = 0;
-                for (int i = 1; i < n; i++)
-                    if (best[i]->id < best[low]->id)
-                        low = i;
-                if (g->id > best[low]->id)
-                    best[low] = g;
-            }
+    LIVE_EACH(s, g) {
+        if (!best || g->over)
+            continue;
+        if (n < max)
+            best[n++] = g;
+        else {
+            int low = 0;
+            for (int i = 1; i < n; i++)
+                if (best[i]->id < best[low]->id)
+                    low = i;
+            if (g->id > best[low]->id)
+                best[low] = g;
         }
+    }
     /* order newest first */
     for (int i = 1; i < n; i++)
         for (int k = i; k > 0 && best[k]->id > best[k - 1]->id; k--) {
@@ -194,14 +193,13 @@ json_t *live_list(srv *s, int max)
 json_t *live_of_player(srv *s, int64_t player)
 {
     json_t *a = json_array();
-    for (int b = 0; b < SRV_GAME_BUCKETS; b++)
-        for (live *g = s->games[b]; g; g = g->next)
-            if (!g->over)
-                for (int i = 0; i < g->v->nsides; i++)
-                    if (g->players[i].id == player) {
-                        json_array_append_new(a, json_integer(g->id));
-                        break;
-                    }
+    LIVE_EACH(s, g)
+        if (!g->over)
+            for (int i = 0; i < g->v->nsides; i++)
+                if (g->players[i].id == player) {
+                    json_array_append_new(a, json_integer(g->id));
+                    break;
+                }
     return a;
 }
 

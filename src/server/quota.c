@@ -65,11 +65,13 @@ void quota_free(quota *q)
 {
     if (!q)
         return;
-    for (size_t i = 0; i < q->nbuckets; i++)
+    /* stop at the last entry: most tables are far from full */
+    for (size_t i = 0; i < q->nbuckets && q->size > 0; i++)
         while (q->buckets[i]) {
             entry *e = q->buckets[i];
             q->buckets[i] = e->next;
             free(e);
+            q->size--;
         }
     free(q->buckets);
     free(q);

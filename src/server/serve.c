@@ -198,11 +198,10 @@ out:
     s->pool = s->hash_pool = NULL;
     /* timers and clients go before the net they live in */
     s->stopping = 1;
-    for (int i = 0; i < SRV_GAME_BUCKETS; i++)
-        for (live *g = s->games[i]; g; g = g->next) {
-            net_timer_free(g->timer);
-            g->timer = NULL;
-        }
+    LIVE_EACH(s, g) {
+        net_timer_free(g->timer);
+        g->timer = NULL;
+    }
     net_timer_free(s->sweep);
     s->sweep = NULL;
     net_free(s->net);

@@ -145,11 +145,10 @@ void srv_free(srv *s)
     /* Timers first: they live in the net. Closing connections later finds
      * s->stopping and only frees them. */
     s->stopping = 1;
-    for (int i = 0; i < SRV_GAME_BUCKETS; i++)
-        for (live *g = s->games[i]; g; g = g->next) {
-            net_timer_free(g->timer);
-            g->timer = NULL;
-        }
+    LIVE_EACH(s, g) {
+        net_timer_free(g->timer);
+        g->timer = NULL;
+    }
     net_timer_free(s->sweep);
     s->sweep = NULL;
     live_free_all(s);
@@ -226,12 +225,14 @@ void srv_check(srv *s)
     }
     CHECK(n == s->nclients);
     int games = 0;
-    for (int b = 0; b < SRV_GAME_BUCKETS; b++)
-        for (live *g = s->games[b]; g; g = g->next, games++)
-            for (int i = 0; i < g->nwatch; i++) {
-                client *c = client_find(s, g->watchers[i]);
-                CHECK(c && watches(c, g->id));
-            }
+    for (live *g = s->all_games; g; g = g->all_next, games++) {
+        CHECK(live_find(s, g->id) == g);
+        CHECK(g->all_next == NULL || g->all_next->all_prev == g);
+        for (int i = 0; i < g->nwatch; i++) {
+            client *c = client_find(s, g->watchers[i]);
+            CHECK(c && watches(c, g->id));
+        }
+    }
     CHECK(games == s->nlive);
     for (seek *k = s->seeks; k; k = k->next) {
         CHECK(client_find(s, k->owner));

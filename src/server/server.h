@@ -58,6 +58,9 @@ typedef struct srv srv;
 typedef struct client client;
 typedef struct live live;
 
+/* Every live game of s, as g (newest first); g may not be removed inside. */
+#define LIVE_EACH(s, g) for (live *g = (s)->all_games; g; g = g->all_next)
+
 /* --- settings ------------------------------------------------------------------ */
 
 /* What an operator may limit (`--limit NAME=N`, config.c lists them with
@@ -198,6 +201,7 @@ struct live {
     int64_t over_mono;
     json_t *end_msg;         /* the `end` message, for late watchers */
     live *next;              /* hash chain */
+    live *all_prev, *all_next; /* every live game (srv.all_games) */
 };
 
 struct srv {
@@ -207,7 +211,8 @@ struct srv {
     workers *pool;           /* bot moves */
     workers *hash_pool;      /* password hashing, apart so bots cannot starve sign-in */
     rng rng;
-    live *games[SRV_GAME_BUCKETS];
+    live *games[SRV_GAME_BUCKETS]; /* by id, for lookups */
+    live *all_games;         /* every live game, newest first: walks cost O(games) */
     int nlive;
     client *clients;         /* every client, newest first */
     client *client_ids[SRV_CLIENT_BUCKETS];

@@ -86,8 +86,11 @@ int store_session_player(store *s, const char *token, int64_t now, int64_t *play
 int store_session_del(store *s, const char *token, store_err *err);
 
 /* Removes every guest nobody can use any more: no session left that has
- * not expired at `now`, and no game. Returns how many, or -1. */
-int store_guests_purge(store *s, int64_t now, store_err *err);
+ * not expired at `now`, no game, and not one of the nkeep ids in keep (the
+ * guests still connected, whose cookie may have expired under them).
+ * Returns how many, or -1. */
+int store_guests_purge(store *s, int64_t now, const int64_t *keep, size_t nkeep,
+                       store_err *err);
 
 /* --- ratings ------------------------------------------------------------ */
 typedef struct store_rating {

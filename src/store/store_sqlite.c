@@ -35,7 +35,8 @@
  * game, which are plies 0 .. nmoves-1; store_move_add keeps it with one
  * guarded UPDATE (status live and nmoves == ply) in the same transaction
  * as the INSERT.
- */#include <assert.h>
+ */
+#include <assert.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -228,7 +229,8 @@ static const char *const sql[ST_COUNT] = {
  * no game that names it */
 #define USELESS_GUEST                                                                 \
     "is_guest = 1 AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.player = players.id) " \
-    "AND NOT EXISTS (SELECT 1 FROM game_players g WHERE g.player = players.id)"
+    "AND NOT EXISTS (SELECT 1 FROM game_players g WHERE g.player = players.id) "        \
+    "AND id NOT IN (SELECT value FROM json_each(?1))"
     [ST_GUESTS_PURGE_KV] = "DELETE FROM kv WHERE player IN "
                            "(SELECT id FROM players WHERE " USELESS_GUEST ")",
     [ST_GUESTS_PURGE] = "DELETE FROM players WHERE " USELESS_GUEST,
@@ -616,17 +618,34 @@ int store_session_del(store *s, const char *token, store_err *err)
     return step_done(s, st, err, "delete session");
 }
 
-int store_guests_purge(store *s, int64_t now, store_err *err)
+int store_guests_purge(store *s, int64_t now, const int64_t *keep, size_t nkeep,
+                       store_err *err)
 {
-    assert(s);
+    assert(s && (keep || nkeep == 0));
+    /* the ids to keep, as a JSON array for json_each */
+    size_t cap = 3 + nkeep * 21;
+    char *ids = malloc(cap), *at = ids;
+    if (!ids)
+        return fail(err, "purge guests: out of memory");
+    *at++ = '[';
+    for (size_t i = 0; i < nkeep; i++)
+        at += snprintf(at, cap - (size_t)(at - ids), "%s%lld", i ? "," : "", (long long)keep[i]);
+    snprintf(at, cap - (size_t)(at - ids), "]");
     store_write_begin(s, "purge guests");
-    if (begin(s, err, "purge guests") != 0)
+    if (begin(s, err, "purge guests") != 0) {
+        free(ids);
         return -1;
+    }
     sqlite3_stmt *st = use(s, ST_SESSION_PURGE);
     sqlite3_bind_int64(st, 1, now);
-    if (step_done(s, st, err, "purge guests: sessions") != 0 ||
-        step_done(s, use(s, ST_GUESTS_PURGE_KV), err, "purge guests: values") != 0 ||
-        step_done(s, use(s, ST_GUESTS_PURGE), err, "purge guests") != 0)
+    int bad = step_done(s, st, err, "purge guests: sessions") != 0;
+    for (int k = 0; !bad && k < 2; k++) {
+        st = use(s, k == 0 ? ST_GUESTS_PURGE_KV : ST_GUESTS_PURGE);
+        sqlite3_bind_text(st, 1, ids, -1, SQLITE_TRANSIENT);
+        bad = step_done(s, st, err, k == 0 ? "purge guests: values" : "purge guests") != 0;
+    }
+    free(ids);
+    if (bad)
         return rollback(s);
     int n = sqlite3_changes(s->db);
     return commit(s, err, "purge guests") != 0 ? -1 : n;

@@ -477,7 +477,7 @@ static void test_guests_purge(void **state)
     assert_int_equal(store_kv_put(s, gone, "k", "v", &err), 0);
     store_game g = game_of(played, alice, 0);
     assert_int_equal(store_game_add(s, &g, &err), 0);
-    assert_int_equal(store_guests_purge(s, T0 + 5000, &err), 2);  /* gone and bare */
+    assert_int_equal(store_guests_purge(s, T0 + 5000, NULL, 0, &err), 2);  /* gone and bare */
     store_player p;
     assert_int_equal(store_player_by_id(s, gone, &p, &err), STORE_NOT_FOUND);
     assert_int_equal(store_player_by_id(s, bare, &p, &err), STORE_NOT_FOUND);
@@ -485,10 +485,14 @@ static void test_guests_purge(void **state)
     assert_int_equal(store_player_by_id(s, played, &p, &err), 0);
     assert_int_equal(store_player_by_id(s, alice, &p, &err), 0);
     assert_int_equal(store_session_player(s, "t-live", T0 + 5000, &id, &err), 0);
-    /* once the last session has expired, the guest without a game goes */
-    assert_int_equal(store_guests_purge(s, T0 + 200000, &err), 1);
+    /* once the last session has expired, the guest without a game goes,
+     * unless it is still connected (kept) */
+    int64_t keep[] = { alice, live };
+    assert_int_equal(store_guests_purge(s, T0 + 200000, keep, 2, &err), 0);
+    assert_int_equal(store_player_by_id(s, live, &p, &err), 0);
+    assert_int_equal(store_guests_purge(s, T0 + 200000, NULL, 0, &err), 1);
     assert_int_equal(store_player_by_id(s, live, &p, &err), STORE_NOT_FOUND);
-    assert_int_equal(store_guests_purge(s, T0 + 300000, &err), 0);
+    assert_int_equal(store_guests_purge(s, T0 + 300000, NULL, 0, &err), 0);
     /* a purged guest's id is never given again: a connection still
      * holding it must not become someone else */
     int64_t next = add_player(s, "guest-eeeeee", 0, 1);
