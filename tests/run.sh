@@ -12,7 +12,8 @@
 #   integration  the built `citadel` driven as a subprocess
 #   web          the page type-checked and built, then browser tests in
 #                Chromium against a real server (tests/browser)
-#   fuzz         libFuzzer targets on the position, move and UCI parsers, a
+#   fuzz         libFuzzer targets on the position, move and UCI parsers and on
+#                the server (HTTP, WebSocket clients, game settings), a
 #                bounded run each (FUZZ_SECONDS, default 20)
 #
 # Each test case counts once; the last line is "N passed, N failed".
@@ -158,8 +159,10 @@ if build fuzz; then
         corpus=tests/fuzz/corpus/$name
         work=$(mktemp -d)
         cp -r "$corpus"/. "$work"/ 2>/dev/null || true
+        dict=()
+        [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
         if timeout $((FUZZ_SECONDS + 60)) "$f" -max_total_time="$FUZZ_SECONDS" -max_len=2048 \
-            -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$work" \
+            -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "$work" \
             -artifact_prefix="$work/" >"$work/log" 2>&1; then
             echo "fuzz $name: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work/log" | grep -o '[0-9]*$') runs, no failure"
             record pass "fuzz:$name"

@@ -1,0 +1,35 @@
+# tests/fuzz/server.mk -- the server's own fuzz targets (included by the Makefile).
+#
+#   build/fuzz/fuzz_http      HTTP requests to the API (api.c, account.c, records.c)
+#   build/fuzz/fuzz_ws        WebSocket clients playing, watching, leaving (clients.c,
+#                             lobby.c, live*.c), with the clock moved and workers run
+#   build/fuzz/fuzz_settings  settings_parse (lobby.c)
+#
+# They link the server without its net, its threads and its main (net.c
+# and any other src/server/net*.c, such as net_frames.c's recv(); workers.c;
+# serve.c): tests/fuzz/server_fake.c stands in for net.h and workers.h.
+# Objects are built once, under build/fuzz-srv/, for all three.
+
+FUZZ_SRV_BIN := build/fuzz/fuzz_http build/fuzz/fuzz_ws build/fuzz/fuzz_settings
+FUZZ_SRV_SRC := $(filter-out src/server/net% src/server/workers.c src/server/serve.c, \
+                  $(wildcard src/server/*.c)) $(wildcard src/store/*.c)
+FUZZ_SRV_CFLAGS := $(STD) -D_DEFAULT_SOURCE -g -O1 -DCITADEL_DEBUG \
+                   -fsanitize=fuzzer,address,undefined
+FUZZ_SRV_LIBS := -ljansson -lsqlite3 -lsodium $(LIBS)
+FUZZ_SRV_OBJ := $(patsubst %.c,build/fuzz-srv/%.o,$(FUZZ_SRV_SRC) $(SRC_LIB) \
+                  tests/fuzz/server_fake.c)
+FUZZ_SRV_HDR := $(wildcard src/*/*.h src/*/*/*.h) tests/fuzz/server_fake.h tests/fuzz/ws_model.h
+
+build/fuzz-srv/%.o: %.c $(FUZZ_SRV_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZ_SRV_CFLAGS) -c $< -o $@
+
+# explicit (static pattern) rules: they win over the Makefile's build/fuzz/%;
+# fuzz_ws adds its model of what clients know (ws_model.c)
+FUZZ_SRV_EXTRA_fuzz_ws := build/fuzz-srv/tests/fuzz/ws_model.o
+$(FUZZ_SRV_BIN): build/fuzz/%: tests/fuzz/%.c $(FUZZ_SRV_OBJ) $(FUZZ_SRV_HDR) \
+                 build/fuzz-srv/tests/fuzz/ws_model.o
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZ_SRV_CFLAGS) $< $(FUZZ_SRV_OBJ) $(FUZZ_SRV_EXTRA_$*) -o $@ $(FUZZ_SRV_LIBS)
+
+fuzz: $(FUZZ_SRV_BIN)

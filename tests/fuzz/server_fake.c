@@ -1,0 +1,981 @@
+/* server_fake.c -- see server_fake.h: net.h and workers.h without sockets,
+ * threads or time, for the server's fuzz targets.
+ *
+ * Everything runs on the caller's thread. libsodium is real, but its
+ * random numbers come from a generator seeded afresh for each input
+ * (fake_world_new), so that an input always does the same thing: the
+ * server's seed, session tokens, guest names and sides drawn at random.
+ */
+#include <jansson.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/server/botpool.h"
+#include "../../src/store/store_int.h"
+#include "server_fake.h"
+
+void fake_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "\n*** fuzz harness: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    abort();
+}
+
+int fake_trace;
+int fake_quota_keys;
+
+int fake_allowed(const char *what)
+{
+    const char *list = getenv("CITADEL_FUZZ_ALLOW");
+    size_t n = strlen(what);
+    for (const char *p = list; p && *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && strncmp(p, what, n) == 0)
+            return 1;
+        p += k;
+        p += *p == ',';
+    }
+    return 0;
+}
+
+/* --- random numbers, repeatable ------------------------------------------------------ */
+
+static uint64_t rb_state;
+
+static uint64_t rb_next(void)
+{
+    uint64_t z = (rb_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static const char *rb_name(void)
+{
+    return "citadel-fuzz";
+}
+
+static uint32_t rb_random(void)
+{
+    return (uint32_t)rb_next();
+}
+
+static void rb_buf(void *const buf, const size_t size)
+{
+    unsigned char *p = buf;
+    for (size_t i = 0; i < size; i += 8) {
+        uint64_t v = rb_next();
+        size_t n = size - i < 8 ? size - i : 8;
+        memcpy(p + i, &v, n);
+    }
+}
+
+static randombytes_implementation fake_rb = {
+    .implementation_name = rb_name, .random = rb_random, .buf = rb_buf,
+};
+
+/* --- the clocks ------------------------------------------------------------------------ */
+
+static int64_t mono_now = 1000000000, wall_now = 1750000000000;
+
+void fake_clock_reset(int64_t mono, int64_t wall)
+{
+    mono_now = mono;
+    wall_now = wall;
+}
+
+void fake_wall_jump(int64_t ms)
+{
+    if (ms > 0)
+        wall_now += ms;
+}
+
+int64_t net_mono_ms(void)
+{
+    return mono_now;
+}
+
+int64_t net_wall_ms(void)
+{
+    return wall_now;
+}
+
+/* --- the net ----------------------------------------------------------------------------- */
+
+struct net_timer {
+    net_timer *prev, *next;
+    net *n;
+    net_timer_fn fn;
+    void *arg;
+    int armed;
+    int64_t due;
+    uint64_t seq;
+};
+
+struct workers {
+    workers *next;
+    net *n;
+    job *todo, *todo_tail;
+    job *done, *done_tail;
+    int pending;
+};
+
+struct net {
+    net_callbacks cb;
+    void *app;
+    net_http *reqs;
+    net_conn *conns;
+    net_timer *timers;
+    uint64_t seq;
+    workers *pools, *pools_tail;
+    fake_reply_fn on_reply;
+    void *reply_ctx;
+};
+
+net *fake_net_new(const net_callbacks *cb, void *app)
+{
+    net *n = calloc(1, sizeof *n);
+    if (!n)
+        fake_fail("out of memory");
+    n->cb = *cb;
+    n->app = app;
+    return n;
+}
+
+net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *err,
+             size_t errlen)
+{
+    (void)cfg;
+    (void)err;
+    (void)errlen;
+    return fake_net_new(cb, app);
+}
+
+void fake_on_reply(net *n, fake_reply_fn fn, void *ctx)
+{
+    n->on_reply = fn;
+    n->reply_ctx = ctx;
+}
+
+static void conn_free(net_conn *c)
+{
+    for (int i = 0; i < c->nout; i++)
+        free(c->out[i]);
+    free(c);
+}
+
+void fake_net_free(net *n)
+{
+    if (!n)
+        return;
+    while (n->reqs) {
+        net_http *h = n->reqs;
+        n->reqs = h->next;
+        free(h->headers);
+        free(h->body);
+        free(h);
+    }
+    while (n->conns) {
+        net_conn *c = n->conns;
+        n->conns = c->next;
+        conn_free(c);
+    }
+    /* A timer still here was never freed by the server: in the real net it
+     * would leak, so it is left to leak here (LeakSanitizer names it). */
+    for (net_timer *t = n->timers; t; t = t->next)
+        t->n = NULL;
+    free(n);
+}
+
+void net_free(net *n)
+{
+    fake_net_free(n);
+}
+
+int net_run(net *n)
+{
+    (void)n;
+    return 0;
+}
+
+void net_stop(net *n)
+{
+    (void)n;
+}
+
+void net_wake(net *n)
+{
+    (void)n;
+}
+
+int net_port(const net *n)
+{
+    (void)n;
+    return 0;
+}
+
+/* --- HTTP --------------------------------------------------------------------------------- */
+
+net_http *fake_http(net *n, const net_request *req, int tag)
+{
+    net_http *h = calloc(1, sizeof *h);
+    if (!h)
+        fake_fail("out of memory");
+    h->n = n;
+    h->tag = tag;
+    snprintf(h->path, sizeof h->path, "%s", req->path);
+    h->next = n->reqs;
+    n->reqs = h;
+    n->cb.http(n->app, h, req);
+    return h;
+}
+
+net_http *fake_requests(net *n)
+{
+    return n->reqs;
+}
+
+void net_http_reply(net_http *h, int status, const char *content_type,
+                    const char *extra_headers, const char *body, size_t len)
+{
+    h->answers++;
+    if (fake_trace)
+        fprintf(stderr, "[http %s] %d %.*s%s%s\n", h->path, status, (int)(len > 300 ? 300 : len),
+                body ? body : "", extra_headers ? " | " : "", extra_headers ? extra_headers : "");
+    if (h->answers == 1) {
+        h->status = status;
+        snprintf(h->ctype, sizeof h->ctype, "%s", content_type ? content_type : "text/plain");
+        h->headers = extra_headers ? strdup(extra_headers) : NULL;
+        h->body = malloc(len + 1);
+        if (!h->body)
+            fake_fail("out of memory");
+        if (len)
+            memcpy(h->body, body, len);
+        h->body[len] = 0;
+        h->len = len;
+    }
+    if (h->n->on_reply)
+        h->n->on_reply(h, h->n->reply_ctx);
+    if (h->answers > 1)
+        fake_fail("%s answered twice (first %d, now %d: %.*s)", h->path, h->status, status,
+                  (int)(len > 200 ? 200 : len), body ? body : "");
+}
+
+/* --- WebSocket ------------------------------------------------------------------------------ */
+
+net_conn *fake_ws_connect(net *n, const net_request *req, int *status)
+{
+    net_request r = *req;
+    r.method = "GET";
+    r.path = "/ws";
+    r.query = "";
+    r.body = "";
+    r.body_len = 0;
+    r.content_type = "";
+    int st = n->cb.ws_filter ? n->cb.ws_filter(n->app, &r) : 0;
+    if (st) {
+        *status = st;
+        return NULL;
+    }
+    net_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        fake_fail("out of memory");
+    c->next = n->conns;
+    n->conns = c;
+    if (n->cb.ws_open(n->app, c, &r) != 0) {
+        /* refused at once: net.c frees it without ws_close */
+        n->conns = c->next;
+        conn_free(c);
+        *status = -1;
+        return NULL;
+    }
+    *status = 0;
+    return c;
+}
+
+void fake_ws_message(net *n, net_conn *c, const char *text, size_t len)
+{
+    if (c->closing)
+        return;
+    if (fake_trace)
+        fprintf(stderr, "[ws %p] -> %.*s\n", (void *)c, (int)(len > 4000 ? 4000 : len), text);
+    char *copy = malloc(len + 1);  /* as net.c hands it over: exactly len bytes and a NUL */
+    if (!copy)
+        fake_fail("out of memory");
+    if (len)
+        memcpy(copy, text, len);
+    copy[len] = 0;
+    n->cb.ws_message(n->app, c, copy, len);
+    free(copy);
+}
+
+void fake_ws_close(net *n, net_conn *c)
+{
+    n->cb.ws_close(n->app, c);
+    for (net_conn **p = &n->conns; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    conn_free(c);
+}
+
+void fake_outbox_clear(net_conn *c)
+{
+    for (int i = 0; i < c->nout; i++)
+        free(c->out[i]);
+    c->nout = 0;
+    c->dropped = 0;
+    c->queued = 0;
+}
+
+int net_ws_send(net_conn *c, const char *text, size_t len)
+{
+    if (!c)
+        fake_fail("net_ws_send on no connection");
+    if (c->closing)
+        return -1;
+    if (!fake_utf8_ok(text, len))
+        fake_fail("the server sent a text message that is not UTF-8: %.*s",
+                  (int)(len > 200 ? 200 : len), text);
+    if (c->queued + len > NET_QUEUE_MAX) {
+        net_ws_close(c);
+        return -1;
+    }
+    c->queued += len;
+    c->sent++;
+    if (fake_trace)
+        fprintf(stderr, "[ws %p] <- %.*s\n", (void *)c, (int)(len > 4000 ? 4000 : len), text);
+    if (c->nout == FAKE_OUTBOX_MAX) {
+        c->dropped++;
+        return 0;
+    }
+    char *m = malloc(len + 1);
+    if (!m)
+        fake_fail("out of memory");
+    memcpy(m, text, len);
+    m[len] = 0;
+    c->out[c->nout] = m;
+    c->outlen[c->nout++] = len;
+    return 0;
+}
+
+void net_ws_close(net_conn *c)
+{
+    c->closing = 1;
+}
+
+void net_conn_set_data(net_conn *c, void *data)
+{
+    c->data = data;
+}
+
+void *net_conn_data(const net_conn *c)
+{
+    return c->data;
+}
+
+/* --- timers ---------------------------------------------------------------------------------- */
+
+net_timer *net_timer_new(net *n, net_timer_fn fn, void *arg)
+{
+    net_timer *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->n = n;
+    t->fn = fn;
+    t->arg = arg;
+    t->next = n->timers;
+    if (n->timers)
+        n->timers->prev = t;
+    n->timers = t;
+    return t;
+}
+
+void net_timer_free(net_timer *t)
+{
+    if (!t)
+        return;
+    if (t->n) {
+        if (t->prev)
+            t->prev->next = t->next;
+        else
+            t->n->timers = t->next;
+        if (t->next)
+            t->next->prev = t->prev;
+    }
+    free(t);
+}
+
+void net_timer_set(net_timer *t, int64_t ms)
+{
+    if (!t->n)
+        fake_fail("a timer set after its net was freed");
+    t->armed = 1;
+    t->due = mono_now + (ms < 0 ? 0 : ms);
+    t->seq = ++t->n->seq;
+}
+
+void net_timer_cancel(net_timer *t)
+{
+    t->armed = 0;
+}
+
+void fake_advance_late(int64_t ms)
+{
+    if (ms > 0) {
+        mono_now += ms;
+        wall_now += ms;
+    }
+}
+
+void fake_advance(net *n, int64_t ms)
+{
+    int64_t target = mono_now + (ms < 0 ? 0 : ms);
+    int64_t storm_at = -1;
+    long storm = 0;
+    for (;;) {
+        net_timer *best = NULL;
+        for (net_timer *t = n->timers; t; t = t->next)
+            if (t->armed && t->due <= target &&
+                (!best || t->due < best->due || (t->due == best->due && t->seq < best->seq)))
+                best = t;
+        if (!best)
+            break;
+        if (best->due > mono_now) {
+            wall_now += best->due - mono_now;
+            mono_now = best->due;
+        }
+        if (mono_now == storm_at) {
+            if (++storm > FAKE_STORM)
+                fake_fail("timer storm: more than %d timers fired at one instant", FAKE_STORM);
+        } else {
+            storm_at = mono_now;
+            storm = 0;
+        }
+        best->armed = 0;
+        best->fn(best->arg);
+    }
+    wall_now += target - mono_now;
+    mono_now = target;
+}
+
+int fake_timers_armed(net *n)
+{
+    int k = 0;
+    for (net_timer *t = n->timers; t; t = t->next)
+        k += t->armed;
+    return k;
+}
+
+/* --- workers ---------------------------------------------------------------------------------- */
+
+int fake_bot_fast = 1;
+
+workers *workers_new(int nthreads, net *wake)
+{
+    (void)nthreads;
+    workers *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->n = wake;
+    if (wake) {
+        if (wake->pools_tail)
+            wake->pools_tail->next = w;
+        else
+            wake->pools = w;
+        wake->pools_tail = w;
+    }
+    return w;
+}
+
+static void free_list(job *j)
+{
+    while (j) {
+        job *next = j->next;
+        free(j);
+        j = next;
+    }
+}
+
+void workers_free(workers *w)
+{
+    if (!w)
+        return;
+    if (w->n)
+        for (workers **p = &w->n->pools; *p; p = &(*p)->next)
+            if (*p == w) {
+                *p = w->next;
+                break;
+            }
+    if (w->n) {
+        w->n->pools_tail = NULL;
+        for (workers *p = w->n->pools; p; p = p->next)
+            w->n->pools_tail = p;
+    }
+    free_list(w->todo);
+    free_list(w->done);
+    free(w);
+}
+
+void workers_submit(workers *w, job *j)
+{
+    j->next = NULL;
+    if (w->todo_tail)
+        w->todo_tail->next = j;
+    else
+        w->todo = j;
+    w->todo_tail = j;
+    w->pending++;
+}
+
+void workers_drain(workers *w, void *app)
+{
+    job *list = w->done;
+    w->done = w->done_tail = NULL;
+    for (job *j = list; j; j = j->next)
+        w->pending--;
+    while (list) {
+        job *next = list->next;
+        list->done(app, list);
+        list = next;
+    }
+}
+
+int workers_backlog(workers *w)
+{
+    return w->pending;
+}
+
+static void run_job(workers *w)
+{
+    job *j = w->todo;
+    w->todo = j->next;
+    if (!w->todo)
+        w->todo_tail = NULL;
+    if (fake_bot_fast && j->run == bot_job_run) {
+        bot_job *bj = (bot_job *)j;
+        bj->lim.movetime = 0;
+        bj->lim.time[0] = bj->lim.time[1] = -1;
+        bj->lim.depth = 2;
+        /* MCTS counts playouts (whole random games) as nodes */
+        bj->lim.nodes = strncmp(bj->spec, "mcts", 4) == 0 ? 4 : 64;
+        /* Keeps & Moats's search bots take no limits but their own: level 5
+         * is 150000 nodes a move, most of a second in this build, and their
+         * games run to hundreds of moves */
+        static const char *const km[] = {"aggressive=", "balanced=", "defensive="};
+        for (size_t i = 0; i < sizeof km / sizeof km[0]; i++)
+            if (strncmp(bj->spec, km[i], strlen(km[i])) == 0 && !strchr(bj->spec, '/')) {
+                size_t n = strlen(bj->spec);
+                snprintf(bj->spec + n, sizeof bj->spec - n, "/depth=1/nodes=300");
+            }
+    }
+    j->run(j);
+    j->next = NULL;
+    if (w->done_tail)
+        w->done_tail->next = j;
+    else
+        w->done = j;
+    w->done_tail = j;
+}
+
+void fake_wake(net *n)
+{
+    int any = 0;
+    for (workers *w = n->pools; w; w = w->next)
+        any |= w->done != NULL;
+    if (any && n->cb.wake)
+        n->cb.wake(n->app);
+}
+
+int fake_jobs_queued(net *n)
+{
+    int k = 0;
+    for (workers *w = n->pools; w; w = w->next)
+        for (job *j = w->todo; j; j = j->next)
+            k++;
+    return k;
+}
+
+int fake_jobs_done(net *n)
+{
+    int k = 0;
+    for (workers *w = n->pools; w; w = w->next)
+        for (job *j = w->done; j; j = j->next)
+            k++;
+    return k;
+}
+
+int fake_drain(net *n, int rounds)
+{
+    for (int r = 0; r < rounds; r++) {
+        if (!fake_jobs_queued(n) && !fake_jobs_done(n))
+            break;
+        for (workers *w = n->pools; w; w = w->next)
+            while (w->todo)
+                run_job(w);
+        fake_wake(n);
+    }
+    return fake_jobs_queued(n);
+}
+
+int fake_run_one(net *n, int which)
+{
+    workers *w = n->pools;
+    for (int i = 0; w && i < which; i++)
+        w = w->next;
+    if (!w || !w->todo)
+        return 0;
+    run_job(w);
+    return 1;
+}
+
+/* --- checks ------------------------------------------------------------------------------------ */
+
+int fake_utf8_ok(const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        size_t n;
+        unsigned cp;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xc2 && c <= 0xdf) {
+            n = 1;
+            cp = c & 0x1f;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            n = 2;
+            cp = c & 0x0f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3;
+            cp = c & 0x07;
+        } else {
+            return 0;
+        }
+        if (i + n >= len)
+            return 0;
+        for (size_t k = 1; k <= n; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (s[i + k] & 0x3f);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        i += n + 1;
+    }
+    return 1;
+}
+
+void fake_utf8_fix(char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t n = 1;
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x80) {
+            n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+            if (i + n > len || !fake_utf8_ok(text + i, n)) {
+                text[i] = '?';
+                n = 1;
+            }
+        }
+        i += n;
+    }
+}
+
+int fake_session_cookie(const net_http *h, char *out, size_t size)
+{
+    static const char key[] = "Set-Cookie: citadel_session=";
+    const char *p = h->headers ? strstr(h->headers, key) : NULL;
+    if (!p)
+        return 0;
+    p += sizeof key - 1;
+    size_t n = strcspn(p, ";\r\n");
+    if (n == 0)
+        return -1;
+    snprintf(out, size, "citadel_session=%.*s", (int)n, p);
+    return 1;
+}
+
+void fake_check_answer(const net_http *h)
+{
+    if (h->status < 200 || h->status > 599)
+        fake_fail("%s answered with status %d", h->path, h->status);
+    if (strncmp(h->path, "/api/", 5) != 0)
+        return;
+    size_t plen = strlen(h->path);
+    int record = plen >= 7 && strcmp(h->path + plen - 7, "/record") == 0;
+    if (record && h->status == 200) {
+        if (strncmp(h->ctype, "text/plain", 10) != 0)
+            fake_fail("%s: a record answered as %s", h->path, h->ctype);
+        return;
+    }
+    if (strncmp(h->ctype, "application/json", 16) != 0)
+        fake_fail("%s answered %d as %s, not JSON: %.200s", h->path, h->status, h->ctype,
+                  h->body);
+    json_error_t jerr;
+    json_t *j = json_loadb(h->body, h->len, JSON_DECODE_ANY, &jerr);
+    if (!j || (h->status >= 300 && !json_is_object(j)))
+        fake_fail("%s answered %d with a body that is not a JSON object (%s): %.200s", h->path,
+                  h->status, j ? "not an object" : jerr.text, h->body);
+    if (h->status >= 400 && !json_is_string(json_object_get(j, "error")))
+        fake_fail("%s answered %d without an error: %.200s", h->path, h->status, h->body);
+    json_decref(j);
+}
+
+void fake_check_all_answered(net *n)
+{
+    for (net_http *h = n->reqs; h; h = h->next)
+        if (h->answers != 1)
+            fake_fail("%s answered %d times", h->path, h->answers);
+}
+
+/* --- what the store holds before the server starts ------------------------------------------- */
+
+static char pw_hash[STORE_TEXT_MAX];
+_Static_assert(sizeof FAKE_COOKIE_ALICE == 16 + 64 + 1 && sizeof FAKE_COOKIE_BOB == 16 + 64 + 1,
+               "a session token is 64 hex digits");
+
+static int64_t player_id(store *st, const char *name)
+{
+    store_player p;
+    store_err e;
+    if (store_player_by_name(st, name, &p, NULL, &e) != 0)
+        fake_fail("populate: no player %s", name);
+    return p.id;
+}
+
+/* A game between players, `moves` moves in (chosen by a fixed rule), or in
+ * its setup phase (setups NULL for a variant with private setups). */
+static int64_t put_game(store *st, const char *variant, const int64_t *players, int moves,
+                        int rated, const char *const *setups, int limit)
+{
+    const game_variant *v = game_variant_find(variant);
+    if (!v)
+        fake_fail("populate: no variant %s", variant);
+    const game_ops *ops = v->ops;
+    store_game g;
+    store_err e;
+    memset(&g, 0, sizeof g);
+    snprintf(g.variant, sizeof g.variant, "%s", v->name);
+    g.base_ms = 60000;
+    g.inc_ms = 1000;
+    g.rated = rated;
+    g.nsides = v->nsides;
+    for (int i = 0; i < v->nsides; i++)
+        g.players[i] = players[i];
+    g.created = g.started = wall_now - 60000;
+    _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
+    game_error ge;
+    int setup_phase = ops->setup && !setups;
+    if (ops->setup && setups) {
+        if (ops->setup->start(v, pos, setups, &ge) != 0)
+            fake_fail("populate: %s", ge.msg);
+    } else {
+        ops->start(v, pos, 7);
+    }
+    for (const game_option *o = v->options; o && o->name; o++)
+        if (strcmp(o->name, "MoveLimit") == 0) {
+            g.move_limit = limit >= 0 ? limit : o->offered ? o->offer_def : o->def;
+            if (ops->set_option(pos, "MoveLimit", g.move_limit, &ge) != 0)
+                fake_fail("populate: %s", ge.msg);
+        }
+    if (setup_phase)
+        g.started = 0;
+    else
+        ops->format(pos, g.start, sizeof g.start);
+    if (store_game_add(st, &g, &e) != 0)
+        fake_fail("populate: %s", e.msg);
+    for (int i = 0; i < moves && !setup_phase; i++) {
+        game_move list[GAME_MAX_MOVES];
+        int n = ops->moves(pos, list);
+        if (n == 0)
+            break;
+        game_move m = list[(i * 7 + 3) % n];
+        store_move sm = {.ply = i, .clock_ms = 55000, .time = wall_now - 50000 + i};
+        ops->format_move(pos, m, sm.text, sizeof sm.text);
+        if (store_move_add(st, g.id, &sm, 0, &e) != 0)
+            fake_fail("populate: %s", e.msg);
+        ops->make(pos, m, undo);
+    }
+    return g.id;
+}
+
+static void populate(store *st, unsigned what)
+{
+    store_err e;
+    if (!what)
+        return;
+    int64_t alice, bob;
+    if (store_player_add(st, "alice", pw_hash, 0, 0, "", wall_now - 1000000, &alice, &e) != 0 ||
+        store_player_add(st, "bob", pw_hash, 0, 0, "", wall_now - 1000000, &bob, &e) != 0 ||
+        store_session_add(st, &FAKE_COOKIE_ALICE[16], alice, wall_now, wall_now + SRV_SESSION_MS,
+                          &e) != 0 ||
+        store_session_add(st, &FAKE_COOKIE_BOB[16], bob, wall_now, wall_now + SRV_SESSION_MS,
+                          &e) != 0)
+        fake_fail("populate: %s", e.msg);
+    int64_t ab[GAME_MAX_SIDES] = {alice, bob}, ba[GAME_MAX_SIDES] = {bob, alice};
+    const game_variant *sv = game_variant_find("stratego");
+    const char *lib[2] = {sv->ops->setup->library_text(0), sv->ops->setup->library_text(3)};
+    if (what & FAKE_POP_RAMPART)
+        {
+        put_game(st, "rampart", ab, 5, 0, NULL, -1);
+        /* over on the board, but stopped before its end was stored */
+        put_game(st, "rampart-mini", ba, 2, 0, NULL, 1);
+    }
+    if (what & FAKE_POP_OVER) {
+        int64_t id = put_game(st, "rampart", ba, 8, 1, NULL, -1);
+        store_rating_change ch[2] = {{bob, 1500, 1516}, {alice, 1500, 1484}};
+        if (store_game_end(st, id, STORE_GAME_OVER, 0, "resign", 0, wall_now - 1000, ch, 2,
+                           &e) != 0)
+            fake_fail("populate: %s", e.msg);
+    }
+    if (what & FAKE_POP_SETUP) {
+        int64_t id = put_game(st, "stratego", ab, 0, 0, NULL, -1);
+        char key[64];
+        snprintf(key, sizeof key, "game-setup:%lld:0", (long long)id);
+        if (store_kv_put(st, alice, key, lib[0], &e) != 0)
+            fake_fail("populate: %s", e.msg);
+    }
+    if (what & FAKE_POP_STRATEGO)
+        put_game(st, "stratego", ba, 3, 0, lib, -1);
+    if (what & FAKE_POP_KM) {
+        int64_t four[GAME_MAX_SIDES] = {alice, bob, player_id(st, "bot-capture"),
+                                        player_id(st, "bot-random")};
+        put_game(st, "keeps-moats", four, 2, 0, NULL, -1);
+    }
+    if (what & FAKE_POP_BOT) {
+        int64_t vs[GAME_MAX_SIDES] = {player_id(st, "bot-random"), alice};
+        put_game(st, "rampart-mini", vs, 0, 0, NULL, -1);
+    }
+}
+
+/* --- the server for one input ------------------------------------------------------------------- */
+
+/* One in-memory store for every input, emptied before each: as a new one
+ * would be to the server (no rows, ids from 1, no lock waits), without
+ * the migrations and the statements' preparing, which were most of the
+ * time of a short input. */
+static store *kept;
+
+static store *fresh_store(void)
+{
+    store_err e;
+    if (!kept) {
+        kept = store_open(":memory:", 0, &e);
+        if (!kept)
+            fake_fail("store_open: %s", e.msg);
+        return kept;
+    }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(kept->db,
+                           "SELECT 'DELETE FROM \"' || name || '\";' FROM sqlite_master "
+                           "WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+                           -1, &st, NULL) != SQLITE_OK)
+        fake_fail("store reset: %s", sqlite3_errmsg(kept->db));
+    char script[2048] = "PRAGMA foreign_keys = OFF; BEGIN;";
+    size_t n = strlen(script);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *del = (const char *)sqlite3_column_text(st, 0);
+        if (n + strlen(del) + 1 >= sizeof script)
+            fake_fail("store reset: too many tables");
+        n += (size_t)snprintf(script + n, sizeof script - n, "%s", del);
+    }
+    sqlite3_finalize(st);
+    snprintf(script + n, sizeof script - n,
+             "DELETE FROM sqlite_sequence; COMMIT; PRAGMA foreign_keys = ON;");
+    char *msg = NULL;
+    if (sqlite3_exec(kept->db, script, NULL, NULL, &msg) != SQLITE_OK)
+        fake_fail("store reset: %s", msg ? msg : "?");
+    kept->busy_since = kept->busy_failed = 0;
+    kept->writes = 0;
+    return kept;
+}
+
+void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), void *ctx,
+                    unsigned populate_what)
+{
+    static int ready;
+    if (!ready) {
+        fake_trace = getenv("CITADEL_FUZZ_TRACE") != NULL;
+        if (randombytes_set_implementation(&fake_rb) != 0 || sodium_init() < 0)
+            fake_fail("libsodium failed to start");
+        if (crypto_pwhash_str(pw_hash, FAKE_PASSWORD, strlen(FAKE_PASSWORD), 1, 8192) != 0)
+            fake_fail("crypto_pwhash_str failed");
+        ready = 1;
+    }
+    rb_state = 0x5eed5eed5eedULL;  /* the same random numbers for every input */
+    fake_clock_reset(1000000000, 1750000000000);
+    memset(w, 0, sizeof *w);
+    srv_config cfg;
+    srv_config_default(&cfg);
+    cfg.pw_ops = 1;
+    cfg.pw_mem = 8192;
+    cfg.bot_think_max_ms = 1;
+    cfg.abandon_ms = 5000;
+    cfg.keep_over_ms = 20000;
+    cfg.norigins = 1;
+    snprintf(cfg.origins[0], sizeof cfg.origins[0], "https://citadel.example");
+    if (tune)
+        tune(&cfg, ctx);
+    w->st = fresh_store();
+    char err[200];
+    w->s = srv_new(&cfg, w->st, err, sizeof err);
+    if (!w->s)
+        fake_fail("srv_new: %s", err);
+    /* A tiny quota table (fake_quota_keys), so that inputs can fill it and
+     * see it fail closed; else one of 4096 keys: no input comes near that,
+     * and making and freeing srv_new's 65536 buckets cost more than many an
+     * input. */
+    quota_free(w->s->quota);
+    w->s->quota = quota_new(fake_quota_keys > 0 ? fake_quota_keys : 4096);
+    if (!w->s->quota)
+        fake_fail("out of memory");
+    populate(w->st, populate_what);
+    w->n = fake_net_new(&srv_callbacks, w->s);
+    w->s->net = w->n;
+    w->pool = workers_new(2, w->n);
+    w->hash_pool = workers_new(1, w->n);
+    if (!w->pool || !w->hash_pool)
+        fake_fail("out of memory");
+    w->s->pool = w->pool;
+    w->s->hash_pool = w->hash_pool;
+    if (srv_start(w->s) < 0)
+        fake_fail("srv_start failed");
+}
+
+void fake_world_free(fake_world *w)
+{
+    srv *s = w->s;
+    fake_drain(w->n, 64);
+    fake_check_all_answered(w->n);
+    /* serve.c's order: the pools, then the timers, then the net (whose
+     * connections close with s->stopping set), then the server */
+    workers_free(w->pool);
+    workers_free(w->hash_pool);
+    s->pool = s->hash_pool = NULL;
+    s->stopping = 1;
+    LIVE_EACH(s, g) {
+        net_timer_free(g->timer);
+        g->timer = NULL;
+    }
+    net_timer_free(s->sweep);
+    s->sweep = NULL;
+    while (w->n->conns)
+        fake_ws_close(w->n, w->n->conns);
+    fake_net_free(w->n);
+    srv_free(s);
+    /* the store is kept for the next input (fresh_store) */
+    memset(w, 0, sizeof *w);
+}
