@@ -688,6 +688,17 @@ int bot_spec_can_play(const char *spec, const game_variant *v)
     bot probe = { 0 };
     if (strncmp(spec, "uci:", 4) == 0)
         return 1;  /* only the engine can say; bot_new_game will ask it */
+    /* the bot, without its own limits ("level=3/nodes=5000"), as bot_new reads it */
+    char base[64];
+    const char *slash = strchr(spec, '/');
+    if (slash) {
+        size_t len = (size_t)(slash - spec);
+        if (len >= sizeof base)
+            return 0;
+        memcpy(base, spec, len);
+        base[len] = 0;
+        spec = base;
+    }
     if (is_km_spec(spec))
         probe.kind = BOT_KM;
     else if (parse_level(spec) > 0)

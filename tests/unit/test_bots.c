@@ -354,6 +354,25 @@ static void test_bad_specs(void **state)
     bot_free(b);
 }
 
+/* What a bot can play does not change with limits of its own: the lobby
+ * asks bot_spec_can_play of the spec as given (`--bot NAME=level=3/nodes=500`). */
+static void test_spec_can_play_with_limits(void **state)
+{
+    (void)state;
+    const game_variant *const *all = game_variants();
+    static const char *const specs[] = {"level=3", "mcts", "greedy", "balanced=2", "capture"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        char limited[64];
+        snprintf(limited, sizeof limited, "%s/nodes=500/depth=2", specs[i]);
+        for (int k = 0; all[k]; k++)
+            if (bot_spec_can_play(limited, all[k]) != bot_spec_can_play(specs[i], all[k]))
+                fail_msg("%s and %s differ on %s", limited, specs[i], all[k]->name);
+    }
+    const game_variant *km = game_variant_find("keeps-moats");
+    assert_non_null(km);
+    assert_false(bot_spec_can_play("level=3/nodes=500", km));
+}
+
 /* The `citadel` built beside this test binary (build/<tier>/citadel), or 0. */
 static int citadel_path(char *out, size_t size)
 {
@@ -459,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_blockade_contempt),
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_bad_specs),
+        cmocka_unit_test(test_spec_can_play_with_limits),
         cmocka_unit_test(test_uci_citadel),
         cmocka_unit_test(test_uci_silent_engine),
         cmocka_unit_test(test_uci_engine_never_moves),
