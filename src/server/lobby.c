@@ -44,23 +44,55 @@ static json_t *seek_json(const seek *k)
 json_t *lobby_now(srv *s)
 {
     json_t *seeks = json_array();
-    for (seek *k = s->seeks; k; k = k->next)
-        if (!k->token[0])
+    int n = 0;
+    for (seek *k = s->seeks; k && n < SRV_LOBBY_SEEKS; k = k->next)
+        if (!k->token[0]) {
             json_array_append_new(seeks, seek_json(k));
+            n++;
+        }
     return json_pack("{s:s, s:o, s:o}", "type", "lobby", "seeks", seeks, "games",
                      live_list(s, 100));
 }
 
-void lobby_changed(srv *s)
+/* Every subscriber gets the lobby: one text for all. (A burst of changes,
+ * thousands of games ending at once, once cost each subscriber a message
+ * of every seek per change, and the server hundreds of MB of queues.) */
+static void lobby_send(srv *s)
 {
-    json_t *m = NULL;
+    char *text = NULL;
+    size_t len = 0;
     for (client *c = s->clients; c; c = c->next)
         if (c->lobby) {
-            if (!m)
-                m = lobby_now(s);
-            client_send(c, m);
+            if (!text) {
+                json_t *m = lobby_now(s);
+                text = json_dumps(m, JSON_COMPACT);
+                json_decref(m);
+                if (!text)
+                    return;
+                len = strlen(text);
+            }
+            net_ws_send(c->conn, text, len);
         }
-    json_decref(m);
+    free(text);
+}
+
+void lobby_changed(srv *s)
+{
+    if (!s->lobby_timer) {
+        lobby_send(s);   /* not started (no loop): at once */
+        return;
+    }
+    if (!s->lobby_pending) {
+        s->lobby_pending = 1;
+        net_timer_set(s->lobby_timer, SRV_LOBBY_MS);
+    }
+}
+
+void lobby_flush(void *arg)
+{
+    srv *s = arg;
+    s->lobby_pending = 0;
+    lobby_send(s);
 }
 
 json_t *bots_json(srv *s)

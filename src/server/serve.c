@@ -203,7 +203,8 @@ out:
         g->timer = NULL;
     }
     net_timer_free(s->sweep);
-    s->sweep = NULL;
+    net_timer_free(s->lobby_timer);
+    s->sweep = s->lobby_timer = NULL;
     net_free(s->net);
     srv_free(s);
     store_close(st);

@@ -118,7 +118,8 @@ int srv_start(srv *s)
         return -1;
     s->purged = net_mono_ms();
     s->sweep = net_timer_new(s->net, on_sweep, s);
-    if (!s->sweep)
+    s->lobby_timer = net_timer_new(s->net, lobby_flush, s);
+    if (!s->sweep || !s->lobby_timer)
         return -1;
     net_timer_set(s->sweep, SWEEP_MS);
     return resumed;
@@ -150,7 +151,8 @@ void srv_free(srv *s)
         g->timer = NULL;
     }
     net_timer_free(s->sweep);
-    s->sweep = NULL;
+    net_timer_free(s->lobby_timer);
+    s->sweep = s->lobby_timer = NULL;
     live_free_all(s);
     clients_free_all(s);
     seeks_free_all(s);

@@ -41,6 +41,8 @@
 #include "workers.h"
 
 #define SRV_GAME_BUCKETS 4096
+#define SRV_LOBBY_MS 250    /* lobby changes are sent at most this often */
+#define SRV_LOBBY_SEEKS 100 /* open seeks a lobby message lists, newest first */
 #define SRV_CLIENT_BUCKETS 4096
 #define SRV_LAG_MS 100             /* lag allowance per move */
 #define SRV_ABANDON_MS 60000       /* default: a player gone this long on its turn loses */
@@ -221,6 +223,8 @@ struct srv {
     seek *seeks;
     int64_t next_seek;
     net_timer *sweep;
+    net_timer *lobby_timer;  /* sends the lobby's changes (lobby_changed) */
+    int lobby_pending;       /* a change waits for lobby_timer */
     int64_t purged;          /* monotonic ms guests were last purged */
     quota *quota;
     int hashing;             /* password hashings submitted, not yet done */
@@ -270,7 +274,13 @@ int ident_load(srv *s, int64_t id, ident *out);
 void random_token(char *out, size_t bytes);        /* bytes*2 hex chars + NUL */
 
 /* lobby.c */
+/* The lobby changed: its subscribers get the lobby within SRV_LOBBY_MS,
+ * one message for any number of changes, serialized once for all. */
 void lobby_changed(srv *s);
+/* lobby_timer's callback: sends what lobby_changed held back. */
+void lobby_flush(void *s);
+/* The lobby message: the newest SRV_LOBBY_SEEKS open seeks and the newest
+ * 100 live games. */
 json_t *lobby_now(srv *s);
 json_t *bots_json(srv *s);
 const ident *bot_by_name(srv *s, const char *name);

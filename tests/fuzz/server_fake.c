@@ -979,7 +979,8 @@ void fake_world_free(fake_world *w)
         g->timer = NULL;
     }
     net_timer_free(s->sweep);
-    s->sweep = NULL;
+    net_timer_free(s->lobby_timer);
+    s->sweep = s->lobby_timer = NULL;
     while (w->n->conns)
         fake_ws_close(w->n, w->n->conns);
     fake_net_free(w->n);

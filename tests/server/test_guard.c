@@ -625,6 +625,60 @@ static void test_silent_websocket_is_closed(void **state)
     own_server_end(&saved);
 }
 
+/* A burst of lobby changes (110 seeks opened at once) reaches a subscriber
+ * as a few lobby messages, not one a change, each listing at most the
+ * newest 100 open seeks (docs/api.md). Once each subscriber got every
+ * change with every seek: thousands of games ending together queued
+ * hundreds of MB (the long soak's RSS went from 73 to 473 MB). */
+static void test_lobby_bursts_are_coalesced(void **state)
+{
+    (void)state;
+    char cw[80], cp[11][80];
+    guest(cw);
+    ws_conn *w = connect_as(cw, NULL), *p[11];
+    send_fmt(w, "{\"type\":\"lobby\"}");
+    json_decref(ws_expect(w, "lobby", WAIT));
+    for (int i = 0; i < 11; i++) {
+        guest(cp[i]);
+        p[i] = connect_as(cp[i], NULL);
+    }
+    for (int i = 0; i < 11; i++)
+        for (int k = 0; k < 10; k++)
+            send_fmt(p[i], "{\"type\":\"seek\",\"variant\":\"rampart\"}");
+    json_int_t newest = 0;
+    for (int i = 0; i < 11; i++)
+        for (int k = 0; k < 10; k++) {
+            json_t *m = ws_expect(p[i], "seek_created", WAIT);
+            assert_non_null(m);
+            if (jint(m, "seek") > newest)
+                newest = jint(m, "seek");
+            json_decref(m);
+        }
+    /* the subscriber's lobby messages until it has been quiet for 1 s */
+    int messages = 0;
+    json_t *last = NULL;
+    for (json_t *m; (m = ws_recv_json(w, 1000)) != NULL;) {
+        if (strcmp(json_string_value(json_object_get(m, "type")), "lobby") == 0) {
+            messages++;
+            json_decref(last);
+            last = m;
+        } else {
+            json_decref(m);
+        }
+    }
+    assert_non_null(last);
+    assert_in_range(messages, 1, 20);
+    json_t *seeks = json_object_get(last, "seeks");
+    assert_int_equal(json_array_size(seeks), 100);
+    assert_int_equal(jint(json_array_get(seeks, 0), "id"), newest);
+    for (size_t i = 1; i < 100; i++)
+        assert_true(jint(json_array_get(seeks, i), "id") < jint(json_array_get(seeks, i - 1), "id"));
+    json_decref(last);
+    for (int i = 0; i < 11; i++)
+        ws_close(p[i]);
+    ws_close(w);
+}
+
 /* --- 7. smaller ones ----------------------------------------------------------------- */
 
 /* Another process holds the database's write lock: every move is refused
@@ -817,6 +871,7 @@ int main(void)
         cmocka_unit_test(test_foreign_origins_are_refused),
         cmocka_unit_test(test_quotas_hold),
         cmocka_unit_test(test_silent_websocket_is_closed),
+        cmocka_unit_test(test_lobby_bursts_are_coalesced),
         cmocka_unit_test(test_locked_database_stalls_no_game),
         cmocka_unit_test(test_static_files_carry_their_policy),
         cmocka_unit_test(test_a_silent_bot_does_not_resign),
