@@ -25,6 +25,8 @@
  * look them up when they need them; a client gone is simply not found.
  * So a client can be freed at any moment without leaving a dangling
  * pointer behind. Games are named by id in clients and jobs likewise.
+ * A live game is in two places, both kept by live.c alone: its id's hash
+ * chain (lookups) and the list of every game (walks).
  */
 #ifndef CITADEL_SERVER_H
 #define CITADEL_SERVER_H
