@@ -99,9 +99,9 @@ run: release
 
 # The load generator for `citadel serve` (tools/load/README.md).
 load: build/release/load
-build/release/load: tools/load/load.c
+build/release/load: $(wildcard tools/load/*.c tools/load/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(STD) -D_DEFAULT_SOURCE $(WARN) $(release_CFLAGS) $< -o $@ -ljansson -lcrypto
+	$(CC) $(STD) -D_DEFAULT_SOURCE $(WARN) $(release_CFLAGS) $(filter %.c,$^) -o $@ -ljansson -lcrypto
 
 bench: release
 	./build/release/citadel bench

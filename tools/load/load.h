@@ -1,0 +1,142 @@
+/* load.h -- what the two files of the load generator share: the connection
+ * and timer types, the state of the run, and the functions one file calls in
+ * the other.
+ *
+ * wire.c moves the bytes: sockets, the session cookie, the WebSocket
+ * handshake and frames, the timer heap and the small helpers. load.c plays:
+ * players, pairs, spectators, churn, the report and main. wire.c hands every
+ * whole text message to on_message; load.c sends with send_json and
+ * send_game and touches sockets only to close them all at the end.
+ *
+ * Every variable declared here is defined once, in load.c, and lives for the
+ * whole run; anything else a file keeps stays static in it.
+ */
+#ifndef CITADEL_LOAD_H
+#define CITADEL_LOAD_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { WAIT, HTTP, SHAKE, OPEN, AWAY, DEAD };
+enum { OP_CONT = 0, OP_TEXT = 1, OP_CLOSE = 8, OP_PING = 9, OP_PONG = 10 };
+enum { T_MOVE, T_BACK, T_LEAVE, T_LOBBY };      /* what a timer does */
+enum { S_IDLE, S_LOBBY, S_WATCHING };           /* a spectator */
+
+typedef struct buf {
+    char *p;
+    size_t len, cap;
+} buf;
+
+typedef struct conn {
+    int state;
+    int fd;
+    int spec;            /* a spectator, not a player */
+    int pair;            /* a player's pair; player 2k is the seeker of pair k */
+    int connecting;      /* socket connect() still in progress */
+    int hello;           /* the server's `hello` came on this connection */
+    int back;            /* this connection is a reconnect */
+    buf in, out;
+    char cookie[256];
+    char accept[32];     /* the Sec-WebSocket-Accept we expect */
+    unsigned gen;        /* bumped on every change that voids its timers */
+    long long game;      /* a player's game, a spectator's watched game; 0: none */
+    unsigned sides;      /* bit s set: this player plays side s */
+    int to_move;
+    long next_ply;       /* the ply the next `move` should carry; -1: not known */
+    json_t *legal;       /* the legal moves now, or NULL */
+    int phase;           /* a spectator's S_ state */
+    double tokens;       /* messages it may send now (pacing, --rate) */
+    long long tokens_ns;
+} conn;
+
+typedef struct timer {
+    long long due_ns;
+    int who;
+    int kind;
+    unsigned gen;
+} timer;
+
+struct options {
+    const char *host;
+    int port, games, seconds, delay_ms, move_limit, spectators, rate;
+    long games_total;
+    double churn;
+    const char *variant;
+};
+
+struct timer_heap {
+    timer *t;
+    size_t len, cap;
+};
+
+struct stats {
+    long games_started, games_finished, moves;
+    int open, peak;
+    long err_connect, err_http, err_shake, err_move, err_other, err_closed, err_proto;
+    long stale, drops[2], reconnects[2], watches, watch_ended, unwatches;
+    char samples[5][200];
+    int nsamples;
+    long long start_ns, all_open_ns;
+    uint32_t *lat_us;
+    size_t nlat, caplat;
+};
+
+extern struct options opt;      /* the command line's options */
+extern conn *conns;             /* players first (2k, 2k+1: pair k), then spectators */
+extern int nconns;
+extern int epfd;
+extern struct timer_heap heap;  /* the pending timers, soonest at heap.t[0] */
+extern int stopping;            /* the run is over: no new seeks, moves or connections */
+extern uint64_t rng_state;
+extern struct stats st;         /* what the report prints */
+
+/* --- wire.c --- */
+
+/* The monotonic clock in ns. */
+long long now_ns(void);
+/* The next xorshift64 number from rng_state. */
+uint64_t rng(void);
+/* Uniform in [0, 1). */
+double unit(void);
+/* A time lo..hi ms from now, uniform. */
+long long after_ms(int lo, int hi);
+/* Keeps the first few distinct error texts for the report. */
+void sample(const char *what, const char *text);
+/* realloc, or exit on no memory. */
+void *xrealloc(void *p, size_t n);
+/* A timer of this kind for p at due_ns, with p's generation now. */
+void timer_add(conn *p, int kind, long long due_ns);
+/* Removes the soonest timer, heap.t[0]. */
+void timer_pop(void);
+/* A JSON integer's value; 0 for anything else. */
+long long id_of(const json_t *v);
+/* Closes p's socket, if any, and empties its buffers. */
+void close_socket(conn *p);
+/* Writes what the out buffer holds; -1 if the socket failed. */
+int flush(conn *p);
+/* p has no game now: its legal moves go and its timers are voided. */
+void forget_game(conn *p);
+/* Adds a masked WebSocket frame to p's out buffer; flush sends it. */
+void send_frame(conn *p, int op, const void *data, size_t len);
+/* Brings p's pacing tokens up to now (--rate messages a second, BURST at once). */
+void refill(conn *p);
+/* Sends msg (and takes it) if p is open. */
+void send_json(conn *p, json_t *msg);
+/* Sends {type, game, ref: type}, e.g. a watch or an unwatch. */
+void send_game(conn *p, const char *type, long long game);
+/* Drops p on purpose, to come back later with the same cookie. */
+void drop(conn *p);
+/* A dropped connection comes back: the handshake again, same cookie. */
+void reconnect(conn *p);
+/* Starts connections that are still WAIT, while few enough are connecting. */
+void start_next(void);
+/* Handles what epoll reported for p's socket. */
+void on_event(conn *p, uint32_t events);
+
+/* --- load.c --- */
+
+/* One whole text message from the server on p. */
+void on_message(conn *p, const char *text, size_t len);
+
+#endif
