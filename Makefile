@@ -29,8 +29,8 @@ SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lsodium
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
 # the real server driven over the wire by that client.
-SRVTEST := test_store test_quota test_client_selftest test_server test_hidden test_guard \
-           test_faults
+SRVTEST := test_store test_store_results test_quota test_client_selftest test_server \
+           test_hidden test_guard test_faults
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 release_CFLAGS := -O3 -march=native -DNDEBUG
@@ -57,10 +57,11 @@ build/$(1)/tests/%: tests/unit/%.c $$(wildcard tests/unit/*.h) build/$(1)/libcit
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
 	    build/$(1)/libcitadel.a -o $$@ -lcmocka $$(LIBS)
-build/$(1)/tests/test_store: tests/server/test_store.c $$(wildcard src/store/*.c src/store/*.h)
+build/$(1)/tests/test_store build/$(1)/tests/test_store_results: build/$(1)/tests/%: \
+        tests/server/%.c tests/server/store_fixture.h $$(wildcard src/store/*.c src/store/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    tests/server/test_store.c $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lcmocka $$(LIBS)
+	    $$< $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lcmocka $$(LIBS)
 build/$(1)/tests/test_quota: tests/server/test_quota.c src/server/quota.c src/server/quota.h
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
