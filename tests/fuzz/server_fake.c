@@ -934,14 +934,6 @@ void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), voi
     w->s = srv_new(&cfg, w->st, err, sizeof err);
     if (!w->s)
         fake_fail("srv_new: %s", err);
-    /* The search bots stop at a node count, well inside bot_think_max_ms:
-     * their moves are then the same on every run of an input (not the
-     * machine's speed), and cheap. */
-    for (int i = 0; i < w->s->nbots; i++) {
-        char *spec = w->s->bots[i].spec;
-        if (strncmp(spec, "level", 5) == 0 && !strchr(spec, '/'))
-            snprintf(spec + strlen(spec), sizeof w->s->bots[i].spec - strlen(spec), "/nodes=100");
-    }
     /* A tiny quota table (fake_quota_keys), so that inputs can fill it and
      * see it fail closed; else one of 4096 keys: no input comes near that,
      * and making and freeing srv_new's 65536 buckets cost more than many an

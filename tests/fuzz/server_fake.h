@@ -139,8 +139,9 @@ int fake_utf8_ok(const char *text, size_t len);
 void fake_utf8_fix(char *text, size_t len);
 
 /* Builds the server for one input: srv_config_default, the fuzzers' fast
- * settings, then `tune` (may be NULL) on the settings; a fresh in-memory
- * store, the server, the fake net and pools, srv_start. NULL on failure
+ * settings, then `tune` (may be NULL) on the settings; an empty in-memory
+ * store (one kept for every input and emptied: as a new one to the
+ * server), the server, the fake net and pools, srv_start. NULL on failure
  * (aborts: a harness that cannot start tests nothing). */
 typedef struct fake_world {
     store *st;
