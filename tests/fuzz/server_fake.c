@@ -561,21 +561,16 @@ static void run_job(workers *w)
     if (!w->todo)
         w->todo_tail = NULL;
     if (fake_bot_fast && j->run == bot_job_run) {
+        /* The server's side of a bot move (the job, its result, the game
+         * going on) is the target, not the engines' search: under this
+         * build a search of depth 2 was most of an input's time. So every
+         * bot but an outside engine plays as the random mover (seeded by
+         * the job: the same moves on every run of an input). */
         bot_job *bj = (bot_job *)j;
+        if (strncmp(bj->spec, "uci:", 4) != 0)
+            snprintf(bj->spec, sizeof bj->spec, "random");
         bj->lim.movetime = 0;
         bj->lim.time[0] = bj->lim.time[1] = -1;
-        bj->lim.depth = 2;
-        /* MCTS counts playouts (whole random games) as nodes */
-        bj->lim.nodes = strncmp(bj->spec, "mcts", 4) == 0 ? 4 : 64;
-        /* Keeps & Moats's search bots take no limits but their own: level 5
-         * is 150000 nodes a move, most of a second in this build, and their
-         * games run to hundreds of moves */
-        static const char *const km[] = {"aggressive=", "balanced=", "defensive="};
-        for (size_t i = 0; i < sizeof km / sizeof km[0]; i++)
-            if (strncmp(bj->spec, km[i], strlen(km[i])) == 0 && !strchr(bj->spec, '/')) {
-                size_t n = strlen(bj->spec);
-                snprintf(bj->spec + n, sizeof bj->spec - n, "/depth=1/nodes=300");
-            }
     }
     j->run(j);
     j->next = NULL;

@@ -101,11 +101,9 @@ int fake_timers_armed(net *n);
 
 /* --- the fake workers ------------------------------------------------------------- */
 
-/* Bot jobs get fixed small limits (depth 2 and 64 nodes, 4 playouts for
- * MCTS, no movetime;
- * Keeps & Moats's search bots /depth=1/nodes=300 in their spec), so a
- * bot's move depends on nothing but its input and takes little time: on
- * by default. */
+/* Bot jobs play as the random mover (outside engines excepted), without
+ * a clock, so a bot's move depends on nothing but its input and costs
+ * little: on by default. */
 extern int fake_bot_fast;
 
 /* Runs every queued job of every pool of n, then delivers the finished
