@@ -95,6 +95,8 @@ static int add_session(const char *cookie, int64_t player, int64_t life_ms)
     return k;
 }
 
+static void check_session(const net_http *h, reqinfo *ri, int set);
+
 static void on_reply(net_http *h, void *ctx)
 {
     (void)ctx;
@@ -104,6 +106,9 @@ static void on_reply(net_http *h, void *ctx)
     reqinfo *ri = h->tag >= 0 && h->tag < S.nreq ? &S.req[h->tag] : NULL;
     char cookie[128];
     int set = fake_session_cookie(h, cookie, sizeof cookie);
+    /* the checks of the session sent come first: a new session may take
+     * its place in S.ses (add_session reuses slots once full) */
+    check_session(h, ri, set);
     if (set > 0) {
         int64_t p = player_of(h);
         if (p <= 0)
@@ -111,6 +116,11 @@ static void on_reply(net_http *h, void *ctx)
         const char *age = strstr(h->headers, "Max-Age=");
         add_session(cookie, p, age ? atoll(age + 8) * 1000 : 0);
     }
+}
+
+/* What the answer says of the session the request carried. */
+static void check_session(const net_http *h, reqinfo *ri, int set)
+{
     if (!ri || ri->session < 0)
         return;
     session *se = &S.ses[ri->session];
