@@ -197,14 +197,7 @@ out:
     workers_free(s->hash_pool);
     s->pool = s->hash_pool = NULL;
     /* timers and clients go before the net they live in */
-    s->stopping = 1;
-    LIVE_EACH(s, g) {
-        net_timer_free(g->timer);
-        g->timer = NULL;
-    }
-    net_timer_free(s->sweep);
-    net_timer_free(s->lobby_timer);
-    s->sweep = s->lobby_timer = NULL;
+    srv_stop(s);
     net_free(s->net);
     srv_free(s);
     store_close(st);

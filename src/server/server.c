@@ -139,12 +139,8 @@ void srv_sweep(srv *s)
 #endif
 }
 
-void srv_free(srv *s)
+void srv_stop(srv *s)
 {
-    if (!s)
-        return;
-    /* Timers first: they live in the net. Closing connections later finds
-     * s->stopping and only frees them. */
     s->stopping = 1;
     LIVE_EACH(s, g) {
         net_timer_free(g->timer);
@@ -153,6 +149,13 @@ void srv_free(srv *s)
     net_timer_free(s->sweep);
     net_timer_free(s->lobby_timer);
     s->sweep = s->lobby_timer = NULL;
+}
+
+void srv_free(srv *s)
+{
+    if (!s)
+        return;
+    srv_stop(s);
     live_free_all(s);
     clients_free_all(s);
     seeks_free_all(s);

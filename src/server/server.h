@@ -249,6 +249,10 @@ void srv_free(srv *s);
 /* Once a sweep's work, also callable by tests: finished games dropped from
  * memory, guests nobody can use removed from the store. */
 void srv_sweep(srv *s);
+/* Stopping: s->stopping set, and every timer the server holds freed, so
+ * the net (where timers live) can go first; connections closed after
+ * this are only freed. srv_free calls it too. */
+void srv_stop(srv *s);
 /* Debug builds: aborts if the links between clients, games and seeks are
  * not as the invariant above says. */
 void srv_check(srv *s);

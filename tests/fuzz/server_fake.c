@@ -960,14 +960,7 @@ void fake_world_free(fake_world *w)
     workers_free(w->pool);
     workers_free(w->hash_pool);
     s->pool = s->hash_pool = NULL;
-    s->stopping = 1;
-    LIVE_EACH(s, g) {
-        net_timer_free(g->timer);
-        g->timer = NULL;
-    }
-    net_timer_free(s->sweep);
-    net_timer_free(s->lobby_timer);
-    s->sweep = s->lobby_timer = NULL;
+    srv_stop(s);
     while (w->n->conns)
         fake_ws_close(w->n, w->n->conns);
     fake_net_free(w->n);
