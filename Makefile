@@ -39,7 +39,7 @@ debug_CFLAGS   := -O1 -g -DCITADEL_DEBUG -DCITADEL_FAULTS
 asan_CFLAGS    := -O1 -g -DCITADEL_DEBUG -DCITADEL_FAULTS -fsanitize=address,undefined \
                   -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all release debug asan release-tests debug-tests asan-tests test run bench fuzz load clean
+.PHONY: all release debug asan release-tests debug-tests asan-tests test run bench fuzz fuzz-fast load clean
 all: release
 
 define BUILD

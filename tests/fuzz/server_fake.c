@@ -864,6 +864,56 @@ static void populate(store *st, unsigned what)
  * time of a short input. */
 static store *kept;
 
+/* The script that empties the store: each table's rows deleted before
+ * those of the tables it references, so that foreign keys stay on (turning
+ * them off and on again would expire every prepared statement). */
+static void reset_script(sqlite3 *db, char *script, size_t size)
+{
+    enum { MAX_TABLES = 32 };
+    char name[MAX_TABLES][64], refs[MAX_TABLES][512];
+    int n = 0, done[MAX_TABLES] = {0};
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT m.name, ifnull((SELECT group_concat('|' || \"table\" || '|', '')"
+                           " FROM pragma_foreign_key_list(m.name)), '') FROM sqlite_master m"
+                           " WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'",
+                           -1, &st, NULL) != SQLITE_OK)
+        fake_fail("store reset: %s", sqlite3_errmsg(db));
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (n == MAX_TABLES)
+            fake_fail("store reset: too many tables");
+        snprintf(name[n], sizeof name[n], "%s", (const char *)sqlite3_column_text(st, 0));
+        snprintf(refs[n], sizeof refs[n], "%s", (const char *)sqlite3_column_text(st, 1));
+        n++;
+    }
+    sqlite3_finalize(st);
+    size_t len = (size_t)snprintf(script, size, "BEGIN;");
+    for (int emitted = 0; emitted < n; emitted++) {
+        int pick = -1;
+        for (int i = 0; i < n && pick < 0; i++) {
+            if (done[i])
+                continue;
+            char bar[70];
+            snprintf(bar, sizeof bar, "|%s|", name[i]);
+            int referenced = 0;
+            for (int j = 0; j < n; j++)
+                if (!done[j] && j != i && strstr(refs[j], bar))
+                    referenced = 1;
+            if (!referenced)
+                pick = i;
+        }
+        if (pick < 0)
+            fake_fail("store reset: tables reference each other in a circle");
+        done[pick] = 1;
+        len += (size_t)snprintf(script + len, size - len, "DELETE FROM \"%s\";", name[pick]);
+        if (len >= size)
+            fake_fail("store reset: script too long");
+    }
+    len += (size_t)snprintf(script + len, size - len, "DELETE FROM sqlite_sequence; COMMIT;");
+    if (len >= size)
+        fake_fail("store reset: script too long");
+}
+
 static store *fresh_store(void)
 {
     store_err e;
@@ -873,23 +923,9 @@ static store *fresh_store(void)
             fake_fail("store_open: %s", e.msg);
         return kept;
     }
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(kept->db,
-                           "SELECT 'DELETE FROM \"' || name || '\";' FROM sqlite_master "
-                           "WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
-                           -1, &st, NULL) != SQLITE_OK)
-        fake_fail("store reset: %s", sqlite3_errmsg(kept->db));
-    char script[2048] = "PRAGMA foreign_keys = OFF; BEGIN;";
-    size_t n = strlen(script);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *del = (const char *)sqlite3_column_text(st, 0);
-        if (n + strlen(del) + 1 >= sizeof script)
-            fake_fail("store reset: too many tables");
-        n += (size_t)snprintf(script + n, sizeof script - n, "%s", del);
-    }
-    sqlite3_finalize(st);
-    snprintf(script + n, sizeof script - n,
-             "DELETE FROM sqlite_sequence; COMMIT; PRAGMA foreign_keys = ON;");
+    static char script[2048];
+    if (!script[0])
+        reset_script(kept->db, script, sizeof script);
     char *msg = NULL;
     if (sqlite3_exec(kept->db, script, NULL, NULL, &msg) != SQLITE_OK)
         fake_fail("store reset: %s", msg ? msg : "?");
