@@ -67,10 +67,10 @@ build/$(1)/tests/test_quota: tests/server/test_quota.c src/server/quota.c src/se
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
 	    tests/server/test_quota.c src/server/quota.c -o $$@ -lcmocka $$(LIBS)
 build/$(1)/tests/test_%: tests/server/test_%.c $$(wildcard tests/server/*.h) \
-                         tests/server/client.c tests/server/wire.c
+                         tests/server/client.c tests/server/wire.c tests/server/wirelog.c
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
-	    tests/server/client.c tests/server/wire.c -o $$@ -ljansson -lsqlite3 -lcmocka -lcrypto \
+	    tests/server/client.c tests/server/wire.c tests/server/wirelog.c -o $$@ -ljansson -lsqlite3 -lcmocka -lcrypto \
 	    $$(LIBS)
 $(1): build/$(1)/citadel
 $(1)-tests: $$(addprefix build/$(1)/tests/,$$(UNIT) $$(SRVTEST))

@@ -89,6 +89,11 @@ done
 # kills that server, and the tests after it fail). test_guard is the server
 # under attack; test_faults walks a store fault over every write of a
 # scripted session, which needs the fault injection of the test builds.
+# Every message the test client sends or receives in this tier is logged
+# (tests/server/wirelog.c), then checked against docs/api.schema.json below.
+wire_log=$PWD/build/wire-server.log
+rm -f "$wire_log"
+export CITADEL_WIRE_LOG=$wire_log
 note "server (release build)"
 for t in test_server test_hidden test_guard; do
     CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-release
@@ -110,6 +115,27 @@ if ! echo "$out" | grep -q '^ok '; then
 fi
 note "store faults (ASan + UBSan build)"
 CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_faults faults-asan
+unset CITADEL_WIRE_LOG
+
+# --- the contract -------------------------------------------------------------
+note "the contract (docs/api.schema.json)"
+schema_check() {  # NAME COMMAND...: one result from a checker of tests/schema
+    local name=$1 out
+    shift
+    if out=$("$@" 2>&1); then
+        echo "$out" | tail -n 1
+        record pass "$name"
+    else
+        echo "$out" | tail -n 30
+        record fail "$name"
+    fi
+}
+# Debian's python3 with its python3-jsonschema (tools/setup test), or any
+# python3 on the PATH that has the module
+py=python3
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null && py=/usr/bin/python3
+schema_check schema:server-wire $py tests/schema/check_wire.py "$wire_log"
+schema_check schema:docs $py tests/schema/check_docs.py
 
 # --- integration ------------------------------------------------------------
 note "integration (release build)"
@@ -126,7 +152,7 @@ done
 # against a real server; each browser test prints "ok NAME" or "FAIL NAME:
 # why", and keeps screenshots in build/screenshots.
 note "web page: type check and build"
-if out=$(npx --no-install tsc --noEmit -p web 2>&1); then
+if out=$(node web/gen-types.mjs 2>&1 && npx --no-install tsc --noEmit -p web 2>&1); then
     record pass "web:typecheck"
 else
     echo "$out" | tail -n 40

@@ -79,6 +79,10 @@ ws_conn *ws_connect(const char *host, int port, const char *path, const char *co
 
 /* A text message as one masked frame. 0, or -1 if the write failed. */
 int ws_send_text(ws_conn *c, const char *text);
+/* The same, for a message the schema does not allow (malformed JSON, an
+ * unknown type, a field it does not have), sent on purpose: it is left out
+ * of the wire log that the schema check reads (wirelog.h). */
+int ws_send_hostile(ws_conn *c, const char *text);
 /* Any frame, masked, with the given opcode and FIN bit: for fragments and
  * bad input. 0 or -1. */
 int ws_send_frame(ws_conn *c, int opcode, int fin, const void *data, size_t len);

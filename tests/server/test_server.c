@@ -382,15 +382,15 @@ static void test_bad_input_is_refused_and_changes_nothing(void **state)
     const char *legal = first_legal(d.state, 0);
 
     /* malformed JSON, not an object, no type, unknown type */
-    assert_int_equal(ws_send_text(first, "{\"type\":\"move\","), 0);
+    assert_int_equal(ws_send_hostile(first, "{\"type\":\"move\","), 0);
     json_t *e = ws_expect(first, "error", WAIT);
     assert_non_null(e);
     assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "malformed JSON"));
     json_decref(e);
-    assert_int_equal(ws_send_text(first, "[1,2]"), 0);
+    assert_int_equal(ws_send_hostile(first, "[1,2]"), 0);
     assert_non_null((e = ws_expect(first, "error", WAIT)));
     json_decref(e);
-    assert_int_equal(ws_send_text(first, "{\"type\":\"fly\",\"ref\":7}"), 0);
+    assert_int_equal(ws_send_hostile(first, "{\"type\":\"fly\",\"ref\":7}"), 0);
     assert_non_null((e = ws_expect(first, "error", WAIT)));
     assert_int_equal(jint(e, "ref"), 7);
     json_decref(e);
@@ -455,7 +455,7 @@ static void test_bad_input_is_refused_and_changes_nothing(void **state)
     huge[big - 2] = '"';
     huge[big - 1] = '}';
     huge[big] = 0;
-    assert_int_equal(ws_send_text(x, huge), 0);
+    assert_int_equal(ws_send_hostile(x, huge), 0);
     free(huge);
     assert_null(ws_recv_text(x, WAIT));
     assert_true(ws_is_closed(x));
