@@ -1,6 +1,6 @@
 /* api.c -- the HTTP JSON API of docs/api.md: the router, and reading
- * (variants, games, players, ladders, positions, setups). Accounts and
- * sessions are account.c.
+ * (variants, games, players, ladders, challenges, positions, setups).
+ * Accounts and sessions are account.c.
  *
  * A POST acts for the visitor, so it must come from the server's own page
  * or a tool, never from another site: one whose Origin is foreign is
@@ -180,6 +180,30 @@ static void ladder(srv *s, net_http *h, const char *variant)
     free(rows);
     reply_json(h, 200, json_pack("{s:s, s:s, s:o}", "variant", v->name, "title", v->title,
                                  "rows", a),
+               NULL);
+}
+
+/* GET /api/challenges/TOKEN: an open challenge, so its link can say who
+ * challenges and on what terms before anyone accepts; 404 once it is taken
+ * or withdrawn (lobby.c removes it then). */
+static void challenge_page(srv *s, net_http *h, const char *token)
+{
+    size_t n = strlen(token);
+    const seek *k = NULL;
+    if (n > 0 && n < sizeof k->token && strspn(token, "0123456789abcdef") == n)
+        for (k = s->seeks; k; k = k->next)
+            if (k->token[0] && strcmp(k->token, token) == 0)
+                break;
+    if (!k) {
+        reply_error(h, 404, "no such challenge (taken or withdrawn)");
+        return;
+    }
+    reply_json(h, 200,
+               json_pack("{s:s, s:o, s:s, s:s, s:I, s:I, s:i, s:b}", "token", k->token,
+                         "challenger", ident_json(&k->by), "variant", k->set.v->name, "title",
+                         k->set.v->title, "base_ms", (json_int_t)k->set.base_ms, "inc_ms",
+                         (json_int_t)k->set.inc_ms, "move_limit", k->set.move_limit, "rated",
+                         k->set.rated),
                NULL);
 }
 
@@ -464,7 +488,9 @@ void api_http(srv *s, net_http *h, const net_request *req)
             player_games(s, h, name, req->query);
         else
             reply_error(h, 404, "no such page");
-    } else if (strncmp(path, "/ladder/", 8) == 0)
+    } else if (strncmp(path, "/challenges/", 12) == 0)
+        challenge_page(s, h, path + 12);
+    else if (strncmp(path, "/ladder/", 8) == 0)
         ladder(s, h, path + 8);
     else
         reply_error(h, 404, "no such endpoint");

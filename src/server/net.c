@@ -10,6 +10,7 @@
  * then the body, so that a partial write never has a second write behind
  * it (lws buffers what the kernel did not take and asks again).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <uv.h>  /* before libwebsockets.h: it then declares its libuv helpers */
 #include <libwebsockets.h>
@@ -339,6 +340,29 @@ static int servable(const char *path)
     return !(n >= 4 && strcmp(path + n - 4, ".map") == 0);
 }
 
+/* The site's icon for /favicon.ico, which browsers ask for by themselves
+ * (for a text/plain game record, say): static/icon.svg of the web root, or
+ * the build's static/icon.HASH.svg. 0 and the file's path, or -1. */
+static int favicon_file(const char *webroot, char *file, size_t size)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/static", webroot);
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int found = -1;
+    for (struct dirent *e; found < 0 && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, "icon.", 5) == 0 && n >= 8 &&
+            strcmp(e->d_name + n - 4, ".svg") == 0 && (n == 8 || hashed_name(e->d_name))) {
+            snprintf(file, size, "%s/%s", dir, e->d_name);
+            found = 0;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
 /* Serves a file of the web root; routes without a file extension are the
  * page's own (/play/..., /learn) and get index.html. Returns what the lws
  * callback should return. */
@@ -350,7 +374,12 @@ static int serve_static(net *n, struct lws *wsi, const char *path)
     }
     char file[2048];
     const char *mime = mime_of(path);
-    if (!mime || strcmp(path, "/") == 0) {
+    int favicon = strcmp(path, "/favicon.ico") == 0;
+    if (favicon) {
+        mime = "image/svg+xml";
+        if (favicon_file(n->webroot, file, sizeof file) != 0)
+            file[0] = 0;
+    } else if (!mime || strcmp(path, "/") == 0) {
         snprintf(file, sizeof file, "%s/index.html", n->webroot);
         mime = "text/html; charset=utf-8";
     } else {
@@ -364,7 +393,7 @@ static int serve_static(net *n, struct lws *wsi, const char *path)
     char extra[2048];
     snprintf(extra, sizeof extra, "%scache-control: %s\r\n",
              n->static_headers ? n->static_headers : "",
-             hashed_name(file) ? "public, max-age=31536000, immutable" : "no-cache");
+             hashed_name(file) && !favicon ? "public, max-age=31536000, immutable" : "no-cache");
     int r = lws_serve_http_file(wsi, file, mime, extra, (int)strlen(extra));
     if (r < 0 || (r > 0 && lws_http_transaction_completed(wsi)))
         return -1;
