@@ -699,14 +699,19 @@ int bot_spec_can_play(const char *spec, const game_variant *v)
         base[len] = 0;
         spec = base;
     }
+    /* the kind bot_new makes, so that what this says a bot plays it plays:
+     * greedy is not random (it plays no Keeps & Moats, whose own one-ply
+     * player is "capture") */
     if (is_km_spec(spec))
         probe.kind = BOT_KM;
     else if (parse_level(spec) > 0)
         probe.kind = BOT_LEVEL;
     else if (strncmp(spec, "mcts", 4) == 0)
         probe.kind = BOT_MCTS;
+    else if (strcmp(spec, "greedy") == 0)
+        probe.kind = BOT_GREEDY;
     else
-        probe.kind = BOT_RANDOM;  /* greedy, random and attacker play anything */
+        probe.kind = BOT_RANDOM;  /* random and attacker play anything */
     return can_play(&probe, v);
 }
 
