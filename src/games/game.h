@@ -35,7 +35,9 @@
  * (Rampart R7: "no-captures", "insufficient", "move-limit", "no-moves").
  * Ends that come from outside the board (a flag falling, resignation,
  * agreement) are decided by the caller, with `timeout` for the game's rule
- * on flags.
+ * on flags. Games of more than two sides may instead let a side resign and
+ * leave the others playing (`resign`): the resignation is then a move, made,
+ * written, read and stored like any other, that `moves` never lists.
  *
  * Errors.  Functions that can fail return 0 on success and -1 on failure,
  * fill the caller's `game_error` with one line a person can read, and leave
@@ -112,7 +114,8 @@ typedef struct game_ops {
      * how many; 0 when the game is over. */
     int (*moves)(const void *pos, game_move *out);
 
-    /* Reads a move in the game's notation and checks that it is legal. */
+    /* Reads a move in the game's notation and checks that it is legal
+     * (or, in games with `resign`, a resignation possible in pos). */
     int (*parse_move)(const void *pos, const char *text, game_move *move, game_error *err);
 
     /* Writes a legal move's text; returns the length it needs. */
@@ -132,6 +135,15 @@ typedef struct game_ops {
     /* 1 if a game from start to pos that ended in a draw changes no rating
      * (Rampart R8: a sterile draw); NULL means never. */
     int (*sterile)(const void *start, const void *pos);
+
+    /* Games where a side that gives up leaves the game while the others
+     * play on (Keeps & Moats: that kingdom is out); NULL where resigning
+     * ends the game, which the caller decides. Writes the move by which
+     * `side` resigns in pos, for `make` to play and `format_move` /
+     * `parse_move` to write and read like a legal move, whether or not
+     * `side` is to move; `moves` never lists it. 0, or -1 with err when
+     * `side` cannot resign (the game is over, the side is out already). */
+    int (*resign)(const void *pos, int side, game_move *move, game_error *err);
 
     /* A 64-bit hash of what decides the future of the game (pieces, side to
      * move); equal positions hash equally. */

@@ -23,8 +23,15 @@
  * gives no move (an engine that died or timed out) is asked again; one
  * that fails for abandon_ms is treated as a player gone on its turn.
  *
- * What games look like to clients is live_json.c; private setups are
- * live_setup.c; records and review are records.c.
+ * Resignations.  In games whose sides may resign and leave the others
+ * playing (game.h `resign`: Keeps & Moats), a resignation is a move like
+ * any other here: checked by the game, stored, made, told, replayed after a
+ * restart. It may come out of turn; then the side to move's turn and clock
+ * go on as they were.
+ *
+ * What players ask of a game (move, resign, draw, rematch) is
+ * live_requests.c; what games look like to clients is live_json.c; private
+ * setups are live_setup.c; records and review are records.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +108,13 @@ void live_free_all(srv *s)
     s->nlive = 0;
 }
 
+int live_side_in(const live *g, int side)
+{
+    game_move m;
+    game_error e;
+    return !g->v->ops->resign || g->v->ops->resign(g->pos, side, &m, &e) == 0;
+}
+
 static int has_bot(const live *g)
 {
     for (int i = 0; i < g->v->nsides; i++)
@@ -116,7 +130,7 @@ int live_count_of_player(srv *s, int64_t player, int *with_bots)
         if (g->over)
             continue;
         for (int i = 0; i < g->v->nsides; i++)
-            if (g->players[i].id == player) {
+            if (g->players[i].id == player && live_side_in(g, i)) {
                 n++;
                 b += has_bot(g);
                 break;
@@ -145,19 +159,20 @@ void live_retry_later(live *g)
 
 /* --- bots ---------------------------------------------------------------------------- */
 
-static int apply_move(srv *s, live *g, int side, const char *text, client *from,
-                      json_t *ref);
-static void end_by_clock(srv *s, live *g, int side, const char *reason);
-
 static void bot_done(void *app, job *j)
 {
     srv *s = app;
     bot_job *bj = (bot_job *)j;
     live *g = live_find(s, bj->game);
-    if (g && g->nmoves == bj->ply && !g->over && !g->ending) {
+    if (g && g->nmoves != bj->ply && !g->over && !g->ending) {
+        /* the game moved on while the bot thought (another side resigned):
+         * its answer is for a position gone; it thinks again */
+        g->bot_busy = 0;
+        live_kick_bot(s, g);
+    } else if (g && !g->over && !g->ending) {
         g->bot_busy = 0;
         int64_t now = net_mono_ms();
-        int r = bj->move[0] ? apply_move(s, g, bj->side, bj->move, NULL, NULL) : -2;
+        int r = bj->move[0] ? live_apply_move(s, g, bj->side, bj->move, NULL, NULL) : -2;
         if (r == 0) {
             g->bot_failed = 0;
         } else if (g->over || g->ending || g->nmoves != bj->ply) {
@@ -170,7 +185,7 @@ static void bot_done(void *app, job *j)
             fprintf(stderr, "citadel serve: game %lld: %s gave no legal move; asking again\n",
                     (long long)g->id, g->players[bj->side].name);
             if (now - g->bot_failed >= s->cfg.abandon_ms)
-                end_by_clock(s, g, bj->side, "abandoned");
+                live_end_by_clock(s, g, bj->side, "abandoned");
             else
                 live_retry_later(g);
         } else {
@@ -267,16 +282,13 @@ void live_arm(live *g)
         net_timer_set(g->timer, wait);
 }
 
-static void end_by_clock(srv *s, live *g, int side, const char *reason)
+void live_end_by_clock(srv *s, live *g, int side, const char *reason)
 {
     game_result r = g->v->ops->timeout(g->start, g->pos, side);
     live_end_or_retry(s, g, STORE_GAME_OVER, r.over ? r.winner : -1, reason);
 }
 
-/* Ends the game: winner is a team or -1 (a draw). Stores the result and
- * the rating changes in one transaction, and only then tells everyone.
- * Returns 0, or -1 if the store refused (nothing changed, nobody told). */
-static int end_game(srv *s, live *g, int status, int winner, const char *reason)
+int live_end(srv *s, live *g, int status, int winner, const char *reason)
 {
     if (g->over)
         return 0;
@@ -342,7 +354,7 @@ void live_end_or_retry(srv *s, live *g, int status, int winner, const char *reas
         return;
     char why[sizeof g->end_reason];
     snprintf(why, sizeof why, "%s", reason);  /* reason may be g->end_reason */
-    if (end_game(s, g, status, winner, why) == 0)
+    if (live_end(s, g, status, winner, why) == 0)
         return;
     g->ending = 1;
     g->end_status = status;
@@ -387,38 +399,44 @@ static void on_timer(void *arg)
     int stm = live_to_move(g);
     if (g->g.base_ms > 0 && now - g->turn_began >= g->clock[stm] + SRV_LAG_MS) {
         g->clock[stm] = 0;
-        end_by_clock(s, g, stm, "time");
+        live_end_by_clock(s, g, stm, "time");
         return;
     }
     int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
     if ((g->gone[stm] && now - since >= s->cfg.abandon_ms) ||
         (g->bot_failed && now - g->bot_failed >= s->cfg.abandon_ms)) {
-        end_by_clock(s, g, stm, "abandoned");
+        live_end_by_clock(s, g, stm, "abandoned");
         return;
     }
     live_arm(g);
 }
 
-/* The team that wins when `side` gives up: in two-sided games, the other. */
-static int winner_against(const live *g, int side)
-{
-    if (g->v->nsides != 2)
-        return -1;
-    return g->v->ops->team_of(g->pos, side ^ 1);
-}
-
 /* --- moves ---------------------------------------------------------------------------- */
 
-/* Plays `text` for `side`: checks, charges the clock, stores, then makes
- * and tells. Returns 0 if the move was made; -2 if it is not legal; -1 if
- * it was not made for another reason (the clock, the store). A client's
- * error goes back to it with ref. */
-static int apply_move(srv *s, live *g, int side, const char *text, client *from, json_t *ref)
+/* 1 if m is in the list of legal moves of pos (parse_move also reads
+ * resignations, which a move request may not play). */
+static int listed(const game_ops *ops, const void *pos, game_move m)
+{
+    game_move list[GAME_MAX_MOVES];
+    int n = ops->moves(pos, list);
+    for (int i = 0; i < n; i++)
+        if (list[i] == m)
+            return 1;
+    return 0;
+}
+
+int live_apply_move(srv *s, live *g, int side, const char *text, client *from, json_t *ref)
 {
     const game_ops *ops = g->v->ops;
     game_move m;
     game_error gerr;
-    if (ops->parse_move(g->pos, text, &m, &gerr) != 0) {
+    int ok = ops->parse_move(g->pos, text, &m, &gerr) == 0;
+    if (ok && !listed(ops, g->pos, m)) {
+        snprintf(gerr.msg, sizeof gerr.msg, "%.40s is not a move of the side to move%s", text,
+                 ops->resign ? " (resigning is a request of its own)" : "");
+        ok = 0;
+    }
+    if (!ok) {
         if (from)
             client_error(from, ref, "illegal move: %s", gerr.msg);
         else
@@ -426,18 +444,26 @@ static int apply_move(srv *s, live *g, int side, const char *text, client *from,
                     g->players[side].name, text, gerr.msg);
         return -2;
     }
-    int64_t now = net_mono_ms(), clock = g->clock[side];
+    int64_t clock = g->clock[side];
     if (g->g.base_ms > 0) {
-        int64_t used = now - g->turn_began - SRV_LAG_MS;
+        int64_t used = net_mono_ms() - g->turn_began - SRV_LAG_MS;
         if (used > 0)
             clock -= used;
         if (clock <= 0) {
             g->clock[side] = 0;
-            end_by_clock(s, g, side, "time");
+            live_end_by_clock(s, g, side, "time");
             return -1;
         }
         clock += g->g.inc_ms;
     }
+    return live_commit(s, g, m, clock, 1, from, ref, "move") == 0 ? 0 : -1;
+}
+
+int live_commit(srv *s, live *g, game_move m, int64_t clock, int turn_ends, client *from,
+                json_t *ref, const char *what)
+{
+    const game_ops *ops = g->v->ops;
+    int side = live_to_move(g);
     if (g->nmoves == g->capmoves) {
         int cap = g->capmoves ? 2 * g->capmoves : 64;
         played *mv = realloc(g->moves, (size_t)cap * sizeof *mv);
@@ -464,7 +490,7 @@ static int apply_move(srv *s, live *g, int side, const char *text, client *from,
     if (store_move_add(s->st, g->id, &sm, 0, &e) != 0) {
         free(ev);
         if (from)
-            client_error(from, ref, "the move could not be stored; try again");
+            client_error(from, ref, "the %s could not be stored; try again", what);
         fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
         return -1;
     }
@@ -474,8 +500,10 @@ static int apply_move(srv *s, live *g, int side, const char *text, client *from,
     _Alignas(16) unsigned char undo[GAME_POS_MAX];
     ops->make(g->pos, m, undo);
     g->clock[side] = clock;
-    g->turn_began = now;
-    g->draw_offer &= 1u << side;  /* moving declines the others' offers */
+    if (turn_ends) {
+        g->turn_began = net_mono_ms();
+        g->draw_offer &= 1u << side;  /* moving declines the others' offers */
+    }
     json_t *msg = json_pack("{s:s, s:I, s:i, s:s, s:o, s:i, s:o}", "type", "move", "game",
                             (json_int_t)g->id, "ply", g->nmoves - 1, "move", sm.text,
                             "position", live_position_json(g, NULL), "to_move", live_to_move(g),
@@ -833,174 +861,4 @@ void live_sweep(srv *s)
         s->nlive--;
         live_free(g);
     }
-}
-
-/* --- requests ---------------------------------------------------------------------------- */
-
-/* The live game a request names, which the client plays; NULL after
- * telling the client why not. */
-static live *my_game(srv *s, client *c, json_t *msg, json_t *ref, unsigned *mine)
-{
-    json_t *id = json_object_get(msg, "game");
-    live *g = json_is_integer(id) ? live_find(s, json_integer_value(id)) : NULL;
-    if (!g) {
-        client_error(c, ref, "no such live game");
-        return NULL;
-    }
-    *mine = live_sides_of(g, c);
-    if (!*mine) {
-        client_error(c, ref, "you do not play in game %lld", (long long)g->id);
-        return NULL;
-    }
-    return g;
-}
-
-/* 1 if the game takes moves and offers now; else 0 after saying why. */
-static int in_play(live *g, client *c, json_t *ref)
-{
-    if (g->over || g->ending) {
-        client_error(c, ref, "the game is over");
-        return 0;
-    }
-    if (g->setting_up) {
-        client_error(c, ref, "the game has not begun: the setups are not all in");
-        return 0;
-    }
-    return 1;
-}
-
-void live_on_move(srv *s, client *c, json_t *msg)
-{
-    json_t *ref = json_object_get(msg, "ref");
-    unsigned mine;
-    live *g = my_game(s, c, msg, ref, &mine);
-    if (!g)
-        return;
-    const char *text = json_string_value(json_object_get(msg, "move"));
-    json_t *ply = json_object_get(msg, "ply");
-    if (!text || !json_is_integer(ply)) {
-        client_error(c, ref, "a move needs game, ply (integer) and move (text)");
-        return;
-    }
-    if (!in_play(g, c, ref))
-        return;
-    int stm = live_to_move(g);
-    if (!(mine & (1u << stm))) {
-        client_error(c, ref, "not your turn");
-        return;
-    }
-    if (json_integer_value(ply) != g->nmoves) {
-        client_error(c, ref, "stale move: the game is at ply %d", g->nmoves);
-        return;
-    }
-    apply_move(s, g, stm, text, c, ref);
-}
-
-void live_on_resign(srv *s, client *c, json_t *msg)
-{
-    json_t *ref = json_object_get(msg, "ref");
-    unsigned mine;
-    live *g = my_game(s, c, msg, ref, &mine);
-    if (!g)
-        return;
-    if (g->over || g->ending) {
-        client_error(c, ref, "the game is over");
-        return;
-    }
-    if (g->v->nsides != 2) {
-        client_error(c, ref, "resigning is for two-sided games");
-        return;
-    }
-    int rc;
-    if (g->setting_up) {
-        /* leaving before the game began: it never happened, for nobody's rating */
-        rc = end_game(s, g, STORE_GAME_ABORTED, -1, "aborted");
-    } else {
-        /* one device playing both sides resigns for the side to move */
-        int side = (mine & (mine - 1)) ? live_to_move(g) : __builtin_ctz(mine);
-        rc = end_game(s, g, STORE_GAME_OVER, winner_against(g, side), "resign");
-    }
-    if (rc != 0)
-        client_error(c, ref, "the resignation could not be stored; try again");
-}
-
-void live_on_draw(srv *s, client *c, json_t *msg)
-{
-    json_t *ref = json_object_get(msg, "ref");
-    unsigned mine;
-    live *g = my_game(s, c, msg, ref, &mine);
-    if (!g || !in_play(g, c, ref))
-        return;
-    unsigned all = (1u << g->v->nsides) - 1, people = 0;
-    for (int i = 0; i < g->v->nsides; i++)
-        if (!g->players[i].bot)
-            people |= 1u << i;
-    if (people != all) {
-        client_error(c, ref, "bots play on: they do not take draw offers");
-        return;
-    }
-    g->draw_offer |= mine;
-    if ((g->draw_offer & people) == people) {
-        if (end_game(s, g, STORE_GAME_OVER, -1, "agreement") != 0)
-            client_error(c, ref, "the draw could not be stored; try again");
-        return;
-    }
-    json_t *m = json_pack("{s:s, s:I, s:o}", "type", "draw_offer", "game", (json_int_t)g->id,
-                          "sides", live_sides_json(g, g->draw_offer));
-    live_broadcast(g, m, 0);
-    json_decref(m);
-}
-
-void live_on_rematch(srv *s, client *c, json_t *msg)
-{
-    json_t *ref = json_object_get(msg, "ref");
-    unsigned mine;
-    live *g = my_game(s, c, msg, ref, &mine);
-    if (!g)
-        return;
-    if (!g->over) {
-        client_error(c, ref, "the game is not over");
-        return;
-    }
-    if (g->rematch_id) {
-        live *r = live_find(s, g->rematch_id);
-        if (r)
-            live_watch(s, r, c);
-        return;
-    }
-    unsigned people = 0;
-    for (int i = 0; i < g->v->nsides; i++)
-        if (!g->players[i].bot)
-            people |= 1u << i;
-    g->rematch_offer |= mine;
-    if ((g->rematch_offer & people) != people) {
-        json_t *m = json_pack("{s:s, s:I, s:o}", "type", "rematch_offer", "game",
-                              (json_int_t)g->id, "sides", live_sides_json(g, g->rematch_offer));
-        live_broadcast(g, m, 0);
-        json_decref(m);
-        return;
-    }
-    game_settings set = g->set;  /* the options too, when this server made the game */
-    set.v = g->v;
-    set.base_ms = g->g.base_ms;
-    set.inc_ms = g->g.inc_ms;
-    set.move_limit = g->g.move_limit;
-    set.rated = g->g.rated;
-    ident players[GAME_MAX_SIDES];
-    int n = g->v->nsides;
-    for (int i = 0; i < n; i++)
-        players[i] = g->players[(i + 1) % n];  /* sides turn round */
-    char err[160];
-    live *r = live_start(s, &set, players, err, sizeof err);
-    if (!r) {
-        client_error(c, ref, "%s", err);
-        return;
-    }
-    g->rematch_id = r->id;
-    for (int i = 0; i < g->nwatch; i++) {
-        client *w = client_find(s, g->watchers[i]);
-        if (w && live_sides_of(g, w))
-            live_watch(s, r, w);
-    }
-    lobby_changed(s);
 }

@@ -1,5 +1,6 @@
-/* live.h -- what live.c, live_setup.c, live_json.c and records.c share of a
- * live game's insides; nothing outside those four uses it. */
+/* live.h -- what live.c, live_requests.c, live_setup.c, live_json.c and
+ * records.c share of a live game's insides; nothing outside those five
+ * uses it. */
 #ifndef CITADEL_LIVE_H
 #define CITADEL_LIVE_H
 
@@ -27,6 +28,32 @@ void live_broadcast_to(live *g, json_t *msg, int with_position, const client *sp
  * it with live_free unless it is put in the server's table. */
 live *live_load(srv *s, int64_t id, char *err, size_t errlen);
 void live_free(live *g);
+
+/* live.c, for live_requests.c */
+/* 1 if `side` still plays: always, but in games where a side may resign
+ * and leave the others playing (game.h resign), not once it is out. */
+int live_side_in(const live *g, int side);
+/* Plays `text` for `side`, the side to move: checks that it is one of the
+ * legal moves, charges the clock, stores, then makes and tells. Returns 0
+ * if the move was made; -2 if it is not legal; -1 if it was not made for
+ * another reason (the clock, the store). A client's error goes back to it
+ * with ref. */
+int live_apply_move(srv *s, live *g, int side, const char *text, client *from, json_t *ref);
+/* Stores a move the game has checked (a legal move, or a resignation of
+ * any side), then makes it and tells every watcher; `from` (if not NULL)
+ * gets its copy with ref. `clock` is the side to move's clock after it,
+ * stored with it; turn_ends: the side to move's turn ends with it (the
+ * next turn begins now; else the turn and its clock go on). Returns 0, or
+ * -1 after telling `from` that the `what` ("move") could not be stored. */
+int live_commit(srv *s, live *g, game_move m, int64_t clock, int turn_ends, client *from,
+                json_t *ref, const char *what);
+/* Ends the game: winner is a team or -1 (a draw). Stores the result and
+ * the rating changes in one transaction, and only then tells everyone.
+ * Returns 0, or -1 if the store refused (nothing changed, nobody told). */
+int live_end(srv *s, live *g, int status, int winner, const char *reason);
+/* Ends the game as the game's rule on flags says for `side` (reason
+ * "time" or "abandoned"), or tries again later if the store refuses. */
+void live_end_by_clock(srv *s, live *g, int side, const char *reason);
 
 /* live.c, for live_setup.c */
 /* Sets the game's timer for the next thing that can end it (or retry). */

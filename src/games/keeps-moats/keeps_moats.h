@@ -14,8 +14,9 @@
  *
  * A move is a 32-bit word: from (8 bits), to (8 bits), the K5 choice kind
  * (2 bits) and its argument (8 bits: a piece for a release, a square for an
- * assassination); `pass` is bit 31 alone. Castling is the King's move from
- * the Throne to the Castle Pawn square while the Castle Pawn stands there.
+ * assassination); `pass` is bit 31 alone; a resignation is bit 30 with the
+ * kingdom in the low bits (move.c). Castling is the King's move from the
+ * Throne to the Castle Pawn square while the Castle Pawn stands there.
  */
 #ifndef CITADEL_KEEPS_MOATS_H
 #define CITADEL_KEEPS_MOATS_H
@@ -79,6 +80,9 @@ typedef struct km_pos {
 /* Move words. */
 enum { KM_PLAIN, KM_RELEASE, KM_ASSASSINATE };
 #define KM_PASS ((game_move)1u << 31)
+#define KM_RESIGN ((game_move)1u << 30)
+#define KM_IS_RESIGN(m) (((m) & ~(game_move)3u) == KM_RESIGN)
+#define KM_RESIGNER(m) ((int)((m) & 3u))
 #define KM_MOVE(from, to, kind, arg)                                                   \
     ((game_move)((unsigned)(from) | ((unsigned)(to) << 8) | ((unsigned)(kind) << 16) | \
                  ((unsigned)(arg) << 18)))
@@ -131,7 +135,12 @@ int km_legal(const km_pos *pos, game_move *out);
 int km_count(const km_pos *pos);
 
 /* move.c */
+/* Plays a legal move or a resignation (km_resign) on pos. */
 void km_make(km_pos *pos, game_move m);
+/* The move by which kingdom k resigns (KM_RESIGN | k): 0, or -1 with err
+ * if the game is over or k is out already. km_legal never lists it;
+ * km_parse_move reads it ("resign:r") like any legal move. */
+int km_resign(const km_pos *pos, int k, game_move *m, game_error *err);
 int km_parse_move(const km_pos *pos, const char *text, game_move *m, game_error *err);
 size_t km_format_move(const km_pos *pos, game_move m, char *buf, size_t size);
 /* Leaves of the legal move tree `depth` plies deep (copy-make, bulk counted). */

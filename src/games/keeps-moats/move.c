@@ -1,4 +1,4 @@
-/* move.c -- playing moves (K4-K6), their K7 text, and perft.
+/* move.c -- playing moves (K4-K6), resignations, their K7 text, and perft.
  *
  * km_make plays a move in this order: the move itself (a capture makes the
  * taken piece the mover's prisoner; a King taken puts its kingdom out and
@@ -7,6 +7,14 @@
  * the assassination), then castling rights, then the turn passes to the
  * next kingdom still in, and the round grows each time the turn passes
  * White's place in the order.
+ *
+ * A resignation (KM_RESIGN | kingdom, written `resign:<letter>`) is a move
+ * no list holds: any kingdom still in may play it, its turn or not. It puts
+ * that kingdom out as a King taken by nobody would (docs/keeps-moats.md):
+ * the King leaves the board, nobody's prisoner; the other pieces follow the
+ * Captured King Result, and under Gained, with no captor to pass to, they
+ * leave the board as under Lost. The turn passes on only if it was that
+ * kingdom's. Every move, resignations included, keeps km_pos_ok.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,7 +22,9 @@
 
 #include "keeps_moats.h"
 
-/* A kingdom's King was taken by `by`: K6. */
+static const char kingdom_letters[KM_NK + 1] = "wrbu";
+
+/* A kingdom's King was taken by `by` (-1: nobody, a resignation): K6. */
 static void knock_out(km_pos *pos, int k, int by)
 {
     pos->out = (uint8_t)(pos->out | 1u << k);
@@ -24,7 +34,7 @@ static void knock_out(km_pos *pos, int k, int by)
     for (int s = 0; s < KM_NSQ; s++) {
         uint8_t p = pos->sq[s];
         if (p && KM_OWNER(p) == k)
-            pos->sq[s] = pos->king_result == KM_GAINED ? KM_PIECE(by, KM_TYPE(p)) : 0;
+            pos->sq[s] = pos->king_result == KM_GAINED && by >= 0 ? KM_PIECE(by, KM_TYPE(p)) : 0;
     }
 }
 
@@ -61,10 +71,41 @@ static void next_turn(km_pos *pos)
     pos->stm = (uint8_t)s;
 }
 
+/* Kingdom k gives up: its King leaves the board, then K6 as for a King
+ * taken by nobody. */
+static void resign(km_pos *pos, int k)
+{
+    for (int s = 0; s < KM_NSQ; s++)
+        if (pos->sq[s] == KM_PIECE(k, KM_KING))
+            pos->sq[s] = 0;
+    knock_out(pos, k, -1);
+    if (pos->stm == k)
+        next_turn(pos);
+}
+
+int km_resign(const km_pos *pos, int k, game_move *m, game_error *err)
+{
+    if (k < 0 || k >= KM_NK)
+        return game_fail(err, "there is no kingdom %d to resign", k);
+    if (km_over(pos)) {
+        char why[64];
+        km_result_text(pos, why, sizeof why);
+        return game_fail(err, "%s cannot resign: the game is over (%s)", km_side_name(k), why);
+    }
+    if (pos->out >> k & 1)
+        return game_fail(err, "%s cannot resign: it is out of the game already", km_side_name(k));
+    *m = KM_RESIGN | (game_move)k;
+    return 0;
+}
+
 void km_make(km_pos *pos, game_move m)
 {
     if (m == KM_PASS) {
         next_turn(pos);
+        return;
+    }
+    if (KM_IS_RESIGN(m)) {
+        resign(pos, KM_RESIGNER(m));
         return;
     }
     const km_geom *g = km_geom_get();
@@ -103,6 +144,8 @@ size_t km_format_move(const km_pos *pos, game_move m, char *buf, size_t size)
     (void)pos;
     if (m == KM_PASS)
         return (size_t)snprintf(buf, size, "pass");
+    if (KM_IS_RESIGN(m))
+        return (size_t)snprintf(buf, size, "resign:%c", kingdom_letters[KM_RESIGNER(m)]);
     char a[4], b[4];
     km_square_name(KM_FROM(m), a);
     km_square_name(KM_TO(m), b);
@@ -144,6 +187,12 @@ int km_parse_move(const km_pos *pos, const char *text, game_move *out, game_erro
             return 0;
         }
         return game_fail(err, "illegal move pass: %s has moves to make", km_side_name(pos->stm));
+    }
+    if (strncmp(text, "resign:", 7) == 0) {
+        const char *k = text[7] ? strchr(kingdom_letters, text[7]) : NULL;
+        if (!k || text[8])
+            return game_fail(err, "bad move '%.20s': a resignation is resign:<w, r, b or u>", text);
+        return km_resign(pos, (int)(k - kingdom_letters), out, err);
     }
     /* from, to, and an optional K5 choice. */
     const char *p = text;

@@ -141,6 +141,11 @@ static game_result op_timeout(const void *start, const void *pos, int side)
     return km_result(pos);
 }
 
+static int op_resign(const void *pos, int side, game_move *m, game_error *err)
+{
+    return km_resign(pos, side, m, err);
+}
+
 static uint64_t op_hash(const void *pos)
 {
     return km_hash(pos);
@@ -185,6 +190,7 @@ static const game_ops km_ops = {
     .result = op_result,
     .timeout = op_timeout,
     .sterile = NULL,
+    .resign = op_resign,
     .hash = op_hash,
     .view = op_view,
     .perft = op_perft,

@@ -52,7 +52,8 @@ const PAGES: Page[] = [
       h('li', {}, 'When a Pawn enters an enemy Keep, a box asks what it does there: release one of your pieces, or assassinate an enemy piece.'),
       h('li', {}, 'If you have no legal move, a Pass button appears.'),
       h('li', {}, 'The Kingdoms panel lists who plays each kingdom, its clock, the prisoners it holds, and which kingdoms are out. Below it: the game type, the Captured King Result, the round, and the moves.'),
-      h('li', {}, 'Resign, Offer draw (every other person must accept) and, after the game, Rematch and the game record are beside the board.'))] },
+      h('li', {}, 'Resign gives up one of your kingdoms: the one to move if it is yours, otherwise your first one still in (press it again to give up the next). That kingdom is out and the others play on.'),
+      h('li', {}, 'Offer draw (every other person still in must accept; bots never do) and, after the game, Rematch and the game record are beside the board.'))] },
   { slug: 'rules', title: 'Game Rules', body: () => [
     h('h3', {}, 'Turns'),
     h('p', {}, 'White moves first, then Red, Black and Blue, round after round. A kingdom that is out is skipped; a kingdom with no legal move passes.'),
@@ -72,7 +73,9 @@ const PAGES: Page[] = [
     h('p', {}, 'Every piece taken becomes its captor\'s prisoner. When one of your Pawns reaches an enemy Keep it leaves the board, and you may either release a prisoner that Keep\'s kingdom holds (one of your pieces or an ally\'s, not a Pawn or King) onto the Pawn\'s square, or assassinate a major enemy piece standing in that Keep (it becomes your prisoner).'),
     diagram(D.keep),
     h('h3', {}, 'The end'),
-    h('p', {}, 'The game ends when every King left belongs to one side: that side wins, allies together. At the move limit (200 rounds unless the table said otherwise) it is a draw among the kingdoms still in. Resigning puts your kingdoms out of the game.')] },
+    h('p', {}, 'The game ends when every King left belongs to one side: that side wins, allies together. At the move limit (200 rounds unless the table said otherwise) it is a draw among the kingdoms still in.'),
+    h('h3', {}, 'Resigning'),
+    h('p', {}, 'A kingdom that resigns is out of the game, as if its King had been captured: its King leaves the board, and its other pieces follow the Captured King Result. With Kingdom Lost they leave the board; with Kingdom Frozen they stay, frozen; with Kingdom Gained they would pass to the King\'s captor, and a King given up has none, so they leave the board too. If it was that kingdom\'s turn, the next kingdom moves. Its allies play on, and the game ends only when every King left belongs to one side (or at the move limit), as always. If you play several kingdoms, each resignation gives up one of them.')] },
   { slug: 'board', title: 'The Board', body: () => [
     h('p', {}, 'The board has 145 squares: the 9 × 9 Battlefield in the middle (e5 to m13) and, on each side, a kingdom\'s land of 16 squares in steps: its Moat (the 7 squares touching the Battlefield) and its Keep (rows of 5, 3 and 1 behind it). Each land is tinted in its kingdom\'s colour; Moats are the darker band.'),
     h('ul', { class: 'km-legend' }, ...KINGDOMS.map((k, i) => h('li', {}, swatch(i), `${k}: `, ['south, Moat f4–l4, Throne i2', 'west, Moat d6–d12, Throne b9', 'north, Moat f14–l14, Throne i16', 'east, Moat n6–n12, Throne p9'][i]))),
