@@ -12,6 +12,7 @@
  *   account.c   sessions, guests, sign-up and sign-in, cross-origin checks
  *   api.c       the HTTP JSON API
  *   live.c      live games: moves, clocks, bots, results, ratings
+ *   live_requests.c  what clients ask of a live game: move, resign, draw, rematch
  *   live_setup.c  private setups (games whose sides set up in secret)
  *   live_json.c what a game looks like to each client (views), sending
  *   records.c   stored games read back: records, positions for review
@@ -332,11 +333,14 @@ json_t *live_state(live *g, const client *to);
 json_t *live_summary(const live *g);
 void live_watch(srv *s, live *g, client *c);
 void live_unwatch(live *g, client *c);
+/* live_requests.c */
 void live_on_move(srv *s, client *c, json_t *msg);
 void live_on_resign(srv *s, client *c, json_t *msg);
 void live_on_draw(srv *s, client *c, json_t *msg);
 void live_on_rematch(srv *s, client *c, json_t *msg);
+/* live_setup.c */
 void live_on_setup(srv *s, client *c, json_t *msg);
+/* live.c */
 void live_player_left(srv *s, int64_t player);
 void live_player_back(srv *s, int64_t player);
 void live_sweep(srv *s);
