@@ -38,7 +38,7 @@ export function ratingChart(points: { before: number; after: number }[], label: 
   const first = el('text', { x: L, y: H - 8 });
   first.textContent = 'start';
   const last = el('text', { x: W - R, y: H - 8, 'text-anchor': 'end' });
-  last.textContent = `${values.length - 1} games`;
+  last.textContent = `${values.length - 1} ${values.length - 1 === 1 ? 'game' : 'games'}`;
   svg.append(first, last);
   svg.appendChild(el('polyline', { points: values.map((v, i) => `${x(i)},${y(v)}`).join(' '), class: 'line' }));
   values.forEach((v, i) => {

@@ -5,8 +5,16 @@ import { h, link, toast, errorText } from '../ui';
 import { me, sessionChanged } from '../session';
 import { navigate } from '../main';
 
+/** Where to go once signed in: ?next=/play/TOKEN and the like, this site only. */
+function nextPath(): string | null {
+  const back = new URLSearchParams(location.search).get('next');
+  return back && back.startsWith('/') && !back.startsWith('//') ? back : null;
+}
+
 function form(host: HTMLElement, mode: 'signin' | 'signup'): void {
   const isUp = mode === 'signup';
+  const next = nextPath();
+  const keepNext = (path: string) => (next ? `${path}?next=${encodeURIComponent(next)}` : path);
   const name = h('input', { id: 'auth-name', name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, pattern: '[A-Za-z0-9_\\-]+' });
   const pass = h('input', { id: 'auth-pass', name: 'password', type: 'password', autocomplete: isUp ? 'new-password' : 'current-password', required: true, minlength: isUp ? 8 : 1, maxlength: 128 });
   const err = h('p', { class: 'error', role: 'alert' });
@@ -20,7 +28,7 @@ function form(host: HTMLElement, mode: 'signin' | 'signup'): void {
     isUp ? h('p', { class: 'hint' }, 'At least 8 characters.') : null,
     err,
     h('div', { class: 'row' }, submit,
-      isUp ? h('span', {}, 'Have an account? ', link('/signin', 'Sign in')) : h('span', {}, 'New here? ', link('/signup', 'Create an account'))),
+      isUp ? h('span', {}, 'Have an account? ', link(keepNext('/signin'), 'Sign in')) : h('span', {}, 'New here? ', link(keepNext('/signup'), 'Create an account'))),
   );
   f.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -40,8 +48,7 @@ function form(host: HTMLElement, mode: 'signin' | 'signup'): void {
       const r = isUp ? await api.signup(name.value, pass.value) : await api.signin(name.value, pass.value);
       sessionChanged(r.player);
       toast(isUp ? `Welcome, ${r.player.name}! Your games are now rated.` : `Signed in as ${r.player.name}`);
-      const back = new URLSearchParams(location.search).get('next');
-      navigate(back && back.startsWith('/') ? back : '/');
+      navigate(next ?? '/');
     } catch (ex) {
       err.textContent = errorText(ex);
       submit.disabled = false;
@@ -51,6 +58,7 @@ function form(host: HTMLElement, mode: 'signin' | 'signup'): void {
   host.append(
     h('h1', {}, isUp ? 'Create an account' : 'Sign in'),
     p && !p.guest ? h('p', {}, `You are signed in as ${p.name}.`) : '',
+    next?.startsWith('/play/') ? h('p', { class: 'status' }, `${isUp ? 'Create an account' : 'Sign in'}, and you go back to the challenge to accept it.`) : '',
     h('p', {}, isUp
       ? 'An account lets you play rated games, appear on the ladder and find your games later. Guests can play unrated games without one.'
       : 'Sign in to play rated games and find your games later.'),

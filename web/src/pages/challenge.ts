@@ -1,21 +1,78 @@
-// pages/challenge.ts -- /play/TOKEN, the link a friend was sent: one click
-// takes the challenge and the game opens.
+// pages/challenge.ts -- /play/TOKEN, the link a friend was sent: who
+// challenges, to which game and on what terms (GET /api/challenges/TOKEN),
+// then one click takes the challenge and the game opens. A rated challenge
+// needs an account: a guest is sent to sign in or up and comes back here.
 
-import { h, link } from '../ui';
+import { api, ApiError, Challenge } from '../api';
+import { h, link, errorText, formatTimeControl, playerName } from '../ui';
 import { me } from '../session';
 import { socket } from '../ws';
 import { navigate, Cleanup } from '../main';
+import { isStratego } from '../stratego/api';
 
-export function renderChallenge(host: HTMLElement, token: string): Cleanup {
+/** "100 full moves, then decided by material" and the like. */
+function limitText(c: Challenge): string {
+  if (!c.move_limit) return 'none';
+  if (isStratego(c.variant)) return `${c.move_limit} single moves, then a draw`;
+  return `${c.move_limit} full moves, then decided by material`;
+}
+
+/** Where to learn the challenge's game. */
+function learnLink(c: Challenge): HTMLElement | null {
+  if (isStratego(c.variant)) return h('p', {}, 'New to Stratego? ', link('/stratego/help', 'Read how to play'), ' first.');
+  if (c.variant.startsWith('rampart')) return h('p', {}, 'New to Rampart? ', link('/learn', 'Learn to play'), ' first: short lessons with boards to try.');
+  return null;
+}
+
+export async function renderChallenge(host: HTMLElement, token: string): Promise<Cleanup> {
   const offs: (() => void)[] = [];
-  const msg = h('p', { 'aria-live': 'polite' });
-  const accept = h('button', { type: 'button', class: 'primary big', id: 'accept-challenge' }, 'Accept and play');
+  const heading = h('h1', {}, 'A challenge');
+  host.append(heading);
+  let c: Challenge;
+  try {
+    c = await api.challenge(token);
+  } catch (e) {
+    heading.textContent = 'This challenge is no longer open';
+    host.append(
+      h('p', { class: e instanceof ApiError && e.status === 404 ? '' : 'error' },
+        e instanceof ApiError && e.status === 404
+          ? 'Someone has taken it already, or its sender withdrew it (a challenge stays open while its sender keeps the page open).'
+          : errorText(e)),
+      h('p', {}, link('/', 'Start a game of your own'), ' or ask your friend for a new link.'));
+    return;
+  }
+  const back = `/play/${encodeURIComponent(token)}`;
+  const who = playerName(c.challenger);
+  heading.textContent = `${who} challenges you to a game of ${c.title}`;
+  host.append(h('dl', { class: 'terms', id: 'challenge-terms' },
+    h('dt', {}, 'Challenger'), h('dd', {}, c.challenger.bot || c.challenger.guest ? who : link(`/players/${encodeURIComponent(who)}`, who),
+      c.challenger.guest ? ' (a guest)' : ''),
+    h('dt', {}, 'Game'), h('dd', {}, c.title),
+    h('dt', {}, 'Clock'), h('dd', {}, c.base_ms ? `${formatTimeControl(c.base_ms, c.inc_ms)} (minutes + seconds added per move)` : 'no clock'),
+    h('dt', {}, 'Move limit'), h('dd', {}, limitText(c)),
+    h('dt', {}, 'Rated'), h('dd', {}, c.rated ? 'rated: the result changes both ratings' : 'unrated')));
+
   const p = me();
-  host.append(
-    h('h1', {}, 'You are challenged to a game of Rampart'),
-    h('p', {}, p?.guest ? 'You will play as a guest (unrated). ' : '', p?.guest ? link(`/signin?next=/play/${encodeURIComponent(token)}`, 'Sign in') : null, p?.guest ? ' first to play a rated game.' : ''),
-    h('p', {}, 'New to the game? ', link('/learn', 'Learn to play'), ' first: it takes five minutes.'),
-    accept, msg);
+  const msg = h('p', { 'aria-live': 'polite' });
+  if (p && p.id === c.challenger.id) {
+    host.append(h('p', { class: 'status' }, 'This is your own challenge: send this page\'s address to a friend. The game starts when they accept it.'));
+    return;
+  }
+  if (c.rated && (!p || p.guest)) {
+    host.append(h('div', { class: 'panel notice', id: 'challenge-signin' },
+      h('p', {}, h('strong', {}, 'This game is rated, so it needs an account.'), ' You are a guest: sign in, or sign up (it takes a moment), to accept it. You will come back to this page.'),
+      h('p', { class: 'actions' },
+        Object.assign(link(`/signin?next=${encodeURIComponent(back)}`, 'Sign in to accept'), { className: 'button primary' }),
+        Object.assign(link(`/signup?next=${encodeURIComponent(back)}`, 'Sign up'), { className: 'button' }))));
+    const learn = learnLink(c);
+    if (learn) host.append(learn);
+    return;
+  }
+  const accept = h('button', { type: 'button', class: 'primary big', id: 'accept-challenge' }, 'Accept and play');
+  if (p?.guest) host.append(h('p', { class: 'hint' }, `You play as a guest (${p.name}). `, link(`/signin?next=${encodeURIComponent(back)}`, 'Sign in'), ' first if you have an account.'));
+  const learn = learnLink(c);
+  if (learn) host.append(learn);
+  host.append(accept, msg);
   accept.addEventListener('click', () => {
     accept.disabled = true;
     msg.textContent = 'Starting…';

@@ -1,14 +1,17 @@
-// pages/home.ts -- the start page: learn or play. A newcomer sees two big
-// buttons (learn, play a beginner bot); below them the full new-game form
-// (game, opponent, clock, move limit) and the live lobby.
+// pages/home.ts -- the start page: what the three games are and where to
+// learn them, the visitor's games in progress, the full new-game form (game,
+// opponent, clock, move limit; the bot menu lists only the bots of the chosen
+// game) and the live lobby.
 
 import { api, Bot, Variant, Seek, GameSummary, moveLimits } from '../api';
+import { botLabel, botsFor } from './bots';
+import { myGames } from './mygames';
 import { h, link, toast, errorText, formatTimeControl, copyText, playerName } from '../ui';
 import { me, onSessionChange } from '../session';
 import { socket } from '../ws';
 import { navigate, Cleanup } from '../main';
 import { isStratego } from '../stratego/api';
-import { isKeeps, tableFields, tableList, TableSeek } from '../keeps/table';
+import { KEEPS, isKeeps, tableFields, tableList, TableSeek } from '../keeps/table';
 
 /** Stratego's move limit counts plies, any number (docs/stratego.md): these are offered. */
 const STRATEGO_LIMITS = [1000, 500, 2000];
@@ -36,33 +39,37 @@ function loadChoice(): Choice {
   }
 }
 
-export function botLabel(b: Bot): string {
-  if (b.level > 0) {
-    const words = ['', 'beginner', 'casual', 'club', 'strong', 'expert', 'strongest'];
-    return `Level ${b.level}${words[b.level] ? ` (${words[b.level]})` : ''}`;
-  }
-  if (b.spec === 'greedy') return 'Greedy (takes whatever it can)';
-  if (b.spec === 'random') return 'Random (moves at random)';
-  if (b.spec === 'mcts') return 'Monte Carlo (plays out random games)';
-  return b.name;
-}
-
 export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   const offs: (() => void)[] = [];
   const waiting = h('div', { 'aria-live': 'polite' });
   let pendingSeek: number | null = null;
 
   const beginner = h('button', { type: 'button', class: 'button big', id: 'play-beginner' }, 'Play a beginner bot');
+  const learn = link('/learn', 'Learn Rampart');
+  learn.className = 'button big';
   host.append(
     h('section', { class: 'hero' },
       h('div', {},
-        h('h1', {}, 'Rampart'),
-        h('p', {}, 'A quick strategy game of capture and enclosure: Queens take Knights, Knights take Kings, Kings take Queens, and any piece walled in on all four sides is removed. Learn it in five minutes.')),
-      h('div', { class: 'actions' },
-        link('/learn', 'Learn to play'),
-        beginner)),
+        h('h1', {}, 'Citadel: three strategy games'),
+        h('p', {}, 'Play Rampart, Stratego and Keeps & Moats Chess against bots, friends or anyone online, or with a friend on one device. New here? Rampart is the quickest to learn: its lessons take twenty minutes.')),
+      h('div', { class: 'actions' }, learn, beginner)),
   );
-  (host.querySelector('.hero a') as HTMLElement).className = 'button big';
+  const mine = myGames();
+  offs.push(mine.stop);
+  // what each game is, with where to learn it and a button that chooses it below
+  const pick: Record<string, HTMLButtonElement> = {};
+  const card = (family: string, title: string, about: string, learnHref: string, learnText: string) => {
+    pick[family] = h('button', { type: 'button', class: 'primary', 'data-pick': family }, `Play ${title}`);
+    // (no aria-labelledby: the form's radio buttons are the controls named by the games' titles)
+    return h('section', { class: 'game-card', id: `about-${family}` },
+      h('h2', {}, title),
+      h('p', {}, about),
+      h('p', { class: 'game-card-links' }, link(learnHref, learnText), pick[family]));
+  };
+  host.append(mine.el, h('div', { class: 'game-cards' },
+    card('rampart', 'Rampart', 'A quick game of capture and enclosure on a small board: Queens take Knights, Knights take Kings, Kings take Queens, and a piece walled in on all four sides is removed. Classic and XL can be rated; the Fun Zone has four more boards.', '/learn', 'Learn to play (lessons)'),
+    card('stratego', 'Stratego', 'The game of hidden armies: arrange your forty pieces in secret, then find and capture the enemy Flag. A piece shows its rank only when it fights.', '/stratego/help', 'How to play Stratego'),
+    card('keeps-moats', 'Keeps & Moats Chess', 'Chess for four kingdoms on one board, each behind its Keep and Moat: every kingdom for itself or two teams of two, with people and bots at the table. Never rated.', '/keeps/help', 'How to play Keeps & Moats')));
 
   let variants: Variant[] = [];
   let bots: Bot[] = [];
@@ -90,16 +97,27 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   const radio = (name: string, value: string, label: Node | string, checked: boolean, id?: string) =>
     h('label', {}, h('input', { type: 'radio', name, value, checked, id }), label);
 
-  const rated = variants.filter((v) => v.rated);
-  const fun = variants.filter((v) => !v.rated);
+  // the games side by side: Rampart (its rated boards, then its Fun Zone), Stratego, Keeps & Moats
+  const group = (name: string, list: Variant[], note?: string) => list.length
+    ? h('div', { class: 'game-group' }, h('p', { class: 'group-name' }, name, note ? h('span', { class: 'hint' }, ` ${note}`) : null),
+      h('div', { class: 'choices' }, ...list.map((v) => radio('variant', v.name, v.title, v.name === choice.variant))))
+    : null;
+  const ramparts = variants.filter((v) => v.family === 'rampart');
   const gameField = h('fieldset', {}, h('legend', {}, 'Game'),
-    h('div', { class: 'choices' }, ...rated.map((v) => radio('variant', v.name, v.title, v.name === choice.variant))),
-    h('p', { class: 'hint' }, 'Fun Zone (never rated):'),
-    h('div', { class: 'choices' }, ...fun.map((v) => radio('variant', v.name, v.title, v.name === choice.variant))),
+    group('Rampart', ramparts.filter((v) => v.rated)),
+    group('Rampart Fun Zone', ramparts.filter((v) => !v.rated), '(other boards, never rated)'),
+    group('Stratego', variants.filter((v) => isStratego(v.name))),
+    group('Keeps & Moats Chess', variants.filter((v) => isKeeps(v.name)), '(four kingdoms, never rated)'),
     h('p', { class: 'hint', id: 'variant-about' }));
 
-  const botSelect = h('select', { id: 'bot-select', name: 'bot' },
-    ...bots.map((b) => h('option', { value: b.name, selected: b.name === choice.bot }, botLabel(b))));
+  // the bot menu: only the bots of the chosen game, each once, by a name for people
+  const botSelect = h('select', { id: 'bot-select', name: 'bot' });
+  function fillBots(variant: string): void {
+    const list = botsFor(bots, variant);
+    const cur = botSelect.value || choice.bot;
+    const keep = list.some((x) => x.bot.name === cur) ? cur : (list.find((x) => x.bot.level === 1) ?? list[0])?.bot.name;
+    botSelect.replaceChildren(...list.map((x) => h('option', { value: x.bot.name, selected: x.bot.name === keep }, x.label)));
+  }
   const sideSelect = h('select', { id: 'side-select', name: 'side' },
     h('option', { value: '0', selected: choice.side === 0 }, 'Bottom (moves first)'),
     h('option', { value: '1', selected: choice.side === 1 }, 'Top'),
@@ -125,7 +143,12 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     h('label', { class: 'toggle' }, ratedBox, 'Rated game'), ratedNote);
 
   // Keeps & Moats: four seats at a table instead of an opponent (web/src/keeps/table.ts)
-  const keeps = tableFields(bots);
+  const keeps = tableFields(botsFor(bots, KEEPS).map((x) => x.bot));
+  // its seat menus name the bots as the bot menu does
+  for (const o of keeps.el.querySelectorAll<HTMLOptionElement>('select[data-seat] option')) {
+    const b = bots.find((x) => x.name === o.value);
+    if (b) o.textContent = botLabel(b);
+  }
   const play = h('button', { type: 'submit', class: 'primary big', id: 'start-game' }, 'Play');
   const form = h('form', { class: 'panel', id: 'new-game' }, h('h2', {}, 'New game'), gameField, oppField, keeps.el, clockField, moreField, play, waiting);
 
@@ -139,6 +162,7 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     if (stratego) form.querySelector('#variant-about')!.append(' ', link('/stratego/help', 'How to play Stratego'));
     const km = !!v && isKeeps(v.name);
     if (km) form.querySelector('#variant-about')!.append(' ', link('/keeps/help', 'How to play Keeps & Moats'));
+    if (v) fillBots(v.name);
     keeps.el.hidden = !km;
     oppField.hidden = km;
     moreField.hidden = km;
@@ -165,6 +189,19 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   offs.push(onSessionChange(refresh));
   refresh();
 
+  for (const [family, button] of Object.entries(pick)) {
+    button.addEventListener('click', () => {
+      const inputs = [...form.querySelectorAll<HTMLInputElement>('input[name="variant"]')]
+        .filter((i) => variants.find((v) => v.name === i.value)?.family === family);
+      const input = inputs.find((i) => i.checked) ?? inputs[0];
+      if (!input) return;
+      input.checked = true;
+      refresh();
+      form.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      input.focus({ preventScroll: true });
+    });
+  }
+
   function settings() {
     const [, base_ms, inc_ms] = CLOCKS.find(([l]) => l === value('clock')) ?? CLOCKS[3];
     return { variant: value('variant'), base_ms, inc_ms, move_limit: Number(limitSelect.value), rated: ratedBox.checked };
@@ -185,7 +222,8 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   });
 
   beginner.addEventListener('click', () => {
-    const b = bots.find((x) => x.level === 1) ?? bots[0];
+    const list = botsFor(bots, 'rampart').map((x) => x.bot);
+    const b = list.find((x) => x.level === 1 && !x.style) ?? list[0];
     socket.send({ type: 'play_bot', variant: 'rampart', base_ms: 0, inc_ms: 0, move_limit: 100, rated: false, bot: b?.name ?? 'bot-level1', side: 0, ref: 'newgame' });
     beginner.disabled = true;
   });
@@ -211,7 +249,7 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     const url = `${location.origin}/play/${m.token}`;
     const input = h('input', { readonly: true, value: url, id: 'challenge-link', 'aria-label': 'Challenge link' });
     waiting.replaceChildren(
-      h('p', { class: 'status' }, 'Send this link to your friend. The game starts when they open it.'),
+      h('p', { class: 'status' }, 'Send this link to your friend. The game starts when they accept it; keep Citadel open until then (closing it withdraws the challenge).'),
       h('div', { class: 'link-box' }, input, h('button', { type: 'button', onclick: () => void copyText(url, 'Link copied') }, 'Copy link')),
       h('button', { type: 'button', class: 'linklike', onclick: () => { waiting.replaceChildren(); play.disabled = false; } }, 'Close'));
     input.select();

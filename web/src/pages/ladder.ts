@@ -4,7 +4,7 @@ import { api } from '../api';
 import { h, link, errorText } from '../ui';
 
 export async function renderLadder(host: HTMLElement, variant: string): Promise<void> {
-  const tabs = h('nav', { class: 'choices', 'aria-label': 'Ladders' },
+  const tabs = h('nav', { class: 'choices ladder-tabs', 'aria-label': 'Ladders' },
     link('/ladder/rampart', 'Rampart Classic'), link('/ladder/rampart-xl', 'Rampart XL'),
     link('/ladder/stratego', 'Stratego'));
   for (const a of tabs.querySelectorAll('a')) {
