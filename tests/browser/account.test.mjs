@@ -40,7 +40,7 @@ test('account-rated-game', async (t) => {
   await b.click('#resign-yes');
   await a.locator('#result .result').waitFor();
   const text = await a.locator('#result').textContent();
-  check(text.includes(`(${an}) wins`) && text.includes('Resigned'), `unexpected result: ${text}`);
+  check(text.includes(`(${an}) wins`) && text.includes(`(${bn}) resigned`), `unexpected result: ${text}`);
   await t.shot(a, 'result');
 
   await a.locator('.who a').first().click();

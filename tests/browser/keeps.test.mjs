@@ -11,7 +11,7 @@ const labels = (page) => page.$$eval('.km-game [data-square]', (els) => els.map(
  *  choice or a pass when asked). Returns the move's squares, or null. */
 async function playIfMyTurn(page) {
   const status = await page.locator('#game-status').textContent();
-  if (!/your move/.test(status)) return null;
+  if (!/your move/i.test(status)) return null;
   if (await page.locator('#km-pass-btn').count()) {
     await page.click('#km-pass-btn');
     return 'pass';

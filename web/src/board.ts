@@ -2,16 +2,21 @@
 //
 // The board only shows things and reports the move a person chose; it never
 // decides what is legal. The caller hands it the legal moves (from the server)
-// with setLegal, and gets each chosen move through onMove. Three ways to move:
-// click a piece then a target, drag a piece onto a target, or use the keyboard
-// (arrow keys move a focus square, Enter or Space selects and moves, Escape
-// lets go).
+// with setLegal, and gets each chosen move through onMove. Choosing a piece
+// and its target (click, drag, keyboard) is the shared web/src/play/input.ts.
+//
+// Captures: mark(squares, 'captured') marks the squares whose piece was
+// taken. Invariant: no capture mark is ever drawn over a piece standing on
+// the board. A square emptied by enclosure gets a red cross (and a faded
+// copy of the piece taken, when setTaken said which); the square of a direct
+// capture, where the taker now stands, gets a red frame under the taker and
+// a small corner badge of the piece taken, never a cross over the taker.
 
 import { Piece, Position, KIND_NAMES, SIDE_NAMES, parsePosition, parseSquare, squareName, moveSquares } from './rampart';
 import { pieceGroup } from './pieces';
+import { BoardInput, InputBoard, UNIT as S } from './play/input';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const S = 100; // one square, in SVG units
 
 export type MarkKind = 'last' | 'captured' | 'threat' | 'hint';
 const MARK_KINDS: MarkKind[] = ['last', 'captured', 'threat', 'hint'];
@@ -41,11 +46,10 @@ export class Board {
   private interactive: boolean;
   private legal: string[] = [];
   private marks = new Map<MarkKind, string[]>();
-  private selected: string | null = null;
-  private focusSq: string | null = null;
+  private taken = new Map<string, Piece>(); // what each captured square held
   private id = `board${++boardCount}`;
-  private drag: { from: string; ghost: SVGGElement; moved: boolean; startX: number; startY: number } | null = null;
-  private listeners: [EventTarget, string, EventListener][] = [];
+  private input: BoardInput;
+  private shape = '';
 
   constructor(host: HTMLElement, opts: BoardOptions = {}) {
     this.flipped = !!opts.flipped;
@@ -63,13 +67,7 @@ export class Board {
     for (const l of Object.values(this.layers)) this.svg.appendChild(l);
     this.wrap.appendChild(this.svg);
     host.appendChild(this.wrap);
-
-    this.listen(this.svg, 'pointerdown', (e) => this.pointerDown(e as PointerEvent));
-    this.listen(window, 'pointermove', (e) => this.pointerMove(e as PointerEvent));
-    this.listen(window, 'pointerup', (e) => this.pointerUp(e as PointerEvent));
-    this.listen(this.svg, 'keydown', (e) => this.keyDown(e as KeyboardEvent));
-    this.listen(this.svg, 'focus', () => this.ensureFocus());
-    this.listen(this.svg, 'blur', () => this.drawOver());
+    this.input = new BoardInput(this.svg, this.layers.drag, this.inputBoard());
   }
 
   /** Shows a position string (R9). A bad string shows an empty board and logs why. */
@@ -80,15 +78,15 @@ export class Board {
       console.error('board: cannot read position', text, err);
       return;
     }
-    if (this.focusSq && !this.onBoard(this.focusSq)) this.focusSq = null;
-    if (this.selected && !this.pieceOn(this.selected)) this.selected = null;
+    if (this.input.focus && !this.onBoard(this.input.focus)) this.input.focus = null;
+    this.input.refresh();
     this.drawAll();
   }
 
   /** The moves a person may make now; [] makes the board read-only. */
   setLegal(moves: string[]): void {
     this.legal = this.interactive ? moves.slice() : [];
-    if (this.selected && !this.targetsOf(this.selected).length) this.selected = null;
+    this.input.refresh();
     this.svg.classList.toggle('can-move', this.legal.length > 0);
     this.drawMarks();
   }
@@ -98,9 +96,17 @@ export class Board {
     this.drawMarks();
   }
 
+  /** Which piece each captured square held (from the position before the
+   *  move), so its mark can show what was taken. */
+  setTaken(taken: Map<string, Piece>): void {
+    this.taken = new Map(taken);
+    this.drawMarks();
+  }
+
   clearMarks(kind?: MarkKind): void {
     if (kind) this.marks.delete(kind);
     else this.marks.clear();
+    if (!kind || kind === 'captured') this.taken.clear();
     this.drawMarks();
   }
 
@@ -115,17 +121,11 @@ export class Board {
   }
 
   destroy(): void {
-    for (const [t, type, fn] of this.listeners) t.removeEventListener(type, fn);
-    this.listeners = [];
+    this.input.destroy();
     this.wrap.remove();
   }
 
   // ---- geometry -------------------------------------------------------
-
-  private listen(t: EventTarget, type: string, fn: EventListener): void {
-    t.addEventListener(type, fn);
-    this.listeners.push([t, type, fn]);
-  }
 
   private onBoard(name: string): boolean {
     const sq = parseSquare(name);
@@ -138,13 +138,17 @@ export class Board {
     return this.pos.squares[sq.row * this.pos.width + sq.file];
   }
 
-  /** The top-left corner of a square on screen, in SVG units. */
-  private xy(name: string): [number, number] {
+  /** The screen cell of a square: column and line from the top left. */
+  private cell(name: string): [number, number] {
     const p = this.pos!;
     const sq = parseSquare(name)!;
-    const col = this.flipped ? p.width - 1 - sq.file : sq.file;
-    const line = this.flipped ? sq.row : p.height - 1 - sq.row;
-    return [col * S, line * S];
+    return [this.flipped ? p.width - 1 - sq.file : sq.file, this.flipped ? sq.row : p.height - 1 - sq.row];
+  }
+
+  /** The top-left corner of a square on screen, in SVG units. */
+  private xy(name: string): [number, number] {
+    const [c, l] = this.cell(name);
+    return [c * S, l * S];
   }
 
   /** The square under a screen column and line, or null off the board. */
@@ -154,20 +158,6 @@ export class Board {
     const file = this.flipped ? p.width - 1 - col : col;
     const row = this.flipped ? line : p.height - 1 - line;
     return squareName(file, row);
-  }
-
-  private squareFromEvent(e: { clientX: number; clientY: number }): string | null {
-    const m = this.svg.getScreenCTM();
-    if (!m) return null;
-    const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
-    return this.at(Math.floor(pt.x / S), Math.floor(pt.y / S));
-  }
-
-  private svgPoint(e: { clientX: number; clientY: number }): [number, number] {
-    const m = this.svg.getScreenCTM();
-    if (!m) return [0, 0];
-    const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
-    return [pt.x, pt.y];
   }
 
   private targetsOf(from: string): string[] {
@@ -187,17 +177,53 @@ export class Board {
     return null;
   }
 
+  private inputBoard(): InputBoard {
+    return {
+      squareAt: (c, l) => this.at(c, l),
+      cellOf: (sq) => this.cell(sq),
+      gridSize: () => [this.pos?.width ?? 0, this.pos?.height ?? 0],
+      targets: (from) => this.targetsOf(from),
+      active: () => !!this.pos && this.legal.length > 0,
+      choose: (from, to) => {
+        const mv = this.moveText(from, to);
+        if (mv) this.play(from, to, mv);
+      },
+      ghost: (from) => {
+        const pc = this.pieceOn(from);
+        if (!pc) return null;
+        const g = el('g', { class: 'piece-ghost' });
+        g.appendChild(pieceGroup(pc.kind, pc.side, 6, 6, S - 12));
+        return g;
+      },
+      changed: (pieces) => {
+        if (pieces) this.drawPieces();
+        this.drawMarks();
+      },
+      startSquare: () => {
+        // a piece that can move, else the middle of the board
+        const first = this.legal.length ? moveSquares(this.legal[0])[0] : null;
+        return first ?? squareName(Math.floor((this.pos?.width ?? 1) / 2), Math.floor((this.pos?.height ?? 1) / 2));
+      },
+    };
+  }
+
   // ---- drawing --------------------------------------------------------
+
+  private pieceWords(p: Piece): string {
+    return `${SIDE_NAMES[p.side]} ${KIND_NAMES[p.kind]}`;
+  }
 
   private label(name: string): string {
     const p = this.pieceOn(name);
-    let text = p ? `${name}, ${SIDE_NAMES[p.side]} ${KIND_NAMES[p.kind]}` : `${name}, empty`;
-    if (this.selected === name) text += ', selected';
-    else if (this.selected && this.targetsOf(this.selected).includes(name)) text += ', can move here';
+    let text = p ? `${name}, ${this.pieceWords(p)}` : `${name}, empty`;
+    text += this.input.label(name);
     for (const kind of MARK_KINDS) {
       if (!(this.marks.get(kind) ?? []).includes(name)) continue;
       if (kind === 'last') text += ', last move';
-      if (kind === 'captured') text += ', piece taken';
+      if (kind === 'captured') {
+        const t = this.taken.get(name);
+        text += p ? `, took ${t ? this.pieceWords(t) : 'a piece'} here` : `, piece taken${t ? `: ${this.pieceWords(t)}` : ''}`;
+      }
       if (kind === 'threat') text += ', under threat';
       if (kind === 'hint') text += ', hint';
     }
@@ -219,8 +245,6 @@ export class Board {
     this.drawPieces();
     this.drawMarks();
   }
-
-  private shape = '';
 
   private drawSquares(): void {
     const p = this.pos!;
@@ -259,7 +283,7 @@ export class Board {
       const pc = p.squares[i];
       if (!pc) continue;
       const name = squareName(i % p.width, Math.floor(i / p.width));
-      if (this.drag && this.drag.moved && this.drag.from === name) continue;
+      if (this.input.dragging === name) continue;
       const [x, y] = this.xy(name);
       const g = pieceGroup(pc.kind, pc.side, x + 6, y + 6, S - 12);
       g.setAttribute('data-piece', name);
@@ -267,8 +291,9 @@ export class Board {
     }
   }
 
-  /** Marks under the pieces (last move, selection) and over them (targets,
-   *  captures, threats, hints, the keyboard focus), and the squares' labels. */
+  /** Marks under the pieces (last move, selection, the frame of a direct
+   *  capture) and over them (targets, crosses on emptied squares, threats,
+   *  hints, the keyboard focus), and the squares' labels. */
   private drawMarks(): void {
     if (!this.pos) return;
     const under = this.layers.under;
@@ -280,56 +305,46 @@ export class Board {
       layer.appendChild(el('rect', { x: x + inset, y: y + inset, width: S - 2 * inset, height: S - 2 * inset, class: cls }));
     };
     for (const name of this.marks.get('last') ?? []) if (this.onBoard(name)) rect(under, name, 'mark-last');
-    if (this.selected) rect(under, this.selected, 'mark-selected');
     for (const name of this.marks.get('threat') ?? []) if (this.onBoard(name)) rect(over, name, 'mark-threat', 5);
     for (const name of this.marks.get('hint') ?? []) if (this.onBoard(name)) rect(over, name, 'mark-hint', 4);
-    for (const name of this.marks.get('captured') ?? []) {
-      if (!this.onBoard(name)) continue;
-      const [x, y] = this.xy(name);
-      rect(over, name, 'mark-captured', 3);
-      over.appendChild(el('path', { d: `M${x + 30} ${y + 30} L${x + 70} ${y + 70} M${x + 70} ${y + 30} L${x + 30} ${y + 70}`, class: 'mark-captured-x' }));
-    }
-    if (this.selected) {
-      for (const t of this.targetsOf(this.selected)) {
-        const [x, y] = this.xy(t);
-        if (this.pieceOn(t)) over.appendChild(el('circle', { cx: x + S / 2, cy: y + S / 2, r: S / 2 - 6, class: 'mark-target-capture' }));
-        else over.appendChild(el('circle', { cx: x + S / 2, cy: y + S / 2, r: 14, class: 'mark-target' }));
-      }
-    }
-    // the focus square shows only while the keyboard is in use, not after clicks
-    if (this.focusSq && this.keyboard && document.activeElement === this.svg) rect(over, this.focusSq, 'mark-focus', 2);
+    for (const name of this.marks.get('captured') ?? []) if (this.onBoard(name)) this.drawCaptured(name);
+    this.input.drawSelection(under, over, (sq) => !!this.pieceOn(sq));
     // labels for screen readers
     for (const cell of this.layers.squares.querySelectorAll<SVGGElement>('[data-square]')) {
       cell.setAttribute('aria-label', this.label(cell.dataset.square!));
     }
-    if (this.focusSq) this.svg.setAttribute('aria-activedescendant', `${this.id}-${this.focusSq}`);
+    if (this.input.focus && this.onBoard(this.input.focus)) this.svg.setAttribute('aria-activedescendant', `${this.id}-${this.input.focus}`);
   }
 
-  private drawOver(): void {
-    this.drawMarks();
-  }
-
-  // ---- choosing a move ------------------------------------------------
-
-  /** A click (or Enter) on a square: select a piece that can move, move the
-   *  selected piece there, or let go. */
-  private choose(name: string): void {
-    if (this.selected && this.selected !== name) {
-      const mv = this.moveText(this.selected, name);
-      if (mv) {
-        this.play(this.selected, name, mv);
-        return;
-      }
+  /** A captured square: see the invariant at the top of this file. */
+  private drawCaptured(name: string): void {
+    const [x, y] = this.xy(name);
+    const taker = this.pieceOn(name);
+    const was = this.taken.get(name);
+    if (taker) {
+      // the taker stands here: a frame under it, the piece taken in a corner badge
+      this.layers.under.appendChild(el('rect', { x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: 'mark-captured' }));
+      const badge = el('g', { class: 'mark-taken-badge', 'data-taken': name });
+      badge.appendChild(el('circle', { cx: x + S - 17, cy: y + 17, r: 15, class: 'mark-taken-dot' }));
+      if (was) badge.appendChild(pieceGroup(was.kind, was.side, x + S - 29, y + 5, 24));
+      this.layers.over.appendChild(badge);
+      return;
     }
-    if (this.selected === name) this.selected = null;
-    else this.selected = this.targetsOf(name).length ? name : null;
-    this.drawMarks();
+    // an emptied square: what was there, faded, and a cross
+    if (was) {
+      const ghost = pieceGroup(was.kind, was.side, x + 6, y + 6, S - 12);
+      ghost.setAttribute('class', `${ghost.getAttribute('class') ?? ''} piece-taken`);
+      this.layers.under.appendChild(ghost);
+    }
+    this.layers.over.appendChild(el('rect', { x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: 'mark-captured' }));
+    this.layers.over.appendChild(el('path', { d: `M${x + 30} ${y + 30} L${x + 70} ${y + 70} M${x + 70} ${y + 30} L${x + 30} ${y + 70}`, class: 'mark-captured-x' }));
   }
+
+  // ---- making a move --------------------------------------------------
 
   /** Shows the piece on its new square at once (the server's position,
    *  captures included, follows) and tells the caller. */
   private play(from: string, to: string, mv: string): void {
-    this.selected = null;
     const p = this.pos!;
     const f = parseSquare(from)!;
     const t = parseSquare(to)!;
@@ -338,113 +353,29 @@ export class Board {
     this.legal = [];
     this.svg.classList.remove('can-move');
     this.drawPieces();
-    this.mark([from, to], 'last');
+    this.marks.set('last', [from, to]);
     this.marks.delete('captured');
     this.marks.delete('threat');
+    this.taken.clear();
     this.drawMarks();
     this.onMove?.(mv);
   }
+}
 
-  private pointerDown(e: PointerEvent): void {
-    this.keyboard = false;
-    if (e.button !== 0 || !this.legal.length) return;
-    const name = this.squareFromEvent(e);
-    if (!name) return;
-    e.preventDefault(); // keep the page from scrolling or selecting text while dragging
-    this.svg.focus({ preventScroll: true });
-    this.focusSq = name;
-    if (this.selected && this.selected !== name && this.moveText(this.selected, name)) {
-      this.choose(name);
-      return;
-    }
-    if (!this.targetsOf(name).length) {
-      this.selected = null;
-      this.drawMarks();
-      return;
-    }
-    const pc = this.pieceOn(name)!;
-    const ghost = pieceGroup(pc.kind, pc.side, 0, 0, S - 12);
-    ghost.setAttribute('class', 'piece dragging');
-    this.drag = { from: name, ghost, moved: false, startX: e.clientX, startY: e.clientY };
-    this.wasSelected = this.selected === name;
-    this.selected = name;
-    this.drawMarks();
+/** The pieces a move took: each captured square with what stood there before. */
+export function takenPieces(before: string, squares: string[]): Map<string, Piece> {
+  const out = new Map<string, Piece>();
+  let pos: Position;
+  try {
+    pos = parsePosition(before);
+  } catch {
+    return out;
   }
-
-  private wasSelected = false;
-  private keyboard = false;
-
-  private pointerMove(e: PointerEvent): void {
-    const d = this.drag;
-    if (!d) return;
-    if (!d.moved && Math.hypot(e.clientX - d.startX, e.clientY - d.startY) < 6) return;
-    if (!d.moved) {
-      d.moved = true;
-      this.layers.drag.appendChild(d.ghost);
-      this.drawPieces();
-    }
-    const [x, y] = this.svgPoint(e);
-    d.ghost.setAttribute('transform', `translate(${x - (S - 12) / 2} ${y - (S - 12) / 2}) scale(${(S - 12) / 100})`);
+  for (const name of squares) {
+    const sq = parseSquare(name);
+    if (!sq || sq.file >= pos.width || sq.row >= pos.height) continue;
+    const pc = pos.squares[sq.row * pos.width + sq.file];
+    if (pc) out.set(name, pc);
   }
-
-  private pointerUp(e: PointerEvent): void {
-    const d = this.drag;
-    if (!d) return;
-    this.drag = null;
-    d.ghost.remove();
-    const to = this.squareFromEvent(e);
-    if (d.moved) {
-      const mv = to ? this.moveText(d.from, to) : null;
-      if (mv && to) {
-        this.play(d.from, to, mv);
-        return;
-      }
-      this.drawPieces(); // dropped elsewhere: the piece goes back, still selected
-      this.drawMarks();
-      return;
-    }
-    // a plain click on the piece: a second click on a selected piece lets go
-    if (this.wasSelected && to === d.from) this.selected = null;
-    this.drawMarks();
-  }
-
-  private ensureFocus(): void {
-    if (!this.pos) return;
-    if (!this.focusSq) {
-      // start on a piece that can move, else the middle of the board
-      const first = this.legal.length ? moveSquares(this.legal[0])[0] : null;
-      this.focusSq = first ?? squareName(Math.floor(this.pos.width / 2), Math.floor(this.pos.height / 2));
-    }
-    this.drawMarks();
-  }
-
-  private keyDown(e: KeyboardEvent): void {
-    if (!this.pos) return;
-    this.keyboard = true;
-    this.ensureFocus();
-    const [x, y] = this.xy(this.focusSq!);
-    let col = x / S;
-    let line = y / S;
-    switch (e.key) {
-      case 'ArrowLeft': col--; break;
-      case 'ArrowRight': col++; break;
-      case 'ArrowUp': line--; break;
-      case 'ArrowDown': line++; break;
-      case 'Enter':
-      case ' ':
-        e.preventDefault();
-        if (this.legal.length) this.choose(this.focusSq!);
-        return;
-      case 'Escape':
-        this.selected = null;
-        this.drawMarks();
-        return;
-      default:
-        return;
-    }
-    e.preventDefault();
-    const next = this.at(col, line);
-    if (next) this.focusSq = next;
-    this.drawMarks();
-  }
+  return out;
 }

@@ -4,14 +4,16 @@
 //
 // It only shows things and reports what a person chose: the legal moves come
 // from the server (setLegal), and choosing a piece then a target (click, drag,
-// or the keyboard: arrows, Enter/Space, Escape) calls onMove with every legal
-// move from that square to that one: more than one when a Pawn entering an
-// enemy Keep has a choice to make (K5), which the game page asks about.
+// or the keyboard: the shared web/src/play/input.ts) calls onMove with every
+// legal move from that square to that one: more than one when a Pawn entering
+// an enemy Keep has a choice to make (K5), which the game page asks about.
+// Invariant: onMove only ever gets moves from the list setLegal was given.
 
 import { svgEl } from '../stratego/pieces';
-import { ALL_SQUARES, KINGDOMS, Position, SIZE, THRONES, areaOf, exists, parseMove, parseSquare, pieceName, squareName } from './notation';
+import { BoardInput, InputBoard, UNIT } from '../play/input';
+import { ALL_SQUARES, KINGDOMS, Piece, Position, SIZE, THRONES, areaOf, exists, parseMove, parseSquare, pieceName, squareName } from './notation';
 
-const S = 100; // one square, in SVG units
+const S = UNIT; // one square, in SVG units
 
 /** Filled chess symbols; U+FE0E asks for the text form, never an emoji. */
 const GLYPHS: Record<string, string> = { K: '♚', Q: '♛', R: '♜', B: '♝', N: '♞', P: '♟', C: '♟' };
@@ -24,24 +26,20 @@ export class KeepsBoard {
   private svg: SVGSVGElement;
   private wrap: HTMLDivElement;
   private live: HTMLElement;
-  private layers: { squares: SVGGElement; marks: SVGGElement; pieces: SVGGElement; focus: SVGGElement };
+  private layers: { squares: SVGGElement; marks: SVGGElement; pieces: SVGGElement; over: SVGGElement; drag: SVGGElement };
   private pos: Position | null = null;
   private viewer = 0; // the kingdom drawn at the bottom
   private legal: string[] = [];
   private last: string[] = [];
-  private selected: string | null = null;
-  private focusSq = 'i9';
-  private keyboard = false;
-  private dragFrom: string | null = null;
   private id = `kmboard${++boardCount}`;
-  private listeners: [EventTarget, string, EventListener][] = [];
+  private input: BoardInput;
 
   constructor(host: HTMLElement, opts: { size?: 'large' | 'small'; label?: string } = {}) {
     this.wrap = document.createElement('div');
     this.wrap.className = `board km-board board-${opts.size ?? 'large'}`;
     this.wrap.style.setProperty('--board-ratio', '1 / 1');
     this.svg = svgEl('svg', { role: 'application', tabindex: 0, 'aria-label': opts.label ?? 'Keeps & Moats board', 'aria-roledescription': 'board', viewBox: `0 0 ${SIZE * S} ${SIZE * S}` });
-    this.layers = { squares: svgEl('g'), marks: svgEl('g', { 'pointer-events': 'none' }), pieces: svgEl('g', { 'pointer-events': 'none' }), focus: svgEl('g', { 'pointer-events': 'none' }) };
+    this.layers = { squares: svgEl('g'), marks: svgEl('g', { 'pointer-events': 'none' }), pieces: svgEl('g', { 'pointer-events': 'none' }), over: svgEl('g', { 'pointer-events': 'none' }), drag: svgEl('g', { 'pointer-events': 'none' }) };
     for (const l of Object.values(this.layers)) this.svg.appendChild(l);
     // what the keyboard focus is on, read out by screen readers
     this.live = document.createElement('p');
@@ -51,17 +49,13 @@ export class KeepsBoard {
     this.wrap.append(this.svg, this.live);
     host.appendChild(this.wrap);
     if (opts.size === 'small') this.svg.setAttribute('tabindex', '-1');
-
-    this.listen(this.svg, 'pointerdown', (e) => this.pointerDown(e as PointerEvent));
-    this.listen(window, 'pointerup', (e) => this.pointerUp(e as PointerEvent));
-    this.listen(this.svg, 'keydown', (e) => this.keyDown(e as KeyboardEvent));
-    this.listen(this.svg, 'focus', () => { this.keyboard = true; this.drawFocus(); });
-    this.listen(this.svg, 'blur', () => { this.keyboard = false; this.drawFocus(); });
+    this.input = new BoardInput(this.svg, this.layers.drag, this.inputBoard());
     this.drawSquares();
   }
 
   setPosition(p: Position): void {
     this.pos = p;
+    this.input.refresh();
     this.drawSquares();
     this.drawPieces();
     this.drawMarks();
@@ -73,12 +67,11 @@ export class KeepsBoard {
     this.drawSquares();
     this.drawPieces();
     this.drawMarks();
-    this.drawFocus();
   }
 
   setLegal(moves: string[]): void {
     this.legal = moves.slice();
-    if (this.selected && !this.targetsOf(this.selected).length) this.selected = null;
+    this.input.refresh();
     this.svg.classList.toggle('can-move', this.legal.length > 0);
     this.drawMarks();
   }
@@ -89,7 +82,7 @@ export class KeepsBoard {
   }
 
   destroy(): void {
-    for (const [t, type, fn] of this.listeners) t.removeEventListener(type, fn);
+    this.input.destroy();
     this.wrap.remove();
   }
 
@@ -180,21 +173,29 @@ export class KeepsBoard {
     if (!this.pos) return;
     const frozen = this.pos.kingResult === 'frozen';
     for (const [sq, p] of this.pos.board) {
+      if (this.input.dragging === sq) continue;
       const [x, y] = this.xy(sq);
-      const piece = svgEl('g', { class: `km-piece km-p${p.kingdom}${frozen && this.pos.out.includes(p.kingdom) ? ' km-frozen' : ''}`, 'data-piece': `${sq}` });
-      const t = svgEl('text', { x: x + S / 2, y: y + S * 0.8, 'text-anchor': 'middle', class: 'km-glyph' });
-      t.textContent = GLYPHS[p.kind] + '\uFE0E';
-      piece.appendChild(t);
-      if (p.kind === 'C') {
-        // the Castle Pawn: a Pawn with a small tower badge
-        piece.appendChild(svgEl('rect', { x: x + S - 36, y: y + 6, width: 30, height: 30, rx: 6, class: 'km-badge' }));
-        const c = svgEl('text', { x: x + S - 21, y: y + 30, 'text-anchor': 'middle', class: 'km-badge-text' });
-        c.textContent = 'C';
-        piece.appendChild(c);
-      }
+      const piece = this.pieceDrawing(p, x, y, frozen && this.pos.out.includes(p.kingdom));
+      piece.setAttribute('data-piece', sq);
       g.appendChild(piece);
     }
     for (const cell of this.layers.squares.querySelectorAll('[data-square]')) cell.setAttribute('aria-label', this.label(cell.getAttribute('data-square')!));
+  }
+
+  /** One piece with its square's top-left corner at (x, y). */
+  private pieceDrawing(p: Piece, x: number, y: number, frozen: boolean): SVGGElement {
+    const piece = svgEl('g', { class: `km-piece km-p${p.kingdom}${frozen ? ' km-frozen' : ''}` });
+    const t = svgEl('text', { x: x + S / 2, y: y + S * 0.8, 'text-anchor': 'middle', class: 'km-glyph' });
+    t.textContent = GLYPHS[p.kind] + '\uFE0E';
+    piece.appendChild(t);
+    if (p.kind === 'C') {
+      // the Castle Pawn: a Pawn with a small tower badge
+      piece.appendChild(svgEl('rect', { x: x + S - 36, y: y + 6, width: 30, height: 30, rx: 6, class: 'km-badge' }));
+      const c = svgEl('text', { x: x + S - 21, y: y + 30, 'text-anchor': 'middle', class: 'km-badge-text' });
+      c.textContent = 'C';
+      piece.appendChild(c);
+    }
+    return piece;
   }
 
   private drawMarks(): void {
@@ -205,26 +206,9 @@ export class KeepsBoard {
       g.appendChild(svgEl('rect', { x: x + inset, y: y + inset, width: S - 2 * inset, height: S - 2 * inset, class: cls }));
     };
     for (const sq of this.last) if (parseSquare(sq)) rect(sq, 'mark-last');
-    if (this.selected) {
-      rect(this.selected, 'mark-selected');
-      for (const t of this.targetsOf(this.selected)) {
-        if (this.pos?.board.get(t)) rect(t, 'mark-target-capture', 6);
-        else {
-          const [x, y] = this.xy(t);
-          g.appendChild(svgEl('circle', { cx: x + S / 2, cy: y + S / 2, r: 16, class: 'mark-target' }));
-        }
-      }
-    }
+    this.layers.over.replaceChildren();
+    this.input.drawSelection(g, this.layers.over, (sq) => !!this.pos?.board.get(sq));
     for (const cell of this.layers.squares.querySelectorAll('[data-square]')) cell.setAttribute('aria-label', this.label(cell.getAttribute('data-square')!));
-    this.drawFocus();
-  }
-
-  private drawFocus(): void {
-    const g = this.layers.focus;
-    g.replaceChildren();
-    if (!this.keyboard) return;
-    const [x, y] = this.xy(this.focusSq);
-    g.appendChild(svgEl('rect', { x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: 'mark-focus' }));
   }
 
   /** "i2, White King", with what a click there would do. */
@@ -233,10 +217,7 @@ export class KeepsBoard {
     const a = areaOf(sq);
     let s = `${sq}, ${p ? pieceName(p) : 'empty'}`;
     if (a) s += ` (${KINGDOMS[a.kingdom]} ${a.part === 'moat' ? 'Moat' : 'Keep'})`;
-    if (this.selected === sq) s += ', selected';
-    else if (this.selected && this.targetsOf(this.selected).includes(sq)) s += ', can move here';
-    else if (this.movesFrom(sq).length) s += ', can move';
-    return s;
+    return s + this.input.label(sq);
   }
 
   // ---- choosing a move ----
@@ -251,84 +232,38 @@ export class KeepsBoard {
     return [...out];
   }
 
-  /** A square chosen by click, drag's end or Enter: select, move, or let go. */
-  private choose(sq: string): void {
-    if (this.selected && this.targetsOf(this.selected).includes(sq)) {
-      const moves = this.movesFrom(this.selected).filter((m) => { const p = parseMove(m); return p && p !== 'pass' && p.to === sq; });
-      this.selected = null;
-      this.drawMarks();
-      this.onMove?.(moves);
-      return;
-    }
-    this.selected = this.movesFrom(sq).length && this.selected !== sq ? sq : null;
-    this.drawMarks();
-  }
-
-  private squareAt(e: PointerEvent): string | null {
-    const pt = this.svg.createSVGPoint();
-    pt.x = e.clientX;
-    pt.y = e.clientY;
-    const m = this.svg.getScreenCTM();
-    if (!m) return null;
-    const p = pt.matrixTransform(m.inverse());
-    return this.at(Math.floor(p.x / S), Math.floor(p.y / S));
-  }
-
-  private pointerDown(e: PointerEvent): void {
-    if (e.button !== 0 || !this.legal.length) return;
-    const sq = this.squareAt(e);
-    if (!sq) return;
-    this.keyboard = false;
-    this.focusSq = sq;
-    if (this.selected && this.targetsOf(this.selected).includes(sq)) {
-      this.choose(sq);
-      return;
-    }
-    this.dragFrom = this.movesFrom(sq).length ? sq : null;
-    this.choose(sq);
-    if (this.dragFrom && !this.selected) this.selected = this.dragFrom; // a second press on the same piece keeps it for the drag
-    this.drawMarks();
-    e.preventDefault();
-  }
-
-  /** A drag ends on a target: that is the move. */
-  private pointerUp(e: PointerEvent): void {
-    const from = this.dragFrom;
-    this.dragFrom = null;
-    if (!from) return;
-    const sq = this.squareAt(e);
-    if (sq && sq !== from && this.selected === from && this.targetsOf(from).includes(sq)) this.choose(sq);
-  }
-
-  private keyDown(e: KeyboardEvent): void {
-    const dirs: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    if (dirs[e.key]) {
-      e.preventDefault();
-      const [f, r] = parseSquare(this.focusSq)!;
-      let [x, y] = this.place(f, r);
-      // step over holes until a square or the edge
-      for (let i = 0; i < SIZE; i++) {
-        x += dirs[e.key][0];
-        y += dirs[e.key][1];
-        if (x < 0 || y < 0 || x >= SIZE || y >= SIZE) break;
-        const sq = this.at(x, y);
-        if (sq) { this.focusSq = sq; break; }
-      }
-      this.keyboard = true;
-      this.drawFocus();
-      this.live.textContent = this.label(this.focusSq);
-    } else if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      this.choose(this.focusSq);
-      this.live.textContent = this.label(this.focusSq);
-    } else if (e.key === 'Escape' && this.selected) {
-      this.selected = null;
-      this.drawMarks();
-    }
-  }
-
-  private listen(t: EventTarget, type: string, fn: EventListener): void {
-    t.addEventListener(type, fn);
-    this.listeners.push([t, type, fn]);
+  private inputBoard(): InputBoard {
+    return {
+      squareAt: (c, l) => this.at(c, l),
+      cellOf: (sq) => {
+        const [f, r] = parseSquare(sq)!;
+        return this.place(f, r);
+      },
+      gridSize: () => [SIZE, SIZE],
+      targets: (from) => this.targetsOf(from),
+      active: () => this.legal.length > 0,
+      choose: (from, to) => {
+        const moves = this.movesFrom(from).filter((m) => { const p = parseMove(m); return p && p !== 'pass' && p.to === to; });
+        if (moves.length) this.onMove?.(moves);
+      },
+      ghost: (from) => {
+        const p = this.pos?.board.get(from);
+        if (!p) return null;
+        const g = svgEl('g', { class: 'piece-ghost' });
+        g.appendChild(this.pieceDrawing(p, 0, 0, false));
+        return g;
+      },
+      changed: (pieces) => {
+        if (pieces) this.drawPieces();
+        this.drawMarks();
+      },
+      startSquare: () => {
+        const first = this.legal.map((m) => parseMove(m)).find((p) => p && p !== 'pass');
+        return first && first !== 'pass' ? first.from : 'i9';
+      },
+      announce: (sq) => {
+        this.live.textContent = this.label(sq);
+      },
+    };
   }
 }

@@ -1,68 +1,77 @@
-// pages/game.ts -- a game, live or finished: play it, or watch it.
+// pages/game.ts -- a Rampart game, live or finished: play it, or watch it;
+// and the router's /game/ID, which hands Stratego and Keeps & Moats games to
+// their own pages.
 //
-// The server sends the whole game on `watch` (and again after a reconnect),
-// then each move, the end, and offers. The page keeps a copy, draws it, and
-// sends the moves the person makes; the server's answer is what counts.
+// The shared web/src/play/controls.ts holds the game as the server sends it
+// (on `watch`, after a reconnect, then each move, the end and the offers),
+// with the clocks, offers and result; this page keeps only Rampart's own:
+// the board, its capture and threat marks, material and the move counter.
+// Invariant: the board shows the server's position; the page only sends the
+// moves a person makes, and the server's answer is what counts.
 
-import { api, Game, Result } from '../api';
-import { Board } from '../board';
+import { api, Game } from '../api';
+import { Board, takenPieces } from '../board';
 import { diffCaptured, flipSideToMove, material, moveSquares, parsePosition } from '../rampart';
 import { pieceIcon } from '../pieces';
-import { h, link, toast, formatClock, formatTimeControl, reasonText, resultHeadline, SIDE_TITLES } from '../ui';
+import { h, toast, resultHeadline, SIDE_TITLES } from '../ui';
 import { drawMoveList } from '../movelist';
-import { socket } from '../ws';
-import { beep, setSound, soundOn } from '../sound';
-import { navigate, Cleanup } from '../main';
+import { Cleanup } from '../main';
 import { isStratego } from '../stratego/api';
 import { renderStrategoGame } from '../stratego/game';
 import { renderKeepsGame } from '../keeps/game';
+import { GameControls, gameTitle } from '../play/controls';
 
 const THREATS = 'citadel.threats';
 
-/** /game/ID: a Stratego game has a page of its own (web/src/stratego/game.ts). */
+/** /game/ID: Stratego and Keeps & Moats games have pages of their own. */
 export async function renderGamePage(host: HTMLElement, idText: string): Promise<Cleanup> {
-  const variant = await api.game(Number(idText)).then((x) => x.variant).catch(() => '');
+  const first = await api.game(Number(idText)).catch(() => null);
+  const variant = first?.variant ?? '';
   if (variant === 'keeps-moats') return renderKeepsGame(host, Number(idText));
-  return isStratego(variant) ? renderStrategoGame(host, Number(idText)) : renderGame(host, idText);
+  // the title is there at once; the rest comes with the game this page is sent
+  return isStratego(variant) ? renderStrategoGame(host, Number(idText), first) : renderGame(host, idText, first);
 }
 
-export function renderGame(host: HTMLElement, idText: string): Cleanup {
+export function renderGame(host: HTMLElement, idText: string, first: Game | null = null): Cleanup {
   const id = Number(idText);
-  const offs: (() => void)[] = [];
-  let g: Game | null = null;
-  let syncAt = performance.now(); // when g.clocks were last set from the server
-  let drawOffer: number | null = null; // the side offering a draw, if any
-  let rematchOffer: number | null = null;
-  let confirmResign = false;
-  let moveSent = false; // our move is on its way and not yet acknowledged
   let threatsOn = localStorage.getItem(THREATS) === 'on';
   let threatAsk = 0; // drops answers to questions that are no longer current
+  let markAsk = 0;
+  let shown: string | null = null; // the position on the board, as the server sent it
 
-  const title = h('h1', {}, `Game ${id}`);
+  const title = h('h1', { class: 'play-title' }, first ? gameTitle(first) : `Game ${id}`);
   const boardHost = h('div', { class: 'board-host' });
-  const bars = [h('div', { class: 'player-bar' }), h('div', { class: 'player-bar' })];
-  const clocks = [h('span', { class: 'clock', role: 'timer' }), h('span', { class: 'clock', role: 'timer' })];
-  const status = h('p', { class: 'status', 'aria-live': 'polite', id: 'game-status' });
-  const resultBox = h('div', { id: 'result', 'aria-live': 'polite' });
-  const offers = h('div', { 'aria-live': 'polite' });
-  const controls = h('div', { class: 'controls' });
   const counter = h('p', { class: 'hint', id: 'move-counter' });
   const moveList = h('div', { class: 'moves', id: 'move-list', tabindex: 0, 'aria-label': 'Moves' });
-  const boardCol = h('div', {});
+  const topBar = h('div', { class: 'play-bar-slot' });
+  const bottomBar = h('div', { class: 'play-bar-slot' });
+  const boardCol = h('div', { class: 'play-board-col' });
   const sideCol = h('div', { class: 'game-side' });
-  host.append(title, h('div', { class: 'game' }, boardCol, sideCol));
+  host.append(title, h('div', { class: 'game play-game' }, boardCol, sideCol));
 
   const board = new Board(boardHost, { interactive: true });
-  board.onMove = (mv) => {
-    if (!g) return;
-    socket.send({ type: 'move', game: id, ply: g.moves.length, move: mv, ref: 'move' });
-    beep('move');
-    // Nothing more to play until the server has stored the move and says so.
-    moveSent = true;
-    g.legal = [];
-    board.setLegal([]);
-    drawStatus();
-  };
+  const controls: GameControls<Game> = new GameControls<Game>(id, {
+    sideName: (side) => SIDE_TITLES[side] ?? `Side ${side}`,
+    badge: (side) => pieceIcon('K', side ? 't' : 'b', 24),
+    headline: (r, g) => resultHeadline(r, g.players, g.sides ?? SIDE_TITLES),
+    barNote: (side, g) => `material ${material(parsePosition(g.position))[side]}`,
+    onGame: (g, previous) => {
+      shown = null; // the board may show a move the server did not take: draw it again
+      if (!previous || previous.id !== g.id) board.setFlipped(g.you.length === 1 && g.you[0] === 1);
+      void markLastMove(null);
+    },
+    onMove: (m, before) => {
+      void markLastMove(before.position);
+      return m.position !== undefined && diffCaptured(before.position, m.position).length > 0;
+    },
+    onEnd: () => void markLastMove(null),
+    onMissing: (why) => {
+      title.textContent = 'Game not found';
+      controls.status.textContent = why;
+    },
+    draw: () => drawAll(),
+  });
+  board.onMove = (mv) => controls.sendMove(mv);
 
   const threatBox = h('input', { type: 'checkbox', id: 'show-threats', checked: threatsOn });
   threatBox.addEventListener('change', () => {
@@ -70,85 +79,27 @@ export function renderGame(host: HTMLElement, idText: string): Cleanup {
     localStorage.setItem(THREATS, threatsOn ? 'on' : 'off');
     void showThreats();
   });
-  const soundBox = h('input', { type: 'checkbox', id: 'sound', checked: soundOn() });
-  soundBox.addEventListener('change', () => setSound(soundBox.checked));
-  const flipBtn = h('button', { type: 'button', onclick: () => { board.setFlipped(!board.isFlipped()); drawBars(); } }, 'Flip board');
+  const flipBtn = h('button', { type: 'button', onclick: () => { board.setFlipped(!board.isFlipped()); placeBars(); } }, 'Flip board');
 
   const legend = h('div', { class: 'legend', 'aria-hidden': 'true' },
     ...(['Q', 'N', 'K', 'B'] as const).map((k) => h('span', {}, pieceIcon(k, 'b', 22), pieceIcon(k, 't', 22),
       { Q: 'Queen takes Knight', N: 'Knight takes King', K: 'King takes Queen', B: 'Blocker: walls in' }[k])));
 
-  boardCol.append(bars[0], boardHost, bars[1], legend);
-  sideCol.append(status, resultBox, offers, controls, counter,
+  boardCol.append(controls.status, topBar, boardHost, bottomBar);
+  sideCol.append(controls.panel, counter,
     h('div', { class: 'controls' },
       h('label', { class: 'toggle', title: 'Mark the pieces the other side could take with its next move' }, threatBox, 'Show threats'),
-      h('label', { class: 'toggle' }, soundBox, 'Sound'), flipBtn),
-    moveList);
+      controls.soundToggle(), flipBtn),
+    legend, moveList);
 
-  const mySides = () => g?.you ?? [];
-  const plays = (side: number) => mySides().includes(side);
-  const isLocal = () => mySides().length > 1;
-
-  // ---- drawing ----
-
-  /** Bars: the side shown at the top of the board first. */
-  function drawBars(): void {
-    if (!g) return;
+  /** The side shown at the top of the board in the upper bar. */
+  function placeBars(): void {
     const topSide = board.isFlipped() ? 0 : 1;
-    const order = [topSide, 1 - topSide];
-    const mat = material(parsePosition(g.position));
-    order.forEach((side, i) => {
-      const bar = bars[i];
-      const p = g!.players[side];
-      const you = plays(side) && !isLocal();
-      bar.className = `player-bar${g!.status === 'live' && g!.to_move === side ? ' to-move' : ''}`;
-      bar.setAttribute('data-side', String(side));
-      bar.replaceChildren(
-        h('span', { class: 'pname' }, pieceIcon('K', side ? 't' : 'b', 24),
-          h('span', {}, `${SIDE_TITLES[side]}: `, p ? (p.bot || p.guest ? p.name : link(`/players/${encodeURIComponent(p.name)}`, p.name)) : '?', you ? ' (you)' : '')),
-        h('span', { class: 'mat', title: 'Game material: Queens, Knights and Kings count 1, Blockers 0' }, `material ${mat[side]}`),
-        g!.base_ms ? clocks[side] : '');
-    });
-    drawClocks();
+    topBar.replaceChildren(controls.bar(topSide));
+    bottomBar.replaceChildren(controls.bar(1 - topSide));
   }
 
-  function clockMs(side: number): number {
-    if (!g) return 0;
-    const run = g.status === 'live' && g.to_move === side;
-    return g.clocks[side] - (run ? performance.now() - syncAt : 0);
-  }
-
-  function drawClocks(): void {
-    if (!g || !g.base_ms) return;
-    for (const side of [0, 1]) {
-      const ms = clockMs(side);
-      const c = clocks[side];
-      const text = formatClock(ms);
-      if (c.textContent !== text) c.textContent = text;
-      const running = g.status === 'live' && g.to_move === side;
-      c.className = `clock${running ? ' running' : ''}${ms < 10000 && g.status === 'live' ? ' low' : ''}`;
-      c.setAttribute('aria-label', `${SIDE_TITLES[side]} clock ${text}`);
-    }
-  }
-
-  function drawStatus(): void {
-    if (!g) return;
-    if (g.status !== 'live') {
-      status.textContent = 'Game over';
-      return;
-    }
-    const side = g.to_move;
-    const p = g.players[side];
-    if (isLocal()) status.textContent = `${SIDE_TITLES[side]} to move`;
-    // A last move comes without legal moves, just before its `end` message.
-    else if (plays(side))
-      status.textContent = moveSent ? 'Sending your move…' : g.legal?.length ? 'Your move' : 'Game ending…';
-    else if (p?.bot) status.textContent = `${p.name} is thinking…`;
-    else status.textContent = `${SIDE_TITLES[side]} (${p?.name ?? '?'}) to move`;
-  }
-
-  function drawCounter(): void {
-    if (!g) return;
+  function drawCounter(g: Game): void {
     const pos = parsePosition(g.position);
     const played = Math.floor(g.moves.length / 2); // full moves completed
     if (g.status === 'over') counter.textContent = `${played} full moves played${g.move_limit ? ` (limit ${g.move_limit})` : ''}`;
@@ -157,74 +108,30 @@ export function renderGame(host: HTMLElement, idText: string): Cleanup {
       : `Move ${pos.fullmove}`;
   }
 
-  function drawControls(): void {
-    controls.replaceChildren();
-    if (!g || !mySides().length) return;
-    if (g.status === 'live') {
-      if (confirmResign) {
-        controls.append(
-          h('span', { class: 'status' }, 'Resign this game?'),
-          h('button', { type: 'button', class: 'danger', id: 'resign-yes', onclick: () => { socket.send({ type: 'resign', game: id }); confirmResign = false; drawControls(); } }, 'Yes, resign'),
-          h('button', { type: 'button', onclick: () => { confirmResign = false; drawControls(); } }, 'No, play on'));
-      } else {
-        controls.append(h('button', { type: 'button', class: 'danger', id: 'resign', onclick: () => { confirmResign = true; drawControls(); (controls.querySelector('#resign-yes') as HTMLElement | null)?.focus(); } }, 'Resign'));
-        if (!isLocal()) {
-          const theirs = drawOffer !== null && !plays(drawOffer);
-          controls.append(h('button', { type: 'button', id: 'draw', onclick: () => socket.send({ type: 'draw', game: id }) }, theirs ? 'Accept draw' : 'Offer draw'));
-        }
-      }
-    } else if (!isLocal()) {
-      const theirs = rematchOffer !== null && !plays(rematchOffer);
-      controls.append(h('button', { type: 'button', class: 'primary', id: 'rematch', onclick: () => { socket.send({ type: 'rematch', game: id }); rematchOffer = mySides()[0]; drawOffers(); } }, theirs ? 'Accept rematch' : 'Rematch'));
-    }
-  }
-
-  function drawOffers(): void {
-    offers.replaceChildren();
-    if (!g) return;
-    if (g.status === 'live' && drawOffer !== null) {
-      offers.append(h('p', { class: 'panel' }, plays(drawOffer) ? 'You offered a draw.' : `${SIDE_TITLES[drawOffer]} offers a draw.`));
-    }
-    if (g.status === 'over' && rematchOffer !== null) {
-      offers.append(h('p', { class: 'panel' }, plays(rematchOffer) ? 'Rematch offered: waiting for the other player.' : `${SIDE_TITLES[rematchOffer]} wants a rematch.`));
-    }
-    drawControls();
-  }
-
-  function drawResult(r: Result | null | undefined): void {
-    resultBox.replaceChildren();
-    if (!g || g.status !== 'over' || !r) return;
-    const changes = (r.ratings ?? []).filter((x) => x.before !== x.after || g!.rated);
-    resultBox.append(h('div', { class: 'result' },
-      h('h2', {}, resultHeadline(r, g.players, g.sides ?? SIDE_TITLES)),
-      h('p', {}, reasonText(r.reason)),
-      r.winner < 0 && r.sterile ? h('p', { class: 'hint' }, 'A sterile draw: neither side lost game material, so ratings do not change.') : null,
-      changes.length ? h('ul', { class: 'rating-changes' }, ...changes.map((c) => {
-        const d = Math.round(c.after - c.before);
-        return h('li', {}, `${c.name}: ${Math.round(c.before)} → ${Math.round(c.after)} (${d >= 0 ? '+' : ''}${d})`);
-      })) : null,
-      h('p', {}, link(`/review/${id}`, 'Review this game'), ' · ', link('/', 'New game'))));
-  }
-
   /** Last move and what it took, from the position before it. */
   async function markLastMove(before: string | null): Promise<void> {
+    const ask = ++markAsk;
+    const g = controls.game;
     if (!g) return;
     board.clearMarks('last');
     board.clearMarks('captured');
     const last = g.moves[g.moves.length - 1];
     if (!last) return;
     board.mark(moveSquares(last), 'last');
-    if (before) {
-      board.mark(diffCaptured(before, g.position), 'captured');
-      return;
+    const position = g.position;
+    let prev = before;
+    if (!prev) {
+      // after a (re)load: ask the server for the position before the last move
+      try {
+        prev = (await api.position(g.variant, g.start, g.moves.slice(0, -1))).position;
+      } catch {
+        return; // the marks are a help, not essential
+      }
+      if (ask !== markAsk || controls.game?.position !== position) return;
     }
-    // after a (re)load: ask the server for the position before the last move
-    try {
-      const prev = await api.position(g.variant, g.start, g.moves.slice(0, -1));
-      if (g && prev.position) board.mark(diffCaptured(prev.position, g.position), 'captured');
-    } catch {
-      // the marks are a help, not essential
-    }
+    const gone = diffCaptured(prev, position);
+    board.setTaken(takenPieces(prev, gone));
+    board.mark(gone, 'captured');
   }
 
   /** With "Show threats" on: every square the side not to move could take
@@ -232,6 +139,7 @@ export function renderGame(host: HTMLElement, idText: string): Cleanup {
   async function showThreats(): Promise<void> {
     const ask = ++threatAsk;
     board.clearMarks('threat');
+    const g = controls.game;
     if (!g || !threatsOn || g.status !== 'live') return;
     const flipped = flipSideToMove(g.position);
     try {
@@ -245,108 +153,22 @@ export function renderGame(host: HTMLElement, idText: string): Cleanup {
     }
   }
 
-  function drawAll(before: string | null): void {
+  function drawAll(): void {
+    const g = controls.game;
     if (!g) return;
-    title.textContent = `${g.title} · ${formatTimeControl(g.base_ms, g.inc_ms)}${g.rated ? ' · rated' : ' · unrated'}`;
-    board.setPosition(g.position);
-    board.setLegal(g.status === 'live' && plays(g.to_move) ? g.legal ?? [] : []);
-    drawBars();
-    drawStatus();
-    drawCounter();
-    drawOffers();
-    drawResult(g.result);
+    title.textContent = gameTitle(g);
+    // a move the person just made stays shown until the server's position comes
+    if (shown !== g.position) board.setPosition(g.position);
+    shown = g.position;
+    board.setLegal(controls.legal());
+    placeBars();
+    drawCounter(g);
     drawMoveList(moveList, g.moves, g.moves.length);
-    void markLastMove(before);
     void showThreats();
   }
 
-  // ---- messages ----
-
-  function setGame(game: Game): void {
-    moveSent = false;
-    const first = !g;
-    g = game;
-    syncAt = performance.now();
-    drawOffer = game.draw_offer && game.draw_offer.length ? game.draw_offer[0] : null;
-    if (first) board.setFlipped(game.you.length === 1 && game.you[0] === 1);
-    drawAll(null);
-  }
-
-  offs.push(socket.on('game', (m) => {
-    if (m.game.id === id) {
-      setGame(m.game);
-      return;
-    }
-    // a rematch (or another game) just started for us: go there
-    if (g && m.game.you.length && m.game.status === 'live' && m.game.ply === 0) navigate(`/game/${m.game.id}`);
-  }));
-  offs.push(socket.on('move', (m) => {
-    if (m.game !== id || !g) return;
-    if (m.ply < g.moves.length) return; // seen already
-    if (m.ply > g.moves.length) {
-      socket.send({ type: 'watch', game: id }); // missed one: fetch everything again
-      return;
-    }
-    const before = g.position;
-    g.moves.push(m.move);
-    g.ply = g.moves.length;
-    g.position = m.position;
-    g.to_move = m.to_move;
-    g.clocks = m.clocks;
-    g.legal = m.legal ?? [];
-    moveSent = false;
-    syncAt = performance.now();
-    drawOffer = null; // a move declines a pending offer
-    const took = diffCaptured(before, m.position).length > 0;
-    if (took) beep('capture');
-    else if (!plays(1 - m.to_move) || isLocal()) beep('move');
-    drawAll(before);
-  }));
-  offs.push(socket.on('end', (m) => {
-    if (m.game !== id || !g) return;
-    g.status = 'over';
-    g.result = m.result;
-    if (m.clocks) g.clocks = m.clocks;
-    syncAt = performance.now();
-    confirmResign = false;
-    beep('end');
-    drawAll(null);
-    (resultBox.querySelector('h2') as HTMLElement | null)?.focus?.();
-  }));
-  offs.push(socket.on('draw_offer', (m) => {
-    if (m.game !== id) return;
-    drawOffer = Array.isArray(m.side) ? m.side[0] ?? null : m.side;
-    drawOffers();
-  }));
-  offs.push(socket.on('rematch_offer', (m) => {
-    if (m.game !== id) return;
-    rematchOffer = Array.isArray(m.side) ? m.side[0] ?? null : m.side;
-    drawOffers();
-  }));
-  offs.push(socket.on('error', (m) => {
-    if (m.ref === 'move') {
-      toast(m.error, 'error');
-      socket.send({ type: 'watch', game: id }); // put the board back as the server has it
-    } else if (m.ref === 'watch') {
-      // not a live game (finished before the server started, or unknown): read it once
-      api.game(id).then(setGame).catch((e) => {
-        title.textContent = 'Game not found';
-        status.textContent = e instanceof Error ? e.message : String(e);
-      });
-    } else if (m.ref === undefined && g) {
-      toast(m.error, 'error');
-    }
-  }));
-  offs.push(socket.on('hello', () => socket.send({ type: 'watch', game: id, ref: 'watch' })));
-  socket.send({ type: 'watch', game: id, ref: 'watch' });
-
-  // the clocks tick between server messages
-  const timer = window.setInterval(drawClocks, 100);
-
   return () => {
-    window.clearInterval(timer);
-    for (const off of offs) off();
-    socket.send({ type: 'unwatch', game: id });
+    controls.destroy();
     board.destroy();
   };
 }

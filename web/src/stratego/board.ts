@@ -1,18 +1,20 @@
 // stratego/board.ts -- the 10x10 Stratego board in SVG, with its two lakes.
 //
 // Like the Rampart board (web/src/board.ts) it only shows things and reports
-// what a person chose; the server decides what is legal. Two modes:
-// - play: setLegal(moves) from the server; a click on a piece then a target,
-//   a drag, or the keyboard (arrows, Enter/Space, Escape) gives onMove(move);
+// what a person chose; the server decides what is legal. Choosing (click,
+// drag, keyboard) is the shared web/src/play/input.ts. Two modes:
+// - play: setLegal(moves) from the server; choosing a piece then a target
+//   gives onMove(move);
 // - swap (the setup screen): setSwappable(squares); choosing one piece then
 //   another gives onSwap(a, b).
-// hide() takes every piece off the screen (the pass-the-device cover); the
-// next setView draws them again.
+// Invariant: hide() takes every piece off the screen (the pass-the-device
+// cover) and nothing can be chosen until the next setView draws them again.
 
 import { Cell, LAKES, Piece, SIZE, View, indexName, moveSquares, parseSquare, pieceName, squareIndex, squareName } from './notation';
 import { pieceTile, svgEl } from './pieces';
+import { BoardInput, InputBoard, UNIT } from '../play/input';
 
-const S = 100; // one square, in SVG units
+const S = UNIT; // one square, in SVG units
 
 export type MarkKind = 'last' | 'combat';
 
@@ -31,12 +33,8 @@ export class StrategoBoard {
   private legal: string[] = [];
   private swappable: string[] = [];
   private marks = new Map<MarkKind, string[]>();
-  private selected: string | null = null;
-  private focusSq: string | null = null;
-  private keyboard = false;
   private id = `stboard${++boardCount}`;
-  private drag: { from: string; ghost: SVGGElement; moved: boolean; startX: number; startY: number; wasSelected: boolean } | null = null;
-  private listeners: [EventTarget, string, EventListener][] = [];
+  private input: BoardInput;
 
   constructor(host: HTMLElement, opts: { size?: 'large' | 'small'; label?: string } = {}) {
     this.wrap = document.createElement('div');
@@ -54,19 +52,13 @@ export class StrategoBoard {
     this.wrap.appendChild(this.svg);
     host.appendChild(this.wrap);
     this.drawSquares();
-
-    this.listen(this.svg, 'pointerdown', (e) => this.pointerDown(e as PointerEvent));
-    this.listen(window, 'pointermove', (e) => this.pointerMove(e as PointerEvent));
-    this.listen(window, 'pointerup', (e) => this.pointerUp(e as PointerEvent));
-    this.listen(this.svg, 'keydown', (e) => this.keyDown(e as KeyboardEvent));
-    this.listen(this.svg, 'focus', () => this.ensureFocus());
-    this.listen(this.svg, 'blur', () => this.drawMarks());
+    this.input = new BoardInput(this.svg, this.layers.drag, this.inputBoard());
   }
 
   setView(v: View): void {
     this.view = v;
     this.hidden = false;
-    if (this.selected && !this.targetsOf(this.selected).length) this.selected = null;
+    this.input.refresh();
     this.drawPieces();
     this.drawMarks();
   }
@@ -75,7 +67,7 @@ export class StrategoBoard {
   hide(): void {
     this.hidden = true;
     this.view = null;
-    this.selected = null;
+    this.input.clear();
     this.legal = [];
     this.swappable = [];
     this.marks.clear();
@@ -87,7 +79,7 @@ export class StrategoBoard {
   setLegal(moves: string[]): void {
     this.legal = moves.slice();
     this.swappable = [];
-    if (this.selected && !this.targetsOf(this.selected).length) this.selected = null;
+    this.input.refresh();
     this.svg.classList.toggle('can-move', this.legal.length > 0);
     this.drawMarks();
   }
@@ -95,6 +87,7 @@ export class StrategoBoard {
   setSwappable(squares: string[]): void {
     this.swappable = squares.slice();
     this.legal = [];
+    this.input.refresh();
     this.svg.classList.toggle('can-move', squares.length > 0);
     this.drawMarks();
   }
@@ -134,17 +127,11 @@ export class StrategoBoard {
   }
 
   destroy(): void {
-    for (const [t, type, fn] of this.listeners) t.removeEventListener(type, fn);
-    this.listeners = [];
+    this.input.destroy();
     this.wrap.remove();
   }
 
   // ---- geometry ----
-
-  private listen(t: EventTarget, type: string, fn: EventListener): void {
-    t.addEventListener(type, fn);
-    this.listeners.push([t, type, fn]);
-  }
 
   private cell(name: string): Cell {
     if (!this.view) return LAKES.includes(name) ? 'lake' : null;
@@ -170,18 +157,6 @@ export class StrategoBoard {
     const file = this.flipped ? SIZE - 1 - col : col;
     const row = this.flipped ? line : SIZE - 1 - line;
     return squareName(file, row);
-  }
-
-  private svgPoint(e: { clientX: number; clientY: number }): [number, number] {
-    const m = this.svg.getScreenCTM();
-    if (!m) return [-1, -1];
-    const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
-    return [pt.x, pt.y];
-  }
-
-  private squareFromEvent(e: { clientX: number; clientY: number }): string | null {
-    const [x, y] = this.svgPoint(e);
-    return this.at(Math.floor(x / S), Math.floor(y / S));
   }
 
   private targetsOf(from: string): string[] {
@@ -247,7 +222,7 @@ export class StrategoBoard {
     this.view.cells.forEach((c, i) => {
       if (!c || c === 'lake') return;
       const name = indexName(i);
-      if (this.drag?.moved && this.drag.from === name) return;
+      if (this.input.dragging === name) return;
       const [x, y] = this.xy(name);
       const g = pieceTile(c, x + 4, y + 4, S - 8);
       g.setAttribute('data-piece', name);
@@ -265,8 +240,7 @@ export class StrategoBoard {
       if (c.kind === 'X') text += c.scout ? ', unknown, known to be a Scout' : c.moved ? ', unknown, has moved' : ', unknown';
       else if (c.revealed) text += ', revealed';
     }
-    if (this.selected === name) text += ', selected';
-    else if (this.selected && this.targetsOf(this.selected).includes(name)) text += this.swappable.length ? ', can swap here' : ', can move here';
+    text += this.input.label(name);
     if ((this.marks.get('last') ?? []).includes(name)) text += ', last move';
     if ((this.marks.get('combat') ?? []).includes(name)) text += ', combat';
     return text;
@@ -283,38 +257,47 @@ export class StrategoBoard {
     };
     for (const n of this.marks.get('last') ?? []) rect(under, n, 'mark-last');
     for (const n of this.marks.get('combat') ?? []) rect(over, n, 'st-mark-combat', 3);
-    if (this.selected) {
-      rect(under, this.selected, 'mark-selected');
-      for (const t of this.targetsOf(this.selected)) {
-        const [x, y] = this.xy(t);
-        if (this.pieceOn(t)) over.appendChild(svgEl('circle', { cx: x + S / 2, cy: y + S / 2, r: S / 2 - 5, class: 'mark-target-capture' }));
-        else over.appendChild(svgEl('circle', { cx: x + S / 2, cy: y + S / 2, r: 14, class: 'mark-target' }));
-      }
-    }
-    if (this.focusSq && this.keyboard && document.activeElement === this.svg) rect(over, this.focusSq, 'mark-focus', 2);
+    this.input.drawSelection(under, over, (sq) => !!this.pieceOn(sq));
     for (const cell of this.layers.squares.querySelectorAll<SVGGElement>('[data-square]')) {
       cell.setAttribute('aria-label', this.label(cell.dataset.square!));
     }
-    if (this.focusSq) this.svg.setAttribute('aria-activedescendant', `${this.id}-${this.focusSq}`);
+    if (this.input.focus) this.svg.setAttribute('aria-activedescendant', `${this.id}-${this.input.focus}`);
   }
 
-  // ---- choosing ----
+  // ---- choosing (web/src/play/input.ts) ----
 
   private canAct(): boolean {
-    return !this.hidden && (this.legal.length > 0 || this.swappable.length > 0);
+    return !!this.view && !this.hidden && (this.legal.length > 0 || this.swappable.length > 0);
   }
 
-  private choose(name: string): void {
-    if (this.selected && this.selected !== name && this.targetsOf(this.selected).includes(name)) {
-      this.finish(this.selected, name);
-      return;
-    }
-    this.selected = this.selected === name ? null : this.targetsOf(name).length ? name : null;
-    this.drawMarks();
+  private inputBoard(): InputBoard {
+    return {
+      squareAt: (c, l) => this.at(c, l),
+      cellOf: (sq) => {
+        const [x, y] = this.xy(sq);
+        return [x / S, y / S];
+      },
+      gridSize: () => [SIZE, SIZE],
+      targets: (from) => (this.canAct() ? this.targetsOf(from) : []),
+      active: () => this.canAct(),
+      choose: (from, to) => this.finish(from, to),
+      ghost: (from) => {
+        const pc = this.pieceOn(from);
+        if (!pc) return null;
+        const g = svgEl('g', { class: 'piece-ghost' });
+        g.appendChild(pieceTile(pc, 4, 4, S - 8));
+        return g;
+      },
+      changed: (pieces) => {
+        if (pieces) this.drawPieces();
+        this.drawMarks();
+      },
+      verb: () => (this.swappable.length ? 'swap' : 'move'),
+      startSquare: () => (this.legal.length ? moveSquares(this.legal[0])[0] : this.swappable[0]) || 'e4',
+    };
   }
 
   private finish(from: string, to: string): void {
-    this.selected = null;
     if (this.swappable.length) {
       this.drawMarks();
       this.onSwap?.(from, to);
@@ -326,96 +309,5 @@ export class StrategoBoard {
     this.svg.classList.remove('can-move');
     this.mark([from, to], 'last');
     this.onMove?.(mv);
-  }
-
-  private pointerDown(e: PointerEvent): void {
-    this.keyboard = false;
-    if (e.button !== 0 || !this.canAct()) return;
-    const name = this.squareFromEvent(e);
-    if (!name) return;
-    e.preventDefault();
-    this.svg.focus({ preventScroll: true });
-    this.focusSq = name;
-    if (this.selected && this.selected !== name && this.targetsOf(this.selected).includes(name)) {
-      this.finish(this.selected, name);
-      return;
-    }
-    const pc = this.pieceOn(name);
-    if (!pc || !this.targetsOf(name).length) {
-      this.selected = null;
-      this.drawMarks();
-      return;
-    }
-    const ghost = pieceTile(pc, 0, 0, S - 8);
-    ghost.classList.add('dragging');
-    this.drag = { from: name, ghost, moved: false, startX: e.clientX, startY: e.clientY, wasSelected: this.selected === name };
-    this.selected = name;
-    this.drawMarks();
-  }
-
-  private pointerMove(e: PointerEvent): void {
-    const d = this.drag;
-    if (!d) return;
-    if (!d.moved && Math.hypot(e.clientX - d.startX, e.clientY - d.startY) < 6) return;
-    if (!d.moved) {
-      d.moved = true;
-      this.layers.drag.appendChild(d.ghost);
-      this.drawPieces();
-    }
-    const [x, y] = this.svgPoint(e);
-    d.ghost.setAttribute('transform', `translate(${x - (S - 8) / 2} ${y - (S - 8) / 2}) scale(${(S - 8) / 100})`);
-  }
-
-  private pointerUp(e: PointerEvent): void {
-    const d = this.drag;
-    if (!d) return;
-    this.drag = null;
-    d.ghost.remove();
-    const to = this.squareFromEvent(e);
-    if (d.moved) {
-      this.drawPieces();
-      if (to && to !== d.from && this.targetsOf(d.from).includes(to)) this.finish(d.from, to);
-      else this.drawMarks();
-      return;
-    }
-    if (d.wasSelected && to === d.from) this.selected = null;
-    this.drawMarks();
-  }
-
-  private ensureFocus(): void {
-    if (!this.focusSq) {
-      const first = this.legal.length ? moveSquares(this.legal[0])[0] : this.swappable[0];
-      this.focusSq = first || 'e4';
-    }
-    this.drawMarks();
-  }
-
-  private keyDown(e: KeyboardEvent): void {
-    this.keyboard = true;
-    this.ensureFocus();
-    const [x, y] = this.xy(this.focusSq!);
-    let col = x / S;
-    let line = y / S;
-    switch (e.key) {
-      case 'ArrowLeft': col--; break;
-      case 'ArrowRight': col++; break;
-      case 'ArrowUp': line--; break;
-      case 'ArrowDown': line++; break;
-      case 'Enter':
-      case ' ':
-        e.preventDefault();
-        if (this.canAct()) this.choose(this.focusSq!);
-        return;
-      case 'Escape':
-        this.selected = null;
-        this.drawMarks();
-        return;
-      default:
-        return;
-    }
-    e.preventDefault();
-    const next = this.at(col, line);
-    if (next) this.focusSq = next;
-    this.drawMarks();
   }
 }
