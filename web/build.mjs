@@ -1,4 +1,5 @@
-// web/build.mjs -- builds the page into web/dist: web/src/main.ts bundled by
+// web/build.mjs -- builds the page into web/dist: the message types generated
+// from docs/api.schema.json (gen-types.mjs), web/src/main.ts bundled by
 // esbuild, web/static/* copied, and web/index.html rewritten to name them.
 // `node web/build.mjs` (or `npm run build`); the server serves web/dist.
 //
@@ -12,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { genTypes } from './gen-types.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
@@ -22,6 +24,7 @@ const hashed = (name, bytes) => {
   return `${name.slice(0, name.length - ext.length)}.${h}${ext}`;
 };
 
+await genTypes();  // web/src/gen/api.ts, from docs/api.schema.json
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(join(dist, 'static'), { recursive: true });
 const out = await build({

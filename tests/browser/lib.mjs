@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { contract } from './contract.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const shots = join(root, 'build', 'screenshots');
@@ -82,6 +83,7 @@ export async function launchBrowser() {
 }
 
 const tests = [];
+const schema = contract(root);
 
 /** Registers a test: fn(t) gets t.shot(page, step) and t.server / t.browser. */
 export function test(name, fn) {
@@ -108,6 +110,7 @@ export async function run() {
   }
   for (const t of tests) {
     const contexts = [];
+    const broken = [];  // messages against docs/api.schema.json (contract.mjs)
     const ctx = {
       server,
       browser,
@@ -118,6 +121,24 @@ export async function run() {
         contexts.push(c);
         const page = await c.newPage();
         page.setDefaultTimeout(15000);
+        // every message of the page's socket, both ways (web/src/ws.ts's
+        // hook), and every /api/ answer it reads, against the schema
+        await page.exposeFunction('__citadelWire', (kind, text) => {
+          const bad = schema.message(kind, text);
+          if (bad) broken.push(bad);
+        });
+        page.on('response', async (r) => {
+          const u = new URL(r.url());
+          if (!u.pathname.startsWith('/api/')) return;
+          const ct = r.headers()['content-type'] || '';
+          let body = null;
+          if (ct.startsWith('application/json')) {
+            body = await r.json().catch(() => undefined);
+            if (body === undefined) return;  // the page went on before the body came: unread
+          }
+          const bad = schema.answer(r.request().method(), u.pathname, r.status(), ct, body);
+          if (bad) broken.push(bad);
+        });
         page.on('pageerror', (err) => console.error(`  [${t.name}] page error: ${err.message}`));
         return page;
       },
@@ -128,6 +149,9 @@ export async function run() {
     };
     try {
       await t.fn(ctx);
+      if (broken.length) {
+        throw new Error(`${broken.length} messages not as docs/api.schema.json says; the first: ${broken[0]}`);
+      }
       console.log(`ok ${t.name}`);
     } catch (e) {
       failed++;
@@ -161,3 +185,52 @@ export async function gameState(page, url, id) {
 }
 
 export { sleep };
+
+/** Fails if the page shows words no person should read: "undefined",
+ *  "null", "NaN" or "[object Object]" anywhere in its visible text. */
+export async function checkReadable(page, where) {
+  const text = await page.evaluate(() => document.body.innerText);
+  const bad = text.match(/\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]/);
+  if (bad) throw new Error(`${where}: the page shows "${bad[0]}" in "${text.slice(Math.max(0, bad.index - 60), bad.index + 40).replace(/\s+/g, ' ')}"`);
+  return text;
+}
+
+/** Fails if the page is wider than its viewport (sideways scrolling). */
+export async function checkFits(page, where) {
+  const { sw, w } = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, w: window.innerWidth }));
+  if (sw > w) throw new Error(`${where}: the page is ${sw} px wide in a ${w} px window`);
+}
+
+/** Signs a page up as `name` through the header's "Sign up" link. */
+export async function signUpAs(page, url, name, password = 'correct horse battery') {
+  if (!page.url().startsWith(url)) await page.goto(url + '/');
+  await page.locator('.who').getByRole('link', { name: 'Sign up' }).click();
+  await page.fill('#auth-name', name);
+  await page.fill('#auth-pass', password);
+  await page.click('button[type=submit]');
+  await page.locator('.who').getByText(name).waitFor();
+}
+
+const pending = new WeakMap();
+/** Counts the page's /api/ requests under way, for settle(); call it at
+ *  once after t.newPage(). */
+export function trackApi(page) {
+  if (pending.has(page)) return page;
+  const state = { n: 0, last: Date.now() };
+  pending.set(page, state);
+  const isApi = (r) => new URL(r.url()).pathname.startsWith('/api/');
+  page.on('request', (r) => { if (isApi(r)) { state.n++; state.last = Date.now(); } });
+  const done = (r) => { if (isApi(r)) { state.n = Math.max(0, state.n - 1); state.last = Date.now(); } };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return page;
+}
+
+/** Resolves once a tracked page has had no /api/ request under way for
+ *  `quiet` ms, so leaving it (page.goto) cuts no answer short: an answer cut
+ *  short cannot be read, and the contract check counts it as broken. */
+export async function settle(page, quiet = 600, timeoutMs = 10000) {
+  const state = pending.get(trackApi(page));
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end && (state.n > 0 || Date.now() - state.last < quiet)) await sleep(50);
+}

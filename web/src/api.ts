@@ -1,101 +1,22 @@
 // api.ts -- the server's JSON API (docs/api.md), typed, with its errors turned
 // into exceptions whose message is the server's one line for people.
 
-export type Player = { id: number; name: string; bot: boolean; guest: boolean };
+// Every type of an answer is generated from docs/api.schema.json
+// (web/gen-types.mjs): none is written here by hand.
+import type {
+  Player, Variant, VariantOption, Result, Game, Seek, GameSummary, StoredGameSummary, Bot,
+  ChallengeAnswer, PlayerPageAnswer, LadderAnswer, PositionAnswer, PositionsAnswer, PlayerAnswer,
+  LobbyAnswer, BotsAnswer, GamesAnswer, VariantsAnswer, Ok, Credentials, PositionRequest,
+} from './gen/api';
 
-export type VariantOption = { name: string; offered?: number[]; default?: number };
-export type Variant = {
-  name: string;
-  family: string;
-  title: string;
-  about: string;
-  rated: boolean;
-  sides: number;
-  hidden: boolean;
-  starts?: number;
-  options: VariantOption[];
+export type {
+  Player, Variant, VariantOption, Result, Game, Seek, GameSummary, StoredGameSummary, Bot,
+  PositionsAnswer,
 };
-
-export type Result = {
-  winner: number; // the winning side, or -1 for a draw
-  reason: string;
-  sterile?: boolean;
-  ratings?: { name: string; before: number; after: number }[];
-};
-
-export type Game = {
-  id: number;
-  variant: string;
-  title: string;
-  start: string;
-  position: string;
-  ply: number;
-  moves: string[];
-  clocks: number[];
-  base_ms: number;
-  inc_ms: number;
-  move_limit: number;
-  rated: boolean;
-  players: Player[];
-  sides?: string[];
-  you: number[];
-  to_move: number;
-  legal?: string[];
-  status: 'live' | 'over';
-  result?: Result | null;
-  draw_offer?: number[];
-  rematch?: number;
-  created?: number;
-};
-
-export type Seek = {
-  id: number;
-  variant: string;
-  title?: string;
-  player?: Player;
-  base_ms: number;
-  inc_ms: number;
-  move_limit: number;
-  rated: boolean;
-};
-
-export type GameSummary = {
-  id: number;
-  variant: string;
-  title?: string;
-  players: (Player | null)[];
-  ply?: number;
-  moves?: number;
-  rated: boolean;
-  base_ms: number;
-  inc_ms: number;
-  move_limit?: number;
-  status: string;
-  winner?: number;
-  reason?: string;
-  sterile?: boolean;
-  created?: number;
-  ended?: number;
-};
-
-export type Bot = { name: string; spec: string; level: number };
-
-export type PlayerPage = {
-  player: Player;
-  ratings: { variant: string; rating: number; games: number }[];
-  history: Record<string, { game: number; time: number; before: number; after: number }[]>;
-};
-
-export type Ladder = { variant: string; title?: string; rows: { name: string; rating: number; games: number; bot: boolean }[] };
-
-export type PositionInfo = {
-  variant: string;
-  position: string;
-  to_move: number;
-  legal: { move: string; after: string }[];
-  material: number[];
-  result: { over: boolean; winner: number; reason: string };
-};
+export type Challenge = ChallengeAnswer;
+export type PlayerPage = PlayerPageAnswer;
+export type Ladder = LadderAnswer;
+export type PositionInfo = PositionAnswer;
 
 export class ApiError extends Error {
   status: number;
@@ -133,13 +54,13 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 export const api = {
-  me: () => call<{ player: Player }>('GET', '/api/me'),
-  signup: (name: string, password: string) => call<{ player: Player }>('POST', '/api/signup', { name, password }),
-  signin: (name: string, password: string) => call<{ player: Player }>('POST', '/api/signin', { name, password }),
-  signout: () => call<{ ok: boolean }>('POST', '/api/signout'),
-  variants: () => call<Variant[]>('GET', '/api/variants'),
-  bots: () => call<{ bots: Bot[] }>('GET', '/api/bots'),
-  lobby: () => call<{ seeks: Seek[]; games: GameSummary[] }>('GET', '/api/lobby'),
+  me: () => call<PlayerAnswer>('GET', '/api/me'),
+  signup: (name: string, password: string) => call<PlayerAnswer>('POST', '/api/signup', { name, password } satisfies Credentials),
+  signin: (name: string, password: string) => call<PlayerAnswer>('POST', '/api/signin', { name, password } satisfies Credentials),
+  signout: () => call<Ok>('POST', '/api/signout'),
+  variants: () => call<VariantsAnswer>('GET', '/api/variants'),
+  bots: () => call<BotsAnswer>('GET', '/api/bots'),
+  lobby: () => call<LobbyAnswer>('GET', '/api/lobby'),
   game: (id: number) => call<Game>('GET', `/api/games/${id}`),
   record: async (id: number): Promise<string> => {
     const res = await fetch(`/api/games/${id}/record`, { credentials: 'same-origin' });
@@ -148,10 +69,13 @@ export const api = {
   },
   player: (name: string) => call<PlayerPage>('GET', `/api/players/${encodeURIComponent(name)}`),
   playerGames: (name: string, offset = 0) =>
-    call<{ games: GameSummary[] }>('GET', `/api/players/${encodeURIComponent(name)}/games?offset=${offset}`),
+    call<GamesAnswer>('GET', `/api/players/${encodeURIComponent(name)}/games?offset=${offset}`),
+  challenge: (token: string) => call<Challenge>('GET', `/api/challenges/${encodeURIComponent(token)}`),
   ladder: (variant: string) => call<Ladder>('GET', `/api/ladder/${encodeURIComponent(variant)}`),
   position: (variant: string, position?: string, moves?: string[]) =>
-    call<PositionInfo>('POST', '/api/position', { variant, ...(position ? { position } : {}), ...(moves ? { moves } : {}) }),
+    call<PositionInfo>('POST', '/api/position',
+      { variant, ...(position ? { position } : {}), ...(moves ? { moves } : {}) } satisfies PositionRequest),
+  positions: (id: number) => call<PositionsAnswer>('GET', `/api/games/${id}/positions`),
 };
 
 /** The move limits a variant offers (docs/api.md: Rampart 50, 100, 150, 200). */

@@ -3,20 +3,18 @@
 // again on every `hello` (watch their game, ask for the lobby), because the
 // server forgets a closed connection's subscriptions.
 
-import type { Game, Player, Result, Seek, GameSummary } from './api';
+import type { ClientMessage, ServerMessage } from './gen/api';
 
-export type ServerMessage =
-  | { type: 'hello'; player: Player; games?: number[] }
-  | { type: 'game'; game: Game; ref?: unknown }
-  | { type: 'move'; game: number; ply: number; move: string; position: string; to_move: number; clocks: number[]; legal?: string[] }
-  | { type: 'end'; game: number; result: Result; clocks?: number[] }
-  | { type: 'draw_offer'; game: number; side: number | number[] }
-  | { type: 'rematch_offer'; game: number; side: number | number[] }
-  | { type: 'lobby'; seeks: Seek[]; games: GameSummary[] }
-  | { type: 'seek_created'; seek: number; ref?: unknown }
-  | { type: 'challenge_created'; token: string; ref?: unknown }
-  | { type: 'error'; error: string; ref?: unknown }
-  | { type: 'pong' };
+// Both generated from docs/api.schema.json (web/gen-types.mjs).
+export type { ClientMessage, ServerMessage };
+
+// The browser tests' hook (tests/browser/lib.mjs): when they define it,
+// every message both ways goes to it as sent, for the schema check.
+declare global {
+  interface Window {
+    __citadelWire?: (kind: 'recv' | 'send', text: string) => void;
+  }
+}
 
 type Handler<T extends ServerMessage['type']> = (msg: Extract<ServerMessage, { type: T }>) => void;
 
@@ -44,6 +42,7 @@ class Socket {
       for (const m of this.queue.splice(0)) ws.send(m);
     };
     ws.onmessage = (ev) => {
+      window.__citadelWire?.('recv', String(ev.data));
       let msg: ServerMessage;
       try {
         msg = JSON.parse(String(ev.data));
@@ -68,8 +67,9 @@ class Socket {
   }
 
   /** Sends a request now, or as soon as the connection is open. */
-  send(msg: { type: string; [k: string]: unknown }): void {
+  send(msg: ClientMessage): void {
     const text = JSON.stringify(msg);
+    window.__citadelWire?.('send', text);
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
     else {
       this.queue.push(text);
