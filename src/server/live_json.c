@@ -42,13 +42,14 @@ static int view_side(const live *g, const client *to)
     return __builtin_ctz(m);
 }
 
-/* The position as `to` may see it (game.h: views). */
+/* The position as `to` may see it (game.h: views); once the game is over
+ * everything in it is public (as the end message and the record say). */
 json_t *live_position_json(const live *g, const client *to)
 {
     char buf[2048];
     if (g->setting_up)
         return json_string("");
-    if (g->v->hidden) {
+    if (g->v->hidden && !g->over) {
         _Alignas(16) unsigned char view[GAME_POS_MAX];
         g->v->ops->view(g->pos, view_side(g, to), view);
         g->v->ops->format(view, buf, sizeof buf);

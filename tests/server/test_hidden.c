@@ -204,6 +204,22 @@ static void test_S8_online_game_sends_no_hidden_rank(void **state)
     json_t *list = json_object_get(review, "positions");
     assert_int_equal(json_array_size(list), 41);
     assert_string_equal(json_string_value(json_array_get(list, 0)), start);
+    /* and the game itself, to anyone who opens it after the end (a reload
+     * of the game page): the whole last position, the end's */
+    const char *final = json_string_value(json_object_get(end, "position"));
+    assert_non_null(final);
+    char gpath[64];
+    snprintf(gpath, sizeof gpath, "/api/games/%lld", (long long)d.game);
+    json_t *after = get_json(gpath, NULL, 200);
+    assert_string_equal(json_string_value(json_object_get(after, "position")), final);
+    assert_string_equal(json_string_value(json_object_get(after, "start")), start);
+    json_decref(after);
+    send_fmt(sp, "{\"type\":\"watch\",\"game\":%lld}", (long long)d.game);
+    json_t *again = ws_expect(sp, "game", WAIT);
+    assert_non_null(again);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(again, "game"), "position")), final);
+    json_decref(again);
     json_decref(review);
     json_decref(end);
     json_decref(d.state);
