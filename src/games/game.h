@@ -69,6 +69,24 @@ typedef struct game_result {
     const char *reason;  /* static string; "" while ongoing */
 } game_result;
 
+/* What a move does (game_ops.effects), squares by their names in the
+ * game's notation ("c5"). A piece is either captured (taken on the square
+ * the mover lands on or, in combat, removed there) or removed elsewhere by
+ * the move (Rampart's enclosures, R5). */
+#define GAME_SQUARE_NAME 8
+#define GAME_EFFECT_SQUARES 32
+typedef struct game_effects {
+    char from[GAME_SQUARE_NAME], to[GAME_SQUARE_NAME];  /* "" when the move has none */
+    int ncaptured, nremoved;
+    char captured[GAME_EFFECT_SQUARES][GAME_SQUARE_NAME];
+    char removed[GAME_EFFECT_SQUARES][GAME_SQUARE_NAME];
+    /* combat of hidden ranks (Stratego S5): both ranks, public once they
+     * fought, and who lost: 1 the attacker, 2 the defender, 3 both */
+    int combat;
+    char attacker[16], defender[16];
+    int lost;
+} game_effects;
+
 typedef struct game_variant game_variant;
 typedef struct game_setup_ops game_setup_ops;
 
@@ -159,6 +177,17 @@ typedef struct game_ops {
      * removed"); returns the length, 0 when the move shows nothing beyond
      * itself. NULL for games where nothing is hidden. */
     size_t (*describe)(const void *pos, game_move move, char *buf, size_t size);
+
+    /* What a legal move of pos does, as structure for a page to draw
+     * (game_effects; describe has the words): only what every player
+     * learns from it. NULL where a game has none. */
+    void (*effects)(const void *pos, game_move move, game_effects *out);
+
+    /* Writes the names of the squares whose pieces stand attacked in pos
+     * (an enemy piece could take them on its side's next move) into out
+     * and returns how many (at most max). NULL for games with hidden
+     * pieces, where nobody may know it. */
+    int (*threats)(const void *pos, char (*out)[GAME_SQUARE_NAME], int max);
 
     /* Games whose sides arrange their own pieces before the first move
      * (Stratego S3); NULL for the others. */

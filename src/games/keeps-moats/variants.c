@@ -146,6 +146,11 @@ static int op_resign(const void *pos, int side, game_move *m, game_error *err)
     return km_resign(pos, side, m, err);
 }
 
+static void op_effects(const void *pos, game_move m, game_effects *out)
+{
+    km_effects(pos, m, out);
+}
+
 static uint64_t op_hash(const void *pos)
 {
     return km_hash(pos);
@@ -191,6 +196,7 @@ static const game_ops km_ops = {
     .timeout = op_timeout,
     .sterile = NULL,
     .resign = op_resign,
+    .effects = op_effects,
     .hash = op_hash,
     .view = op_view,
     .perft = op_perft,

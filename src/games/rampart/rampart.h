@@ -122,6 +122,10 @@ uint64_t rp_three_sided(const rp_geom *g, uint64_t mine, uint64_t empty);
 /* The enemy pieces that move m would enclose (R5). */
 uint64_t rp_encloses(const rp_pos *pos, game_move m);
 
+/* effects.c: game_ops.effects and game_ops.threats */
+void rp_effects(const rp_pos *pos, game_move m, game_effects *out);
+int rp_threats(const rp_pos *pos, char (*out)[GAME_SQUARE_NAME], int max);
+
 /* move.c */
 void rp_make(rp_pos *pos, game_move m);
 /* Parses a move in R9 notation and checks it is legal now. */

@@ -172,6 +172,16 @@ static void op_unmake(void *pos, game_move m, const void *undo)
 #endif
 }
 
+static void op_effects(const void *pos, game_move m, game_effects *out)
+{
+    rp_effects(pos, m, out);
+}
+
+static int op_threats(const void *pos, char (*out)[GAME_SQUARE_NAME], int max)
+{
+    return rp_threats(pos, out, max);
+}
+
 static game_result op_result(const void *pos)
 {
     return rp_result(pos);
@@ -285,6 +295,8 @@ static const game_ops rp_ops = {
     .perft = op_perft,
     .render = op_render,
     .side_name = op_side_name,
+    .effects = op_effects,
+    .threats = op_threats,
 };
 
 #define RAMPART(ident, nm, ttl, abt, israted, nstarts, dat)                                  \

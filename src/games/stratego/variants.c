@@ -193,6 +193,29 @@ static size_t op_describe(const void *vpos, game_move m, char *buf, size_t size)
     return n < 0 ? 0 : (size_t)n;
 }
 
+/* The move's squares, and for an attack both ranks and who lost: what
+ * both players learn (S5), as structure for the page. */
+static void op_effects(const void *vpos, game_move m, game_effects *out)
+{
+    const st_pos *pos = vpos;
+    memset(out, 0, sizeof *out);
+    char a[4], b[4];
+    st_square_name(ST_FROM(m), a);
+    st_square_name(ST_TO(m), b);
+    snprintf(out->from, sizeof out->from, "%s", a);
+    snprintf(out->to, sizeof out->to, "%s", b);
+    if (!ST_ATTACK(m))
+        return;
+    int ak = ST_KIND(pos->sq[ST_FROM(m)]), dk = ST_KIND(pos->sq[ST_TO(m)]);
+    out->combat = 1;
+    snprintf(out->attacker, sizeof out->attacker, "%s", kind_name(ak));
+    snprintf(out->defender, sizeof out->defender, "%s", kind_name(dk));
+    int c = st_combat(ak, dk);
+    out->lost = c == ST_ATTACKER_WINS ? 2 : c == ST_DEFENDER_WINS ? 1 : 3;
+    if (out->lost & 2)
+        snprintf(out->captured[out->ncaptured++], GAME_SQUARE_NAME, "%s", b);
+}
+
 static int setup_check(const char *text, game_error *err)
 {
     st_setup s;
@@ -247,6 +270,7 @@ static const game_ops st_ops = {
     .hash = op_hash,
     .view = op_view,
     .describe = op_describe,
+    .effects = op_effects,
     .setup = &st_setup_ops,
     .evaluate = NULL,
     .noisy = op_noisy,
