@@ -30,7 +30,7 @@ UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
 # the real server driven over the wire by that client.
 SRVTEST := test_store test_store_results test_quota test_client_selftest test_server \
-           test_hidden test_guard test_faults test_keeps_live
+           test_hidden test_guard test_faults test_effects_live test_keeps_live
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 release_CFLAGS := -O3 -march=native -DNDEBUG

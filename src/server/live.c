@@ -90,6 +90,7 @@ void live_free(live *g)
 {
     net_timer_free(g->timer);
     json_decref(g->end_msg);
+    json_decref(g->last);
     for (int i = 0; i < g->nmoves; i++)
         free(g->moves[i].event);
     free(g->moves);
@@ -497,6 +498,7 @@ int live_commit(srv *s, live *g, game_move m, int64_t clock, int turn_ends, clie
     played *pm = &g->moves[g->nmoves++];
     memcpy(pm->text, sm.text, sizeof pm->text);
     pm->event = ev;
+    live_note_effects(g, m);
     _Alignas(16) unsigned char undo[GAME_POS_MAX];
     ops->make(g->pos, m, undo);
     g->clock[side] = clock;
@@ -512,6 +514,11 @@ int live_commit(srv *s, live *g, game_move m, int64_t clock, int turn_ends, clie
         json_object_set_new(msg, "material", live_material_json(g));
     if (ops->describe)
         json_object_set_new(msg, "event", json_string(event));
+    if (g->last)
+        json_object_set(msg, "effects", g->last);
+    json_t *threats = live_threats_json(g);
+    if (threats)
+        json_object_set_new(msg, "threats", threats);
     game_result r = ops->result(g->pos);
     if (r.over && g->v->hidden)
         json_object_del(msg, "position");  /* the `end` brings the whole game */
@@ -746,6 +753,8 @@ live *live_load(srv *s, int64_t id, char *err, size_t errlen)
             v->ops->describe(g->pos, m, event, sizeof event);
         pm->event = event[0] ? strdup(event) : NULL;
         g->nmoves = i + 1;
+        if (i == n - 1)
+            live_note_effects(g, m);
         _Alignas(16) unsigned char undo[GAME_POS_MAX];
         v->ops->make(g->pos, m, undo);
         g->clock[side] = moves[i].clock_ms;

@@ -15,6 +15,11 @@ json_t *live_clocks_json(const live *g);
 json_t *live_position_json(const live *g, const client *to);
 json_t *live_legal_json(const live *g);
 json_t *live_material_json(const live *g);
+/* Keeps what legal move m of g's position (not made yet) does, as g->last. */
+void live_note_effects(live *g, game_move m);
+/* The squares whose pieces stand attacked now, or NULL where the game
+ * has no such list (game_ops.threats). */
+json_t *live_threats_json(const live *g);
 json_t *live_sides_json(const live *g, unsigned mask);
 /* Sends msg to every watcher; with_position: each gets its own position
  * (hidden games) and the mover its legal moves. Watchers no longer

@@ -89,6 +89,42 @@ static json_t *players_json(const live *g)
     return a;
 }
 
+static json_t *names_json(char (*names)[GAME_SQUARE_NAME], int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_string(names[i]));
+    return a;
+}
+
+void live_note_effects(live *g, game_move m)
+{
+    json_decref(g->last);
+    g->last = NULL;
+    if (!g->v->ops->effects)
+        return;
+    game_effects e;
+    g->v->ops->effects(g->pos, m, &e);
+    g->last = json_pack("{s:s, s:s, s:o, s:o}", "from", e.from, "to", e.to, "captured",
+                        names_json(e.captured, e.ncaptured), "removed",
+                        names_json(e.removed, e.nremoved));
+    if (g->last && e.combat) {
+        static const char *const lost[] = {"", "attacker", "defender", "both"};
+        json_object_set_new(g->last, "combat",
+                            json_pack("{s:s, s:s, s:s}", "attacker", e.attacker, "defender",
+                                      e.defender, "lost", lost[e.lost & 3]));
+    }
+}
+
+json_t *live_threats_json(const live *g)
+{
+    if (!g->v->ops->threats || g->v->hidden || g->setting_up)
+        return NULL;
+    char names[64][GAME_SQUARE_NAME];
+    int n = g->v->ops->threats(g->pos, names, 64);
+    return names_json(names, n);
+}
+
 json_t *live_sides_json(const live *g, unsigned mask)
 {
     json_t *a = json_array();
@@ -147,6 +183,11 @@ json_t *live_state(live *g, const client *to)
         json_object_set_new(j, "result", result_json(g));
     if (g->rematch_id)
         json_object_set_new(j, "rematch", json_integer(g->rematch_id));
+    if (g->last)
+        json_object_set(j, "last", g->last);
+    json_t *threats = live_threats_json(g);
+    if (threats)
+        json_object_set_new(j, "threats", threats);
     return j;
 }
 

@@ -205,6 +205,7 @@ struct live {
     int over;
     int64_t over_mono;
     json_t *end_msg;         /* the `end` message, for late watchers */
+    json_t *last;            /* what the last move did (game_ops.effects), or NULL */
     live *next;              /* hash chain */
     live *all_prev, *all_next; /* every live game (srv.all_games) */
 };

@@ -412,51 +412,6 @@ void http_resp_free(http_resp *r)
     r->len = 0;
 }
 
-/* What each request in flight asked, for the wire log when its answer comes. */
-enum { PENDING = 64 };
-static struct pending {
-    int fd;
-    char method[8], path[600];
-    char *body;
-} pending[PENDING];
-static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void pending_put(int fd, const char *method, const char *path, const char *body)
-{
-    if (!wirelog_on())
-        return;
-    pthread_mutex_lock(&pending_lock);
-    int slot = -1;   /* the fd's own (a request whose answer was never read), or a free one */
-    for (int i = 0; i < PENDING; i++)
-        if (pending[i].fd == fd || (slot < 0 && !pending[i].fd))
-            slot = i;
-    if (slot >= 0) {
-        struct pending *p = &pending[slot];
-        free(p->body);
-        p->fd = fd;
-        snprintf(p->method, sizeof p->method, "%s", method);
-        snprintf(p->path, sizeof p->path, "%s", path);
-        p->body = body ? strdup(body) : NULL;
-    }
-    pthread_mutex_unlock(&pending_lock);
-}
-
-static void pending_done(int fd, const http_resp *r)
-{
-    if (!wirelog_on())
-        return;
-    pthread_mutex_lock(&pending_lock);
-    for (int i = 0; i < PENDING; i++)
-        if (pending[i].fd == fd) {
-            if (r)
-                wirelog_http(pending[i].method, pending[i].path, pending[i].body, r);
-            free(pending[i].body);
-            memset(&pending[i], 0, sizeof pending[i]);
-            break;
-        }
-    pthread_mutex_unlock(&pending_lock);
-}
-
 int http_begin(const char *host, int port, const char *method, const char *path,
                const char *cookie, const char *body)
 {
@@ -489,7 +444,7 @@ int http_begin(const char *host, int port, const char *method, const char *path,
         return -1;
     }
     free(req.p);
-    pending_put(fd, method, path, body);
+    wirelog_http_begin(fd, method, path, body);
     return fd;
 }
 
@@ -512,7 +467,7 @@ int http_finish(int fd, http_resp *out)
             rc = -1;   /* closed before the body was whole */
     }
     free(in.p);
-    pending_done(fd, rc == 1 ? out : NULL);
+    wirelog_http_end(fd, rc == 1 ? out : NULL);
     close(fd);
     return rc == 1 ? 0 : -1;
 }

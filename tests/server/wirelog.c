@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,7 +21,7 @@
 #include "wirelog.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int fd = -2;   /* -2: not opened yet; -1: no log */
+static int log_fd = -2;   /* -2: not opened yet; -1: no log */
 static char program[64];
 
 /* Text as JSON if it parses, else as a string (the check reports it). */
@@ -35,22 +36,22 @@ static json_t *as_json(const char *text, size_t len)
 static void put(json_t *line)
 {
     pthread_mutex_lock(&lock);
-    if (fd == -2) {
+    if (log_fd == -2) {
         const char *path = getenv("CITADEL_WIRE_LOG");
-        fd = path && *path ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+        log_fd = path && *path ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
         char exe[256];
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
         exe[n > 0 ? n : 0] = 0;
         const char *base = strrchr(exe, '/');
         snprintf(program, sizeof program, "%.63s", base ? base + 1 : exe);
     }
-    if (fd >= 0) {
+    if (log_fd >= 0) {
         json_object_set_new(line, "test", json_string(program));
         char *text = json_dumps(line, JSON_COMPACT | JSON_ENSURE_ASCII);
         if (text) {
             size_t n = strlen(text);
             text[n] = '\n';
-            ssize_t w = write(fd, text, n + 1);
+            ssize_t w = write(log_fd, text, n + 1);
             (void)w;
             free(text);
         }
@@ -79,6 +80,51 @@ void wirelog_http(const char *method, const char *path, const char *body, const 
                         is_json ? as_json(r->body, r->len) : json_string("(text)"));
     json_object_set_new(line, "answer_is_json", json_boolean(is_json));
     put(line);
+}
+
+/* What each request in flight asked, for the wire log when its answer comes. */
+enum { PENDING = 64 };
+static struct pending {
+    int fd;
+    char method[8], path[600];
+    char *body;
+} pending[PENDING];
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void wirelog_http_begin(int fd, const char *method, const char *path, const char *body)
+{
+    if (!wirelog_on())
+        return;
+    pthread_mutex_lock(&pending_lock);
+    int slot = -1;   /* the fd's own (a request whose answer was never read), or a free one */
+    for (int i = 0; i < PENDING; i++)
+        if (pending[i].fd == fd || (slot < 0 && !pending[i].fd))
+            slot = i;
+    if (slot >= 0) {
+        struct pending *p = &pending[slot];
+        free(p->body);
+        p->fd = fd;
+        snprintf(p->method, sizeof p->method, "%s", method);
+        snprintf(p->path, sizeof p->path, "%s", path);
+        p->body = body ? strdup(body) : NULL;
+    }
+    pthread_mutex_unlock(&pending_lock);
+}
+
+void wirelog_http_end(int fd, const http_resp *r)
+{
+    if (!wirelog_on())
+        return;
+    pthread_mutex_lock(&pending_lock);
+    for (int i = 0; i < PENDING; i++)
+        if (pending[i].fd == fd) {
+            if (r)
+                wirelog_http(pending[i].method, pending[i].path, pending[i].body, r);
+            free(pending[i].body);
+            memset(&pending[i], 0, sizeof pending[i]);
+            break;
+        }
+    pthread_mutex_unlock(&pending_lock);
 }
 
 void wirelog_ws(const char *kind, const char *text, size_t len)
