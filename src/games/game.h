@@ -184,7 +184,8 @@ typedef struct game_ops {
     void (*effects)(const void *pos, game_move move, game_effects *out);
 
     /* Writes the names of the squares whose pieces stand attacked in pos
-     * (an enemy piece could take them on its side's next move) into out
+     * (a move of the enemy's next turn could take them, by capture or as
+     * Rampart's enclosure, whichever side is to move now) into out
      * and returns how many (at most max). NULL for games with hidden
      * pieces, where nobody may know it. */
     int (*threats)(const void *pos, char (*out)[GAME_SQUARE_NAME], int max);

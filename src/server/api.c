@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "live.h"
 #include "server.h"
 
 void reply_json(net_http *h, int status, json_t *body, const char *headers)
@@ -271,20 +272,31 @@ static void position_page(net_http *h, const net_request *req)
     for (int k = 0; k < n; k++) {
         char after[2048];
         ops->format_move(pos, list[k], mtext, sizeof mtext);
+        json_t *effects = live_effects_json(v, pos, list[k]);
         ops->make(pos, list[k], undo);
         ops->format(pos, after, sizeof after);
         ops->unmake(pos, list[k], undo);
-        json_array_append_new(legal, json_pack("{s:s, s:s}", "move", mtext, "after", after));
+        json_t *entry = json_pack("{s:s, s:s}", "move", mtext, "after", after);
+        if (effects)
+            json_object_set_new(entry, "effects", effects);
+        json_array_append_new(legal, entry);
     }
     json_t *material = json_array();
     for (int k = 0; ops->material && k < v->nsides; k++)
         json_array_append_new(material, json_integer(ops->material(pos, k)));
-    reply_json(h, 200,
-               json_pack("{s:s, s:s, s:i, s:o, s:o, s:{s:b, s:i, s:s}}", "variant", v->name,
-                         "position", buf, "to_move", ops->side_to_move(pos), "legal", legal,
-                         "material", material, "result", "over", r.over, "winner",
-                         r.over ? r.winner : -1, "reason", r.reason),
-               NULL);
+    json_t *out = json_pack("{s:s, s:s, s:i, s:o, s:o, s:{s:b, s:i, s:s}}", "variant", v->name,
+                            "position", buf, "to_move", ops->side_to_move(pos), "legal", legal,
+                            "material", material, "result", "over", r.over, "winner",
+                            r.over ? r.winner : -1, "reason", r.reason);
+    if (ops->threats) {
+        char names[64][GAME_SQUARE_NAME];
+        int nt = ops->threats(pos, names, 64);
+        json_t *t = json_array();
+        for (int k = 0; k < nt; k++)
+            json_array_append_new(t, json_string(names[k]));
+        json_object_set_new(out, "threats", t);
+    }
+    reply_json(h, 200, out, NULL);
 }
 
 /* --- setups --------------------------------------------------------------------------- */

@@ -91,8 +91,10 @@ void live_free(live *g)
     net_timer_free(g->timer);
     json_decref(g->end_msg);
     json_decref(g->last);
-    for (int i = 0; i < g->nmoves; i++)
+    for (int i = 0; i < g->nmoves; i++) {
         free(g->moves[i].event);
+        json_decref(g->moves[i].combat);
+    }
     free(g->moves);
     free(g->watchers);
     free(g);
@@ -499,6 +501,7 @@ int live_commit(srv *s, live *g, game_move m, int64_t clock, int turn_ends, clie
     memcpy(pm->text, sm.text, sizeof pm->text);
     pm->event = ev;
     live_note_effects(g, m);
+    pm->combat = g->last ? json_incref(json_object_get(g->last, "combat")) : NULL;
     _Alignas(16) unsigned char undo[GAME_POS_MAX];
     ops->make(g->pos, m, undo);
     g->clock[side] = clock;
@@ -753,8 +756,8 @@ live *live_load(srv *s, int64_t id, char *err, size_t errlen)
             v->ops->describe(g->pos, m, event, sizeof event);
         pm->event = event[0] ? strdup(event) : NULL;
         g->nmoves = i + 1;
-        if (i == n - 1)
-            live_note_effects(g, m);
+        live_note_effects(g, m);
+        pm->combat = g->last ? json_incref(json_object_get(g->last, "combat")) : NULL;
         _Alignas(16) unsigned char undo[GAME_POS_MAX];
         v->ops->make(g->pos, m, undo);
         g->clock[side] = moves[i].clock_ms;

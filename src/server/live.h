@@ -15,6 +15,9 @@ json_t *live_clocks_json(const live *g);
 json_t *live_position_json(const live *g, const client *to);
 json_t *live_legal_json(const live *g);
 json_t *live_material_json(const live *g);
+/* What legal move m of pos does (game_ops.effects) as the schema's
+ * Effects, or NULL for games without effects. */
+json_t *live_effects_json(const game_variant *v, const void *pos, game_move m);
 /* Keeps what legal move m of g's position (not made yet) does, as g->last. */
 void live_note_effects(live *g, game_move m);
 /* The squares whose pieces stand attacked now, or NULL where the game

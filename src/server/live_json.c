@@ -97,23 +97,28 @@ static json_t *names_json(char (*names)[GAME_SQUARE_NAME], int n)
     return a;
 }
 
-void live_note_effects(live *g, game_move m)
+json_t *live_effects_json(const game_variant *v, const void *pos, game_move m)
 {
-    json_decref(g->last);
-    g->last = NULL;
-    if (!g->v->ops->effects)
-        return;
+    if (!v->ops->effects)
+        return NULL;
     game_effects e;
-    g->v->ops->effects(g->pos, m, &e);
-    g->last = json_pack("{s:s, s:s, s:o, s:o}", "from", e.from, "to", e.to, "captured",
-                        names_json(e.captured, e.ncaptured), "removed",
-                        names_json(e.removed, e.nremoved));
-    if (g->last && e.combat) {
+    v->ops->effects(pos, m, &e);
+    json_t *j = json_pack("{s:s, s:s, s:o, s:o}", "from", e.from, "to", e.to, "captured",
+                          names_json(e.captured, e.ncaptured), "removed",
+                          names_json(e.removed, e.nremoved));
+    if (j && e.combat) {
         static const char *const lost[] = {"", "attacker", "defender", "both"};
-        json_object_set_new(g->last, "combat",
+        json_object_set_new(j, "combat",
                             json_pack("{s:s, s:s, s:s}", "attacker", e.attacker, "defender",
                                       e.defender, "lost", lost[e.lost & 3]));
     }
+    return j;
+}
+
+void live_note_effects(live *g, game_move m)
+{
+    json_decref(g->last);
+    g->last = live_effects_json(g->v, g->pos, m);
 }
 
 json_t *live_threats_json(const live *g)
@@ -168,10 +173,15 @@ json_t *live_state(live *g, const client *to)
     json_object_set_new(j, "teams", teams);
     if (g->v->ops->describe) {
         json_t *events = json_array();
-        for (int i = 0; i < g->nmoves; i++)
+        json_t *combats = json_array();
+        for (int i = 0; i < g->nmoves; i++) {
             json_array_append_new(events, g->moves[i].event ? json_string(g->moves[i].event)
                                                             : json_null());
+            json_array_append_new(combats, g->moves[i].combat ? json_incref(g->moves[i].combat)
+                                                              : json_null());
+        }
         json_object_set_new(j, "events", events);
+        json_object_set_new(j, "combats", combats);
     }
     if (g->v->ops->setup) {
         json_object_set_new(j, "phase", json_string(g->setting_up ? "setup" : "play"));

@@ -24,7 +24,7 @@ json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen
         const game_ops *ops = g->v->ops;
         _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
         memcpy(pos, g->start, ops->pos_size);
-        json_t *list = json_array();
+        json_t *list = json_array(), *effects = json_array();
         char buf[2048];
         ops->format(pos, buf, sizeof buf);
         json_array_append_new(list, json_string(buf));
@@ -33,12 +33,14 @@ json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen
             game_error ge;
             if (ops->parse_move(pos, g->moves[i].text, &m, &ge) != 0)
                 break;
+            json_t *e = live_effects_json(g->v, pos, m);
+            json_array_append_new(effects, e ? e : json_null());
             ops->make(pos, m, undo);
             ops->format(pos, buf, sizeof buf);
             json_array_append_new(list, json_string(buf));
         }
-        out = json_pack("{s:I, s:s, s:o}", "id", (json_int_t)g->id, "variant", g->v->name,
-                        "positions", list);
+        out = json_pack("{s:I, s:s, s:o, s:o}", "id", (json_int_t)g->id, "variant", g->v->name,
+                        "positions", list, "effects", effects);
         *status = 200;
     }
     if (!mem)

@@ -170,6 +170,7 @@ typedef struct seek {
 typedef struct played {
     char text[32];
     char *event;
+    json_t *combat;  /* its effects' combat (Stratego S5), or NULL */
 } played;
 
 struct live {

@@ -73,6 +73,20 @@ static void test_R3_quiet_move_removes_nothing(void **state)
     assert_int_equal(e.nremoved, 0);
 }
 
+static void test_R5_threats_include_a_piece_one_move_from_its_cage(void **state)
+{
+    (void)state;
+    /* Top's King on c5 has Bottom pieces on b5, d5 and c4; Bottom's Queen
+     * on c7 can close the cage on c6. Nothing can be taken directly. */
+    board b = at("rampart", "4k/5/2Q2/5/1BkB1/2B2/5/5/K4 b 1");
+    char out[16][GAME_SQUARE_NAME];
+    int n = b.v->ops->threats(b.pos, out, 16);
+    int c5 = 0;
+    for (int i = 0; i < n; i++)
+        c5 |= strcmp(out[i], "c5") == 0;
+    assert_true(c5);
+}
+
 static void test_R4_threats_are_the_pieces_either_side_could_take(void **state)
 {
     (void)state;
@@ -163,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_R4_R5_effects_name_the_captured_and_the_enclosed),
         cmocka_unit_test(test_R3_quiet_move_removes_nothing),
         cmocka_unit_test(test_R4_threats_are_the_pieces_either_side_could_take),
+        cmocka_unit_test(test_R5_threats_include_a_piece_one_move_from_its_cage),
         cmocka_unit_test(test_S5_combat_effects_give_both_ranks_and_who_lost),
         cmocka_unit_test(test_K4_K6_effects_agree_with_the_board_over_random_games),
     };

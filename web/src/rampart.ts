@@ -80,34 +80,3 @@ export function pieceAt(pos: Position, name: string): Piece | null {
   return pos.squares[sq.row * pos.width + sq.file];
 }
 
-/** Squares whose piece disappeared between two positions (taken directly or
- *  enclosed), other than the mover's from-square. The to-square of a direct
- *  capture is included: its piece changed sides. */
-export function diffCaptured(before: string, after: string): string[] {
-  const a = parsePosition(before);
-  const b = parsePosition(after);
-  const out: string[] = [];
-  if (a.width !== b.width || a.height !== b.height) return out;
-  const mover = a.toMove;
-  for (let i = 0; i < a.squares.length; i++) {
-    const was = a.squares[i];
-    const now = b.squares[i];
-    if (!was || was.side === mover) continue; // the mover's own piece moving away
-    if (!now || now.side !== was.side) out.push(squareName(i % a.width, Math.floor(i / a.width)));
-  }
-  return out;
-}
-
-/** Game material (R6): Queens, Knights and Kings count 1, Blockers 0. */
-export function material(pos: Position): [number, number] {
-  const m: [number, number] = [0, 0];
-  for (const p of pos.squares) if (p && p.kind !== 'B') m[p.side === 'b' ? 0 : 1]++;
-  return m;
-}
-
-/** The same position with the other side to move (for asking about threats). */
-export function flipSideToMove(text: string): string {
-  const f = text.trim().split(/\s+/);
-  f[1] = f[1] === 't' ? 'b' : 't';
-  return f.join(' ');
-}

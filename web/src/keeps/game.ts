@@ -94,11 +94,9 @@ export function renderKeepsGame(host: HTMLElement, id: number): Cleanup {
       const resigned = resigner(m.move);
       movers[m.ply] = resigned ?? (before ? before.toMove : null);
       words[m.ply] = resigned !== null ? 'resigns: out of the game' : moveWords(m.move, before ?? undefined);
-      const mv = parseMove(m.move);
-      const hit = mv && mv !== 'pass' && before ? before.board.get(mv.to) : undefined;
       if (m.position !== undefined) readPosition(m.position);
       closeChoice();
-      return !!hit;
+      return !!m.effects && m.effects.captured.length > 0;  // the server's word on what it took
     },
     onMissing: (why) => {
       title.textContent = 'Game not found';

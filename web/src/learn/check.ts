@@ -5,7 +5,7 @@
 // took; tests/browser/learn-positions.mjs uses it to prove every lesson right.
 
 import type { PositionInfo } from '../api';
-import { Kind, diffCaptured, flipSideToMove, moveSquares, parsePosition, pieceAt } from '../rampart';
+import { Kind, moveSquares, parsePosition, pieceAt } from '../rampart';
 
 /** Asks the engine about a Rampart position (the page: api.position). */
 export type Ask = (position: string) => Promise<PositionInfo>;
@@ -38,11 +38,25 @@ export type Outcome = {
   unsafe: string[];
 };
 
+/** What a legal move takes, by the server's effects: the squares it
+ *  captures on and those it encloses. */
+function gone(l: PositionInfo['legal'][number]): string[] {
+  return l.effects ? [...l.effects.captured, ...l.effects.removed] : [];
+}
+
 /** Squares that some legal move of `info` takes a piece from. */
 function takenSquares(info: PositionInfo): string[] {
   const out = new Set<string>();
-  for (const l of info.legal) for (const sq of diffCaptured(info.position, l.after)) out.add(sq);
+  for (const l of info.legal) for (const sq of gone(l)) out.add(sq);
   return [...out].sort();
+}
+
+/** After a move (`info`, the opponent to move): the squares the mover could
+ *  take on were it its turn: the server's threats that stand on the
+ *  opponent's pieces. */
+function threatenedBy(info: PositionInfo): string[] {
+  const pos = parsePosition(info.position);
+  return (info.threats ?? []).filter((sq) => pieceAt(pos, sq)?.side === pos.toMove).sort();
 }
 
 /** Plays `move` on `before` through the engine. Throws if it is not legal. */
@@ -53,9 +67,9 @@ export async function outcome(ask: Ask, before: string, move: string, want: { th
   const next = await ask(entry.after);
   return {
     after: entry.after,
-    removed: diffCaptured(before, entry.after).sort(),
+    removed: gone(entry).sort(),
     result: next.result,
-    threats: want.threats && !next.result.over ? takenSquares(await ask(flipSideToMove(entry.after))) : [],
+    threats: want.threats && !next.result.over ? threatenedBy(next) : [],
     unsafe: want.replies ? takenSquares(next) : [],
   };
 }

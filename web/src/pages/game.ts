@@ -11,9 +11,9 @@
 
 import { api, Game } from '../api';
 import { Board, takenPieces } from '../board';
-import { diffCaptured, flipSideToMove, material, moveSquares, parsePosition } from '../rampart';
+import { parsePosition, pieceAt } from '../rampart';
 import { pieceIcon } from '../pieces';
-import { h, toast, resultHeadline, SIDE_TITLES } from '../ui';
+import { h, resultHeadline, SIDE_TITLES } from '../ui';
 import { drawMoveList } from '../movelist';
 import { Cleanup } from '../main';
 import { isStratego } from '../stratego/api';
@@ -35,7 +35,6 @@ export async function renderGamePage(host: HTMLElement, idText: string): Promise
 export function renderGame(host: HTMLElement, idText: string, first: Game | null = null): Cleanup {
   const id = Number(idText);
   let threatsOn = localStorage.getItem(THREATS) === 'on';
-  let threatAsk = 0; // drops answers to questions that are no longer current
   let markAsk = 0;
   let shown: string | null = null; // the position on the board, as the server sent it
 
@@ -54,7 +53,7 @@ export function renderGame(host: HTMLElement, idText: string, first: Game | null
     sideName: (side) => SIDE_TITLES[side] ?? `Side ${side}`,
     badge: (side) => pieceIcon('K', side ? 't' : 'b', 24),
     headline: (r, g) => resultHeadline(r, g.players, g.sides ?? SIDE_TITLES),
-    barNote: (side, g) => `material ${material(parsePosition(g.position))[side]}`,
+    barNote: (side, g) => (g.material ? `material ${g.material[side]}` : ''),
     onGame: (g, previous) => {
       shown = null; // the board may show a move the server did not take: draw it again
       if (!previous || previous.id !== g.id) board.setFlipped(g.you.length === 1 && g.you[0] === 1);
@@ -62,7 +61,7 @@ export function renderGame(host: HTMLElement, idText: string, first: Game | null
     },
     onMove: (m, before) => {
       void markLastMove(before.position);
-      return m.position !== undefined && diffCaptured(before.position, m.position).length > 0;
+      return !!m.effects && m.effects.captured.length + m.effects.removed.length > 0;
     },
     onEnd: () => void markLastMove(null),
     onMissing: (why) => {
@@ -77,7 +76,7 @@ export function renderGame(host: HTMLElement, idText: string, first: Game | null
   threatBox.addEventListener('change', () => {
     threatsOn = threatBox.checked;
     localStorage.setItem(THREATS, threatsOn ? 'on' : 'off');
-    void showThreats();
+    showThreats();
   });
   const flipBtn = h('button', { type: 'button', onclick: () => { board.setFlipped(!board.isFlipped()); placeBars(); } }, 'Flip board');
 
@@ -108,49 +107,44 @@ export function renderGame(host: HTMLElement, idText: string, first: Game | null
       : `Move ${pos.fullmove}`;
   }
 
-  /** Last move and what it took, from the position before it. */
+  /** Last move and what it took: the server's effects of it (the game's
+   *  `last`, kept up by every move's `effects`); the position before it
+   *  only names the pieces taken, for the marks' badges. */
   async function markLastMove(before: string | null): Promise<void> {
     const ask = ++markAsk;
     const g = controls.game;
     if (!g) return;
     board.clearMarks('last');
     board.clearMarks('captured');
-    const last = g.moves[g.moves.length - 1];
-    if (!last) return;
-    board.mark(moveSquares(last), 'last');
+    const e = g.last;
+    if (!e || !e.from) return;
+    board.mark([e.from, e.to], 'last');
+    const gone = [...e.captured, ...e.removed];
+    if (!gone.length) return;
     const position = g.position;
     let prev = before;
     if (!prev) {
-      // after a (re)load: ask the server for the position before the last move
+      // after a (re)load: the position before the last move, for the badges
       try {
         prev = (await api.position(g.variant, g.start, g.moves.slice(0, -1))).position;
       } catch {
-        return; // the marks are a help, not essential
+        prev = null;
       }
       if (ask !== markAsk || controls.game?.position !== position) return;
     }
-    const gone = diffCaptured(prev, position);
-    board.setTaken(takenPieces(prev, gone));
+    if (prev) board.setTaken(takenPieces(prev, gone));
     board.mark(gone, 'captured');
   }
 
-  /** With "Show threats" on: every square the side not to move could take
-   *  (directly or by enclosure) if it were its turn now. */
-  async function showThreats(): Promise<void> {
-    const ask = ++threatAsk;
+  /** With "Show threats" on: the pieces of the side to move that the other
+   *  side could take (directly or by enclosure) with its next move: the
+   *  server's threats, those standing on the side to move's squares. */
+  function showThreats(): void {
     board.clearMarks('threat');
     const g = controls.game;
-    if (!g || !threatsOn || g.status !== 'live') return;
-    const flipped = flipSideToMove(g.position);
-    try {
-      const info = await api.position(g.variant, flipped);
-      if (ask !== threatAsk) return;
-      const squares = new Set<string>();
-      for (const l of info.legal) for (const s of diffCaptured(flipped, l.after)) squares.add(s);
-      board.mark([...squares], 'threat');
-    } catch (e) {
-      if (ask === threatAsk) toast(`Could not compute threats: ${e instanceof Error ? e.message : e}`, 'error');
-    }
+    if (!g || !threatsOn || g.status !== 'live' || !g.threats) return;
+    const pos = parsePosition(g.position);
+    board.mark(g.threats.filter((sq) => pieceAt(pos, sq)?.side === pos.toMove), 'threat');
   }
 
   function drawAll(): void {
@@ -164,7 +158,7 @@ export function renderGame(host: HTMLElement, idText: string, first: Game | null
     placeBars();
     drawCounter(g);
     drawMoveList(moveList, g.moves, g.moves.length);
-    void showThreats();
+    showThreats();
   }
 
   return () => {

@@ -3,7 +3,7 @@
 // and the words for moves come from the game's family (web/src/review/):
 // Rampart, Stratego or Keeps & Moats.
 
-import { api, ApiError, Game } from '../api';
+import { api, ApiError, Game, PositionsAnswer } from '../api';
 import { h, link, toast, errorText, copyText, formatTimeControl, SIDE_TITLES, formatDate } from '../ui';
 import { Cleanup } from '../main';
 import { Replayer, ReviewGame, sideTitle } from '../review/replayer';
@@ -14,13 +14,8 @@ import { isStratego } from '../stratego/api';
 
 /** Every position of the game, from the start (index 0) to after the last
  *  move. A game with hidden pieces answers only once it is over (403). */
-async function positionsOf(id: number): Promise<string[]> {
-  const res = await fetch(`/api/games/${id}/positions`, { credentials: 'same-origin' }).catch(() => {
-    throw new ApiError('Cannot reach the server. Check your connection and try again.', 0);
-  });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(data && typeof data.error === 'string' ? data.error : `The server answered ${res.status}.`, res.status);
-  return (data as { positions: string[] }).positions;
+async function positionsOf(id: number): Promise<PositionsAnswer> {
+  return api.positions(id);
 }
 
 /** The game's family ("rampart", "stratego", "keeps-moats") from /api/variants,
@@ -32,10 +27,10 @@ async function familyOf(variant: string): Promise<string> {
   return isStratego(variant) ? 'stratego' : variant.startsWith('keeps') ? 'keeps-moats' : 'rampart';
 }
 
-function replayerFor(family: string, host: HTMLElement, g: ReviewGame, positions: string[]): Replayer {
-  if (family === 'stratego') return strategoReplayer(host, g, positions);
-  if (family === 'keeps-moats') return keepsReplayer(host, g, positions);
-  return rampartReplayer(host, g, positions);
+function replayerFor(family: string, host: HTMLElement, g: ReviewGame, data: PositionsAnswer): Replayer {
+  if (family === 'stratego') return strategoReplayer(host, g, data.positions);
+  if (family === 'keeps-moats') return keepsReplayer(host, g, data.positions);
+  return rampartReplayer(host, g, data.positions, data.effects);
 }
 
 /** The move limit as each game counts it: Rampart in full moves (R7.3),
@@ -61,11 +56,11 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   const title = h('h1', {}, `Review of game ${id}`);
   host.append(title);
   let g: ReviewGame;
-  let positions: string[];
+  let data: PositionsAnswer;
   let family: string;
   try {
     g = await api.game(id);
-    [positions, family] = await Promise.all([positionsOf(id), familyOf(g.variant)]);
+    [data, family] = await Promise.all([positionsOf(id), familyOf(g.variant)]);
   } catch (e) {
     host.append(h('p', { class: 'error' }, errorText(e)));
     if (e instanceof ApiError && e.status === 403) host.append(h('p', {}, link(`/game/${id}`, 'Watch the game live')));
@@ -74,11 +69,12 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   title.textContent = g.players.length > 2
     ? `Review: ${g.title} game ${id}`
     : `Review: ${g.players.map((p) => p?.name ?? '?').join(' vs ')}`;
+  const positions = data.positions;
   const last = positions.length - 1; // the moves the server could replay
   let ply = last;
 
   const boardHost = h('div', { class: `review-board review-${family}` });
-  const replay = replayerFor(family, boardHost, g, positions);
+  const replay = replayerFor(family, boardHost, g, data);
   const where = h('p', { class: 'status', id: 'review-ply', 'aria-live': 'polite' });
   const list = h('div', { class: 'moves', id: 'move-list' });
   const btn = (label: string, text: string, to: () => number, id: string) =>

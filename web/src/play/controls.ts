@@ -237,6 +237,10 @@ export class GameControls<G extends Game> {
       g.to_move = m.to_move;
       g.clocks = m.clocks;
       g.legal = m.legal ?? [];
+      // what the server says the move did and what stands attacked now
+      if (m.material) g.material = m.material;
+      if (m.effects) g.last = m.effects;
+      g.threats = m.threats;
       this.syncAt = performance.now();
       this.moveSent = false;
       const mover = this.hooks.mover?.(m.move) ?? before.to_move;

@@ -1,22 +1,26 @@
 // review/rampart.ts -- replaying a Rampart game: the Rampart board with the
-// last move and the pieces it took marked, and the two-column move list.
+// last move and the pieces it took marked (the server's effects of each
+// move), and the two-column move list.
 
 import { Board } from '../board';
-import { diffCaptured, moveSquares } from '../rampart';
+import type { Effects } from '../gen/api';
 import { SIDE_TITLES, reasonText, resultHeadline } from '../ui';
 import { drawMoveList } from '../movelist';
 import { Replayer, ReviewGame } from './replayer';
 
-export function rampartReplayer(host: HTMLElement, g: ReviewGame, positions: string[]): Replayer {
+export function rampartReplayer(host: HTMLElement, g: ReviewGame, positions: string[],
+  effects: (Effects | null)[]): Replayer {
   const board = new Board(host, { interactive: false });
   const total = positions.length - 1;
   return {
     show(ply) {
       board.setPosition(positions[ply]);
       board.clearMarks();
-      if (ply > 0) {
-        board.mark(moveSquares(g.moves[ply - 1]), 'last');
-        board.mark(diffCaptured(positions[ply - 1], positions[ply]), 'captured');
+      const e = ply > 0 ? effects[ply - 1] : null;
+      if (e) {
+        // what the server says the move did (docs/api.md: effects)
+        board.mark([e.from, e.to], 'last');
+        board.mark([...e.captured, ...e.removed], 'captured');
       }
     },
     describe(ply) {

@@ -22,7 +22,7 @@ import { Cleanup } from '../main';
 import { StrategoBoard } from './board';
 import { SetupEditor } from './setup';
 import { StrategoGame } from './api';
-import { ARMY_SIZE, KINDS, KIND_ORDER, Kind, SIDE_NAMES, View, countOnBoard, lossesFromEvents, moveSquares, parseEvent, parseSetup, parseView, setupView } from './notation';
+import { ARMY_SIZE, KINDS, KIND_ORDER, Kind, SIDE_NAMES, View, countOnBoard, lossesFromCombats, moveSquares, combatOf, parseSetup, parseView, setupView } from './notation';
 import { pieceBadge } from './pieces';
 import { strategoReason } from '../review/stratego';
 import { GameControls, gameTitle } from '../play/controls';
@@ -63,10 +63,12 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
     onGame: (g, previous) => {
       // keep the combat words this page saw when the server does not resend them
       if (!g.events && previous && previous.id === g.id) g.events = previous.events?.slice(0, g.moves.length);
+      if (!g.combats && previous && previous.id === g.id) g.combats = previous.combats?.slice(0, g.moves.length);
       if (g.phase !== 'setup') submitted = new Set();
     },
     onMove: (m, _before, g) => {
       g.events = [...(g.events ?? []), ...new Array(Math.max(0, g.moves.length - 1 - (g.events?.length ?? 0))).fill(null), m.event || null];
+      g.combats = [...(g.combats ?? []), ...new Array(Math.max(0, g.moves.length - 1 - (g.combats?.length ?? 0))).fill(null), m.effects?.combat ?? null];
       g.phase = 'play';
       return !!m.event;
     },
@@ -100,6 +102,7 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
   const mySides = () => controls.mine();
   const isLocal = () => controls.allMine();
   const events = () => game()?.events ?? [];
+  const combats = () => game()?.combats ?? [];
 
   function view(): View | null {
     const g = game();
@@ -174,7 +177,7 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
       tally.append(h('p', { class: 'empty' }, 'None yet.'));
       return;
     }
-    const fromEvents = lossesFromEvents(events());
+    const fromEvents = lossesFromCombats(combats());
     for (const side of [0, 1]) {
       const on = countOnBoard(v, side);
       const total = [...on.values()].reduce((a, b) => a + b, 0);
@@ -214,7 +217,7 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
     }
     const name = SIDE_NAMES[cover.side];
     const ev = events()[g.moves.length - 1];
-    const combat = parseEvent(ev);
+    const combat = combatOf(combats()[g.moves.length - 1], g.moves.length - 1);
     coverBox.className = `st-cover st-cover-${cover.side ? 'blue' : 'red'}`;
     const parts: (Node | null)[] = [
       h('h2', { id: 'st-cover-h' }, `Pass the device to ${name}`),
@@ -296,7 +299,7 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
     const last = g.moves[g.moves.length - 1];
     if (last) {
       board.mark(moveSquares(last), 'last');
-      if (events()[g.moves.length - 1]) board.mark([moveSquares(last)[1]], 'combat');
+      if (combats()[g.moves.length - 1]) board.mark([moveSquares(last)[1]], 'combat');
     }
   }
 

@@ -1,6 +1,9 @@
 // stratego/notation.ts -- reading Stratego's strings (docs/stratego.md):
-// position and view strings, setup strings, moves and the server's combat
-// events. Reading only: what is legal is the server's business.
+// position and view strings, setup strings and moves, and the server's
+// combats (structure, never its words parsed back). Reading only: what is
+// legal is the server's business.
+
+import type { Combat as ServerCombat } from '../gen/api';
 
 export const SIZE = 10; // files a..j, rows 1..10
 export const RED = 0;
@@ -185,29 +188,25 @@ export type Combat = { attacker: { side: number; kind: Kind }; defender: { side:
 
 const NAME_TO_KIND = new Map(KIND_ORDER.map((k) => [KINDS[k].name, k] as const));
 
-export function parseEvent(event: string | undefined | null): Combat | null {
-  if (!event) return null;
-  const m = /^(Red|Blue) (\w+)(?: \(\d+\))? attacks (Red|Blue) (\w+)(?: \(\d+\))?: (.*)$/.exec(event.trim());
-  if (!m) return null;
-  const ak = NAME_TO_KIND.get(m[2]);
-  const dk = NAME_TO_KIND.get(m[4]);
+/** A combat as the server sends it (a move's effects.combat, or a game's
+ *  combats[ply]: ranks by name), with the sides: the attacker is the side
+ *  that moved on that ply (Red moves on even plies, S1). */
+export function combatOf(c: ServerCombat | null | undefined, ply: number): Combat | null {
+  if (!c) return null;
+  const ak = NAME_TO_KIND.get(c.attacker);
+  const dk = NAME_TO_KIND.get(c.defender);
   if (!ak || !dk) return null;
-  const outcome = m[5];
-  const removed: Combat['removed'] = /both/.test(outcome) ? ['attacker', 'defender']
-    : /attacker/.test(outcome) ? ['attacker'] : ['defender'];
-  return {
-    attacker: { side: m[1] === 'Red' ? RED : BLUE, kind: ak },
-    defender: { side: m[3] === 'Red' ? RED : BLUE, kind: dk },
-    removed,
-  };
+  const mover = ply % 2 ? BLUE : RED;
+  const removed: Combat['removed'] = c.lost === 'both' ? ['attacker', 'defender'] : [c.lost];
+  return { attacker: { side: mover, kind: ak }, defender: { side: 1 - mover, kind: dk }, removed };
 }
 
-/** The pieces each side has lost, by kind, from the combat events so far
- *  (every capture is a combat, and combat shows both ranks to both players). */
-export function lossesFromEvents(events: (string | null | undefined)[]): Map<Kind, number>[] {
+/** The pieces each side has lost, by kind, from the combats so far (every
+ *  capture is a combat, and combat shows both ranks to both players). */
+export function lossesFromCombats(combats: (ServerCombat | null | undefined)[]): Map<Kind, number>[] {
   const lost = [new Map<Kind, number>(), new Map<Kind, number>()];
-  for (const e of events) {
-    const c = parseEvent(e);
+  for (let ply = 0; ply < combats.length; ply++) {
+    const c = combatOf(combats[ply], ply);
     if (!c) continue;
     for (const who of c.removed) {
       const p = who === 'attacker' ? c.attacker : c.defender;
