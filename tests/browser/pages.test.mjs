@@ -267,7 +267,7 @@ test('narrow-pages', async (t) => {
   const name = `narrow${String(Date.now()).slice(-6)}`;
   await signUpAs(owner, t.url, name);
   await home(owner, t.url);
-  await botGamesResigned(owner, 2, { variant: 'rampart', bot: 'bot-level1', rated: true }); // rows on the ladder too
+  const finished = await botGamesResigned(owner, 2, { variant: 'rampart', bot: 'bot-level1', rated: true }); // rows on the ladder too
   await owner.getByLabel('Rampart XL', { exact: true }).check();
   await owner.getByLabel('A friend (share a link)').check();
   await owner.getByLabel('15+10').check();
@@ -283,7 +283,7 @@ test('narrow-pages', async (t) => {
   const page = await open(t, { width: 360, height: 740 });
   const paths = ['/', `/players/${name}`, '/players/bot-level1', new URL(link).pathname, '/play/0123456789abcdef0123456789abcdef',
     '/ladder/rampart', '/ladder/rampart-xl', '/ladder/stratego', '/signin', '/signup', `/signin?next=${new URL(link).pathname}`,
-    '/learn', '/stratego/help', '/keeps/help'];
+    '/learn', '/stratego/help', '/keeps/help', `/review/${finished[0]}`];
   // every lesson and every Keeps & Moats help page
   await go(page, t.url + '/learn');
   await page.locator('.learn-list a').first().waitFor();
