@@ -193,6 +193,8 @@ json_t *live_state(live *g, const client *to)
         json_object_set_new(j, "result", result_json(g));
     if (g->rematch_id)
         json_object_set_new(j, "rematch", json_integer(g->rematch_id));
+    else if (g->over)
+        json_object_set_new(j, "rematch_offer", live_sides_json(g, g->rematch_offer));
     if (g->last)
         json_object_set(j, "last", g->last);
     json_t *threats = live_threats_json(g);

@@ -46,6 +46,11 @@ async function rematch(t, a, b, nameA, id, label) {
   check(!/wants a rematch/.test(mine), `${label}: A reads "${mine}"`);
   check(!(await buttonWords(a)).some((w) => /Accept|Rematch/.test(w)), `${label}: the offerer can still press a rematch button`);
   await waitText(b.locator('#offers'), new RegExp(`${nameA} wants a rematch\\.`), `${label}: B's screen`);
+  // the offer survives a reload of either page (the game message carries it)
+  await b.reload();
+  await waitText(b.locator('#offers'), new RegExp(`${nameA} wants a rematch\\.`), `${label}: B's screen after a reload`);
+  await a.reload();
+  await waitText(a.locator('#offers'), /You offered a rematch/, `${label}: A's rematch after a reload`);
   await waitText(b.locator('#rematch'), /^Accept rematch$/, `${label}: B's button`);
   await noJunk(a, `${label} rematch: A`);
   await noJunk(b, `${label} rematch: B`);

@@ -286,8 +286,7 @@ export class GameControls<G extends Game> {
     this.syncAt = performance.now();
     this.moveSent = false;
     this.offers.draw = game.status === 'live' ? (game.draw_offer ?? []).slice() : [];
-    // a `game` does not carry rematch offers: keep those heard for this game
-    if (!previous || previous.id !== game.id) this.offers.rematch = [];
+    this.offers.rematch = (game.rematch_offer ?? []).slice();
     this.hooks.onGame(game, previous);
     this.redraw();
   }
