@@ -57,7 +57,8 @@
  * none after the end and one end at most; every position a client is
  * shown is the stored game's at that ply (so nothing is shown before it is
  * stored), as the receiver may see it (a hidden game's view of its side,
- * a spectator's view otherwise), its legal moves are that position's and
+ * a spectator's view otherwise, the whole position once the game is over),
+ * its legal moves are that position's and
  * go only to who plays the side to move, `you` names the sides its player
  * plays, and a hidden game's end shows the stored final position and
  * start; a connected client's player is still in the store under its id;

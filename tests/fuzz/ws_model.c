@@ -155,7 +155,7 @@ static const game_variant *stored_pos(int k, int64_t gid, int ply, void *pos, st
  * the legal moves of that position, and only for who plays its side to
  * move. */
 static void check_position(int k, int64_t gid, int ply, json_t *position, unsigned you,
-                           json_t *legal, const char *what, const char *text)
+                           json_t *legal, int over, const char *what, const char *text)
 {
     store_game sg;
     _Alignas(16) unsigned char pos[GAME_POS_MAX], view[GAME_POS_MAX];
@@ -168,7 +168,7 @@ static void check_position(int k, int64_t gid, int ply, json_t *position, unsign
         int side = !you ? -1 : (you & (you - 1)) ? stm : __builtin_ctz(you);
         ops->view(pos, side, view);
         char want[2048];
-        ops->format(view, want, sizeof want);
+        ops->format(over ? (const void *)pos : (const void *)view, want, sizeof want);  /* over: public */
         if (strcmp(want, json_string_value(position)) != 0)
             fake_fail("client %d (sides 0x%x) was sent %s of game %lld showing\n  %s\nbut the "
                       "stored game at ply %d shows it\n  %s\n%.300s",
@@ -272,6 +272,7 @@ static void read_message(slot *s, int k, const char *text, size_t len)
         cgame *g = cg_find(s, jint(game, "id"), 0);
         if (g && !g->setup)
             check_position(k, g->id, g->ply, json_object_get(game, "position"), g->you, g->legal,
+                           strcmp(json_string_value(json_object_get(game, "status")), "over") == 0,
                            "a game", text);
     } else if (strcmp(type, "move") == 0) {
         int64_t ply = jint(m, "ply");
@@ -293,8 +294,8 @@ static void read_message(slot *s, int k, const char *text, size_t len)
         json_decref(g->legal);
         json_t *legal = json_object_get(m, "legal");
         g->legal = json_is_array(legal) ? json_incref(legal) : NULL;
-        check_position(k, gid, g->ply, json_object_get(m, "position"), g->you, g->legal, "a move",
-                       text);
+        check_position(k, gid, g->ply, json_object_get(m, "position"), g->you, g->legal, 0,
+                       "a move", text);
     } else if (strcmp(type, "end") == 0) {
         cgame *g = cg_find(s, gid, s->lost);
         if (s->lost)
