@@ -137,8 +137,9 @@ int km_count(const km_pos *pos);
 /* move.c */
 /* Plays a legal move or a resignation (km_resign) on pos. */
 void km_make(km_pos *pos, game_move m);
-/* effects.c: game_ops.effects */
+/* effects.c: game_ops.effects and game_ops.threats */
 void km_effects(const km_pos *pos, game_move m, game_effects *out);
+int km_threats(const km_pos *pos, char (*out)[GAME_SQUARE_NAME], int max);
 /* The move by which kingdom k resigns (KM_RESIGN | k): 0, or -1 with err
  * if the game is over or k is out already. km_legal never lists it;
  * km_parse_move reads it ("resign:r") like any legal move. */

@@ -151,6 +151,11 @@ static void op_effects(const void *pos, game_move m, game_effects *out)
     km_effects(pos, m, out);
 }
 
+static int op_threats(const void *pos, char (*out)[GAME_SQUARE_NAME], int max)
+{
+    return km_threats(pos, out, max);
+}
+
 static uint64_t op_hash(const void *pos)
 {
     return km_hash(pos);
@@ -197,6 +202,7 @@ static const game_ops km_ops = {
     .sterile = NULL,
     .resign = op_resign,
     .effects = op_effects,
+    .threats = op_threats,
     .hash = op_hash,
     .view = op_view,
     .perft = op_perft,
