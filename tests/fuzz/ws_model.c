@@ -53,6 +53,7 @@ cgame *cg_find(slot *s, int64_t id, int make)
     if (!make)
         return NULL;
     if (s->ng == MAXG) {
+        s->forgot = 1;  /* its later messages can no longer be checked */
         json_decref(s->g[0].legal);
         memmove(s->g, s->g + 1, (MAXG - 1) * sizeof s->g[0]);
         s->ng--;
@@ -279,6 +280,10 @@ static void read_message(slot *s, int k, const char *text, size_t len)
         cgame *g = cg_find(s, gid, s->lost);
         if (s->lost)
             g->ply = (int)ply, g->ended = 0;
+        if (!g && s->forgot) {
+            json_decref(m);
+            return;
+        }
         if (!g)
             fake_fail("client %d was sent move %lld of game %lld, of which it was sent no game: "
                       "%.300s",
@@ -300,6 +305,10 @@ static void read_message(slot *s, int k, const char *text, size_t len)
         cgame *g = cg_find(s, gid, s->lost);
         if (s->lost)
             g->ended = 0;
+        if (!g && s->forgot) {
+            json_decref(m);
+            return;
+        }
         if (!g)
             fake_fail("client %d was sent the end of game %lld, of which it was sent no game",
                       k, (long long)gid);

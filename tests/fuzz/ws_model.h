@@ -14,7 +14,7 @@
 #include "server_fake.h"
 
 #define NSLOT 6
-#define MAXG 12
+#define MAXG 32
 #define MAXKNOWN 32
 #define MAXSES 16
 
@@ -52,6 +52,7 @@ typedef struct slot {
     cgame g[MAXG];
     int ng;
     int lost;            /* messages were dropped (a full outbox): no order checks */
+    int forgot;          /* more than MAXG games came: the oldest were forgotten */
     char name[STORE_NAME_MAX + 1];  /* its player's, from hello */
 } slot;
 
