@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "../../src/games/keeps-moats/keeps_moats.h"
+#include "km_fixture.h"
 
 #define START                                                                             \
     "bC/bNbKbB/bRbBbQbNbR/bPbPbPbPbPbPbP/9/rP9uP/rRrP9uPuR/rBrNrP9uPuBuN/"               \
@@ -30,45 +31,6 @@ static const game_ops *ops(void)
     assert_non_null(v);
     assert_non_null(v->ops->resign);
     return v->ops;
-}
-
-/* A position from pieces ("wK@i2 ...") and the fields after the board. */
-static km_pos build(const char *pieces, const char *rest)
-{
-    km_pos t;
-    memset(&t, 0, sizeof t);
-    for (const char *s = pieces; *s;) {
-        while (*s == ' ')
-            s++;
-        if (!*s)
-            break;
-        uint8_t piece = km_parse_token(s);
-        const char *sq = s + 3;
-        size_t len = strcspn(sq, " ");
-        int at = km_parse_square(sq, len);
-        if (!piece || s[2] != '@' || at < 0)
-            fail_msg("bad piece spec '%s'", s);
-        t.sq[at] = piece;
-        s = sq + len;
-    }
-    char buf[1024], text[1200];
-    km_format(&t, buf, sizeof buf);
-    buf[strcspn(buf, " ")] = 0;
-    snprintf(text, sizeof text, "%s %s", buf, rest);
-    km_pos p;
-    game_error err = { "" };
-    if (km_parse(&p, text, &err) != 0)
-        fail_msg("cannot read %s: %s", text, err.msg);
-    return p;
-}
-
-static km_pos from_text(const char *text)
-{
-    km_pos p;
-    game_error err = { "" };
-    if (km_parse(&p, text, &err) != 0)
-        fail_msg("cannot read %s: %s", text, err.msg);
-    return p;
 }
 
 static uint8_t at(const km_pos *p, const char *sq)
