@@ -36,10 +36,41 @@ enum {
     ST_COUNT
 };
 
+/* The statements of community.h: the message board's (store_forum.c) and
+ * the rest (store_community.c), each file keeping the text of its own. */
+enum {
+    FS_THREAD_ADD, FS_POST_ADD, FS_THREAD_FIRST, FS_INDEX_ADD, FS_INDEX_DEL,
+    FS_THREAD_BUMP, FS_POST_EDIT, FS_THREAD_FIRST_OF, FS_THREAD_RETITLE,
+    FS_POST_UNCOUNT, FS_POST_DELETE, FS_THREAD_DELETE_IF_FIRST,
+    FS_POST_RECOUNT, FS_POST_HIDE, FS_THREAD_HIDE, FS_THREAD_LOCK,
+    FS_THREAD_GET, FS_POST_GET, FS_THREADS_ALL, FS_THREADS_CAT,
+    FS_THREADS_ALL_COUNT, FS_THREADS_CAT_COUNT, FS_POSTS, FS_POSTS_COUNT,
+    FS_POST_INDEX, FS_CATEGORY, FS_SEARCH, FS_SEARCH_COUNT,
+    FS_COUNT
+};
+
+enum {
+    CS_STANDING_GET, CS_ROLE_SET, CS_ROLE_COUNT, CS_MUTE_SET, CS_CLOSE, CS_CLOSE_SESSIONS,
+    CS_NOTE_ADD, CS_NOTES, CS_NOTES_UNREAD, CS_NOTES_READ,
+    CS_TICKET_ADD, CS_TICKET_MSG_ADD, CS_TICKET_GET, CS_TICKET_TOUCH, CS_TICKET_STATUS,
+    CS_TICKET_MESSAGES,
+    /* by player and status, by player, by status, all: in this order */
+    CS_TICKETS_PS, CS_TICKETS_P, CS_TICKETS_S, CS_TICKETS_A,
+    CS_TICKETS_COUNT_PS, CS_TICKETS_COUNT_P, CS_TICKETS_COUNT_S, CS_TICKETS_COUNT_A,
+    CS_MAIL_ADD, CS_MAIL_DUE, CS_MAIL_GET, CS_MAIL_SENT, CS_MAIL_FAILED, CS_MAIL_WAITING,
+    CS_CHAT_ADD, CS_CHAT_LINES, CS_CHAT_GET, CS_CHAT_HIDE,
+    CS_REPORT_ADD, CS_REPORT_GET, CS_REPORTS_OLDEST, CS_REPORTS_NEWEST, CS_REPORTS_ANY,
+    CS_REPORTS_COUNT, CS_REPORTS_COUNT_ANY, CS_REPORT_RESOLVE,
+    CS_AUDIT_ADD, CS_AUDIT, CS_AUDIT_COUNT,
+    CS_COUNT
+};
+
 struct store {
     sqlite3 *db;
     int version;
     sqlite3_stmt *st[ST_COUNT];
+    sqlite3_stmt *fst[FS_COUNT];   /* store_forum.c */
+    sqlite3_stmt *cst[CS_COUNT];   /* store_community.c */
     /* The checkpointer: a thread with a connection of its own that copies
      * the WAL into the database every second, so that the writer (the
      * server's event loop) never waits on the disk flushes a checkpoint
@@ -144,6 +175,73 @@ static inline int commit(store *s, store_err *err, const char *what)
         return rollback(s);
     return 0;
 }
+
+/* Statement st, reset and without bindings (use() for the other arrays). */
+static inline sqlite3_stmt *fresh(sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return st;
+}
+
+/* Prepares the n statements of texts into out, once, at store_open
+ * (store_close finalizes them). */
+static inline int prepare_each(store *s, const char *const *texts, sqlite3_stmt **out, int n,
+                               const char *what, store_err *err)
+{
+    for (int i = 0; i < n; i++)
+        if (sqlite3_prepare_v3(s->db, texts[i], -1, SQLITE_PREPARE_PERSISTENT, &out[i],
+                               NULL) != SQLITE_OK)
+            return fail(err, "cannot prepare %s statement %d: %s", what, i,
+                        sqlite3_errmsg(s->db));
+    return 0;
+}
+
+/* Binds a player's id, or NULL for none (0): columns that name a player
+ * may be empty. */
+static inline void bind_player(sqlite3_stmt *st, int i, int64_t player)
+{
+    if (player > 0)
+        sqlite3_bind_int64(st, i, player);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Runs an UPDATE of one row by its id: STORE_NOT_FOUND if there is none. */
+static inline int update_one(store *s, sqlite3_stmt *st, store_err *err, const char *what)
+{
+    if (step_done(s, st, err, what) != 0)
+        return -1;
+    if (sqlite3_changes(s->db) == 0) {
+        fail(err, "%s: no such row", what);
+        return STORE_NOT_FOUND;
+    }
+    return 0;
+}
+
+/* Runs a statement that returns one number (a count), into *out. */
+static inline int count_of(store *s, sqlite3_stmt *st, int *out, store_err *err,
+                           const char *what)
+{
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int(st, 0);
+    done(st);
+    return rc == SQLITE_ROW ? 0 : db_fail(s, err, what);
+}
+
+/* A page of a list: offset and room may not be negative. */
+static inline int page_ok(int offset, int max, store_err *err)
+{
+    if (offset >= 0 && max >= 0)
+        return 1;
+    fail(err, "negative offset (%d) or room (%d)", offset, max);
+    return 0;
+}
+
+/* store_open prepares the statements of community.h with these. */
+int store_forum_prepare(store *s, store_err *err);
+int store_community_prepare(store *s, store_err *err);
 
 /* Every function that writes calls this first: it counts the write, and in
  * builds with fault injection (store_faults.c) may make it fail. */

@@ -2,7 +2,8 @@
  *
  * One connection per store, in WAL mode, used by one thread. Every
  * statement the store runs is prepared once in store_open and kept in
- * s->st[]; a function takes its statements with use(), which resets them,
+ * s->st[] (community.h's in s->fst[] and s->cst[], their files' own); a
+ * function takes its statements with use() or fresh(), which reset them,
  * and resets them again before returning, so no statement holds a read
  * transaction between calls (that would stop WAL checkpoints).
  *
@@ -29,7 +30,10 @@
  *   kv             (player, key) -> value
  * Schema 2 adds an index of the guests, for purging those nobody can use;
  * schema 3 makes players' ids AUTOINCREMENT, so a purged id is never given
- * again.
+ * again; schema 4 adds players' role, mute and closed flag, and the tables
+ * of community.h: forum_threads, forum_posts and their search index
+ * forum_search, notifications, tickets, ticket_messages, mail_queue,
+ * chat_lines, reports and audit_log (store_forum.c, store_community.c).
  *
  * The invariant: games.nmoves equals the number of rows in moves for that
  * game, which are plies 0 .. nmoves-1; store_move_add keeps it with one
@@ -150,6 +154,140 @@ static const char *const migrations[] = {
     "ALTER TABLE players_v3 RENAME TO players;"
     "CREATE INDEX players_bots ON players(id) WHERE is_bot = 1;"
     "CREATE INDEX players_guests ON players(id) WHERE is_guest = 1;",
+
+    /* 4: the community (community.h, store_forum.c, store_community.c).
+     * A column naming a player is NULL for none, and becomes NULL when a
+     * guest is purged (each has an index, so the purge finds its rows);
+     * a guest's notifications go with the guest. The search index holds
+     * one row per post, its body and, for a thread's opening post, the
+     * thread's title, read through the view forum_text. */
+    "ALTER TABLE players ADD COLUMN role INTEGER NOT NULL DEFAULT 0 CHECK (role IN (0, 1, 2));"
+    "ALTER TABLE players ADD COLUMN muted_until INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE players ADD COLUMN closed INTEGER NOT NULL DEFAULT 0 CHECK (closed IN (0, 1));"
+    "CREATE INDEX players_staff ON players(role) WHERE role > 0;"
+
+    "CREATE TABLE forum_threads ("
+    "  id INTEGER PRIMARY KEY,"
+    "  category TEXT NOT NULL CHECK (length(CAST(category AS BLOB)) BETWEEN 1 AND 15),"
+    "  title TEXT NOT NULL,"
+    "  author INTEGER REFERENCES players(id) ON DELETE SET NULL,"
+    "  created INTEGER NOT NULL,"
+    "  last_post INTEGER NOT NULL,"
+    "  posts INTEGER NOT NULL DEFAULT 0,"
+    "  locked INTEGER NOT NULL DEFAULT 0 CHECK (locked IN (0, 1)),"
+    "  hidden INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1)),"
+    "  deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),"
+    "  first_post INTEGER NOT NULL DEFAULT 0);"
+    "CREATE INDEX forum_threads_category ON forum_threads(category, last_post, id)"
+    "  WHERE hidden = 0 AND deleted = 0;"
+    "CREATE INDEX forum_threads_recent ON forum_threads(last_post, id)"
+    "  WHERE hidden = 0 AND deleted = 0;"
+    "CREATE INDEX forum_threads_author ON forum_threads(author);"
+
+    "CREATE TABLE forum_posts ("
+    "  id INTEGER PRIMARY KEY,"
+    "  thread INTEGER NOT NULL REFERENCES forum_threads(id),"
+    "  author INTEGER REFERENCES players(id) ON DELETE SET NULL,"
+    "  created INTEGER NOT NULL,"
+    "  edited INTEGER NOT NULL DEFAULT 0,"
+    "  hidden INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1)),"
+    "  deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),"
+    "  body TEXT NOT NULL);"
+    "CREATE INDEX forum_posts_thread ON forum_posts(thread, id) WHERE hidden = 0 AND deleted = 0;"
+    "CREATE INDEX forum_posts_author ON forum_posts(author);"
+
+    "CREATE VIEW forum_text AS SELECT p.id AS id,"
+    "  CASE WHEN t.first_post = p.id THEN t.title ELSE '' END AS title, p.body AS body"
+    "  FROM forum_posts p JOIN forum_threads t ON t.id = p.thread;"
+    "CREATE VIRTUAL TABLE forum_search USING fts5(title, body,"
+    "  content = 'forum_text', content_rowid = 'id');"
+
+    "CREATE TABLE notifications ("
+    "  id INTEGER PRIMARY KEY,"
+    "  player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,"
+    "  kind TEXT NOT NULL,"
+    "  sender INTEGER REFERENCES players(id) ON DELETE SET NULL,"
+    "  thread INTEGER NOT NULL DEFAULT 0,"
+    "  post INTEGER NOT NULL DEFAULT 0,"
+    "  ticket INTEGER NOT NULL DEFAULT 0,"
+    "  title TEXT NOT NULL DEFAULT '',"
+    "  created INTEGER NOT NULL,"
+    "  is_read INTEGER NOT NULL DEFAULT 0 CHECK (is_read IN (0, 1)));"
+    "CREATE INDEX notifications_player ON notifications(player, id);"
+    "CREATE INDEX notifications_unread ON notifications(player, id) WHERE is_read = 0;"
+    "CREATE INDEX notifications_sender ON notifications(sender);"
+
+    "CREATE TABLE tickets ("
+    "  id INTEGER PRIMARY KEY,"
+    "  player INTEGER REFERENCES players(id) ON DELETE SET NULL,"
+    "  email TEXT NOT NULL DEFAULT '',"
+    "  kind TEXT NOT NULL,"
+    "  subject TEXT NOT NULL,"
+    "  created INTEGER NOT NULL,"
+    "  updated INTEGER NOT NULL,"
+    "  status INTEGER NOT NULL DEFAULT 0 CHECK (status IN (0, 1)),"
+    "  messages INTEGER NOT NULL DEFAULT 0);"
+    "CREATE INDEX tickets_player ON tickets(player, updated, id);"
+    "CREATE INDEX tickets_status ON tickets(status, updated, id);"
+    "CREATE INDEX tickets_updated ON tickets(updated, id);"
+
+    "CREATE TABLE ticket_messages ("
+    "  id INTEGER PRIMARY KEY,"
+    "  ticket INTEGER NOT NULL REFERENCES tickets(id),"
+    "  author INTEGER REFERENCES players(id) ON DELETE SET NULL,"
+    "  staff INTEGER NOT NULL DEFAULT 0 CHECK (staff IN (0, 1)),"
+    "  created INTEGER NOT NULL,"
+    "  body TEXT NOT NULL);"
+    "CREATE INDEX ticket_messages_ticket ON ticket_messages(ticket, id);"
+    "CREATE INDEX ticket_messages_author ON ticket_messages(author);"
+
+    "CREATE TABLE mail_queue ("
+    "  id INTEGER PRIMARY KEY,"
+    "  to_addr TEXT NOT NULL,"
+    "  reply_to TEXT NOT NULL DEFAULT '',"
+    "  subject TEXT NOT NULL,"
+    "  body TEXT NOT NULL,"
+    "  created INTEGER NOT NULL,"
+    "  attempts INTEGER NOT NULL DEFAULT 0,"
+    "  next_try INTEGER NOT NULL,"
+    "  sent INTEGER NOT NULL DEFAULT 0,"
+    "  error TEXT NOT NULL DEFAULT '');"
+    "CREATE INDEX mail_queue_due ON mail_queue(sent, next_try);"
+
+    "CREATE TABLE chat_lines ("
+    "  id INTEGER PRIMARY KEY,"
+    "  game INTEGER NOT NULL REFERENCES games(id),"
+    "  room INTEGER NOT NULL CHECK (room IN (0, 1)),"
+    "  author INTEGER REFERENCES players(id) ON DELETE SET NULL,"
+    "  time INTEGER NOT NULL,"
+    "  hidden INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1)),"
+    "  text TEXT NOT NULL);"
+    "CREATE INDEX chat_lines_room ON chat_lines(game, room, id);"
+    "CREATE INDEX chat_lines_author ON chat_lines(author);"
+
+    "CREATE TABLE reports ("
+    "  id INTEGER PRIMARY KEY,"
+    "  reporter INTEGER REFERENCES players(id) ON DELETE SET NULL,"
+    "  kind TEXT NOT NULL,"
+    "  target INTEGER NOT NULL,"
+    "  reason TEXT NOT NULL DEFAULT '',"
+    "  created INTEGER NOT NULL,"
+    "  status INTEGER NOT NULL DEFAULT 0 CHECK (status IN (0, 1)),"
+    "  resolved_by INTEGER REFERENCES players(id) ON DELETE SET NULL,"
+    "  resolved_at INTEGER NOT NULL DEFAULT 0);"
+    "CREATE INDEX reports_status ON reports(status, id);"
+    "CREATE INDEX reports_reporter ON reports(reporter);"
+    "CREATE INDEX reports_resolver ON reports(resolved_by);"
+
+    "CREATE TABLE audit_log ("
+    "  id INTEGER PRIMARY KEY,"
+    "  actor INTEGER REFERENCES players(id) ON DELETE SET NULL,"
+    "  action TEXT NOT NULL,"
+    "  target_kind TEXT NOT NULL,"
+    "  target INTEGER NOT NULL,"
+    "  detail TEXT NOT NULL DEFAULT '',"
+    "  created INTEGER NOT NULL);"
+    "CREATE INDEX audit_log_actor ON audit_log(actor);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
@@ -422,6 +560,10 @@ store *store_open(const char *path, int sync_full, store_err *err)
             return NULL;
         }
     }
+    if (store_forum_prepare(s, err) != 0 || store_community_prepare(s, err) != 0) {
+        store_close(s);
+        return NULL;
+    }
     checkpointer_start(s, path, sync_full);
     return s;
 }
@@ -445,6 +587,10 @@ void store_close(store *s)
     free(s->path);
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->st[i]);
+    for (int i = 0; i < FS_COUNT; i++)
+        sqlite3_finalize(s->fst[i]);
+    for (int i = 0; i < CS_COUNT; i++)
+        sqlite3_finalize(s->cst[i]);
     sqlite3_close(s->db);
     free(s);
 }
