@@ -25,12 +25,13 @@ SRC_CLI := src/cli/main.c
 # The server, linked into the `citadel` binary only (the unit tests and fuzz
 # targets need none of its libraries).
 SRC_SRV := $(wildcard src/server/*.c) $(wildcard src/store/*.c)
-SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lsodium
+SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lsodium -lcmark -lcurl
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
 # the real server driven over the wire by that client.
-SRVTEST := test_store test_store_results test_quota test_client_selftest test_server \
-           test_hidden test_guard test_faults test_effects_live test_keeps_live
+SRVTEST := test_store test_store_results test_store_community test_quota test_markdown \
+           test_client_selftest test_server test_hidden test_guard test_faults \
+           test_effects_live test_keeps_live test_community test_support test_moderation
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 release_CFLAGS := -O3 -march=native -DNDEBUG
@@ -57,7 +58,7 @@ build/$(1)/tests/%: tests/unit/%.c $$(wildcard tests/unit/*.h) build/$(1)/libcit
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
 	    build/$(1)/libcitadel.a -o $$@ -lcmocka $$(LIBS)
-build/$(1)/tests/test_store build/$(1)/tests/test_store_results: build/$(1)/tests/%: \
+build/$(1)/tests/test_store build/$(1)/tests/test_store_results build/$(1)/tests/test_store_community: build/$(1)/tests/%: \
         tests/server/%.c tests/server/store_fixture.h $$(wildcard src/store/*.c src/store/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
@@ -66,11 +67,19 @@ build/$(1)/tests/test_quota: tests/server/test_quota.c src/server/quota.c src/se
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
 	    tests/server/test_quota.c src/server/quota.c -o $$@ -lcmocka $$(LIBS)
+build/$(1)/tests/test_markdown: tests/server/test_markdown.c src/server/markdown.c \
+        src/server/mail_text.c src/server/markdown.h src/server/mail.h
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
+	    tests/server/test_markdown.c src/server/markdown.c src/server/mail_text.c -o $$@ \
+	    -lcmark -lcmocka $$(LIBS)
 build/$(1)/tests/test_%: tests/server/test_%.c $$(wildcard tests/server/*.h) \
-                         tests/server/client.c tests/server/wire.c tests/server/wirelog.c
+                         tests/server/client.c tests/server/wire.c tests/server/wirelog.c \
+                         tests/server/smtp_sink.c
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
-	    tests/server/client.c tests/server/wire.c tests/server/wirelog.c -o $$@ -ljansson -lsqlite3 -lcmocka -lcrypto \
+	    tests/server/client.c tests/server/wire.c tests/server/wirelog.c tests/server/smtp_sink.c \
+	    -o $$@ -ljansson -lsqlite3 -lcmocka -lcrypto \
 	    $$(LIBS)
 $(1): build/$(1)/citadel
 $(1)-tests: $$(addprefix build/$(1)/tests/,$$(UNIT) $$(SRVTEST))

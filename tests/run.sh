@@ -67,7 +67,7 @@ build asan asan-tests
 note "unit (debug build)"
 # the tests that start a server (tests/server) run in their own tier below
 over_the_wire() {
-    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults|test_keeps_live|test_effects_live) return 0 ;; esac
+    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults|test_keeps_live|test_effects_live|test_community|test_support|test_moderation) return 0 ;; esac
     return 1
 }
 for t in build/debug/tests/test_*; do
@@ -98,11 +98,11 @@ wire_log=$PWD/build/wire-server.log
 rm -f "$wire_log"
 export CITADEL_WIRE_LOG=$wire_log
 note "server (release build)"
-for t in test_server test_hidden test_guard test_keeps_live test_effects_live; do
+for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation; do
     CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-release
 done
 note "server (ASan + UBSan build)"
-for t in test_server test_hidden test_guard test_keeps_live test_effects_live; do
+for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation; do
     CITADEL=build/asan/citadel run_cmocka build/debug/tests/$t server-asan
 done
 note "short soak (ASan + UBSan build)"

@@ -21,6 +21,8 @@ static const char usage[] =
     "commands:\n"
     "  serve [--listen ADDR:PORT] [--db FILE] [--web DIR]\n"
     "                           the web server: play, watch, ladders (docs/api.md)\n"
+    "  admin grant|revoke NAME moderator|admin [--db FILE]\n"
+    "                           give or take a role on the server's database\n"
     "  uci                      speak the UCI dialect on standard input/output\n"
     "  perft --variant V --depth N [--fen F] [--seed S] [--move-limit L]\n"
     "        [--set NAME=VALUE ...]\n"
@@ -187,6 +189,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "serve") == 0)
         return serve_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "admin") == 0)
+        return admin_main(argc - 2, argv + 2);
     if (strcmp(cmd, "perft") == 0)
         return cmd_perft(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0)

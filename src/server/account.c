@@ -256,6 +256,16 @@ static int known_addr(srv *s, int64_t player, const char *addr)
     return store_kv_get(s->st, player, key, when, sizeof when, &e) == 0;
 }
 
+/* /api/me's answer, and sign-in's: the player, with their role and mute. */
+static json_t *me_json(srv *s, const ident *me)
+{
+    store_standing st = {0};
+    store_err e;
+    store_standing_get(s->st, me->id, &st, &e);
+    return json_pack("{s:o, s:s, s:I}", "player", ident_json(me), "role", role_name(st.role),
+                     "muted_until", (json_int_t)st.muted_until);
+}
+
 static void signed_in(srv *s, net_http *h, int64_t player, int status)
 {
     char token[65], headers[256];
@@ -265,7 +275,14 @@ static void signed_in(srv *s, net_http *h, int64_t player, int status)
         return;
     }
     cookie_header(s, headers, sizeof headers, token, SRV_SESSION_MS);
-    reply_json(h, status, json_pack("{s:o}", "player", ident_json(&me)), headers);
+    reply_json(h, status, me_json(s, &me), headers);
+}
+
+static int account_closed(srv *s, int64_t player)
+{
+    store_standing st;
+    store_err e;
+    return store_standing_get(s->st, player, &st, &e) != 0 || st.closed;
 }
 
 static void pw_done(void *app, job *j)
@@ -293,6 +310,8 @@ static void pw_done(void *app, job *j)
         }
     } else if (!p->ok) {
         reply_error(p->h, 401, "wrong name or password");
+    } else if (account_closed(s, p->player)) {
+        reply_error(p->h, 403, "this account is closed");
     } else {
         int fails = s->cfg.limits[LIM_SIGNIN_FAILS];
         char kname[96], kaddr[96];
@@ -475,10 +494,10 @@ void account_http(srv *s, net_http *h, const net_request *req, const char *path)
         char token[65], headers[256];
         int r;
         if (session_player(s, req->cookie, &me) == 0)
-            reply_json(h, 200, json_pack("{s:o}", "player", ident_json(&me)), NULL);
+            reply_json(h, 200, me_json(s, &me), NULL);
         else if ((r = guest_new(s, addr, &me, token)) == 0) {
             cookie_header(s, headers, sizeof headers, token, SRV_GUEST_SESSION_MS);
-            reply_json(h, 200, json_pack("{s:o}", "player", ident_json(&me)), headers);
+            reply_json(h, 200, me_json(s, &me), headers);
         } else if (r > 0)
             reply_error(h, 429, "too many new guests from your address; sign in, or try again "
                                 "later");

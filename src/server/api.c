@@ -467,6 +467,18 @@ void api_http(srv *s, net_http *h, const net_request *req)
         position_page(h, req);
     else if (strncmp(path, "/setups/", 8) == 0 && (get || post))
         setups_page(s, h, req, path + 8);
+    else if (strncmp(path, "/forum", 6) == 0 && (path[6] == 0 || path[6] == '/') &&
+             (get || post))
+        forum_http(s, h, req, path + 6);
+    else if ((strcmp(path, "/support") == 0 || strncmp(path, "/support/", 9) == 0 ||
+              strncmp(path, "/staff/", 7) == 0 || strcmp(path, "/notifications") == 0 ||
+              strcmp(path, "/notifications/read") == 0) &&
+             (get || post))
+        support_http(s, h, req, path);
+    else if ((strcmp(path, "/reports") == 0 || strncmp(path, "/mod/", 5) == 0 ||
+              strncmp(path, "/admin/", 7) == 0) &&
+             (get || post))
+        moderation_http(s, h, req, path);
     else if (!get)
         reply_error(h, post ? 404 : 405, post ? "no such endpoint" : "GET or POST only");
     else if (strcmp(path, "/health") == 0)

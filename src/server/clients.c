@@ -352,7 +352,7 @@ static void dispatch(srv *s, client *c, const char *type, json_t *msg, json_t *r
         live_on_rematch(s, c, msg);
     else if (strcmp(type, "setup") == 0)
         live_on_setup(s, c, msg);
-    else if (!lobby_message(s, c, type, msg, ref))
+    else if (!lobby_message(s, c, type, msg, ref) && !chat_message(s, c, type, msg, ref))
         client_error(c, ref, "unknown message type '%.40s'", type);
 }
 

@@ -42,6 +42,16 @@ static const struct {
                    "open seeks, challenges and tables one player may hold"},
     [LIM_HASH_QUEUE] = {"hashing-queue", 32, 100000,
                         "sign-ups and sign-ins waiting for password hashing, server-wide"},
+    [LIM_POSTS] = {"posts-per-hour", 30, 100000, "board posts one account may make an hour"},
+    [LIM_NEW_POSTS] = {"new-account-posts-per-hour", 5, 100000,
+                       "... and one less than a day old"},
+    [LIM_CHAT] = {"chat-per-minute", 20, 100000,
+                  "chat lines one player may send a minute (at most a quarter at once)"},
+    [LIM_TICKETS] = {"support-per-hour", 5, 100000,
+                     "support messages one address may send an hour"},
+    [LIM_REPORTS] = {"reports-per-hour", 20, 100000, "reports one account may make an hour"},
+    [LIM_SEARCHES] = {"searches-per-minute", 30, 100000,
+                      "board searches one address may make a minute"},
 };
 
 void srv_config_default(srv_config *cfg)
@@ -56,6 +66,7 @@ void srv_config_default(srv_config *cfg)
      * interactive sign-in */
     cfg->pw_ops = 2;
     cfg->pw_mem = 19u * 1024 * 1024;
+    snprintf(cfg->mail_from, sizeof cfg->mail_from, "citadel@localhost");
 }
 
 int srv_config_limit(srv_config *cfg, const char *text, char *err, size_t errlen)

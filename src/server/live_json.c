@@ -200,6 +200,9 @@ json_t *live_state(live *g, const client *to)
     json_t *threats = live_threats_json(g);
     if (threats)
         json_object_set_new(j, "threats", threats);
+    json_t *chat = chat_json(g->s, g, to);  /* NULL: no chat, or an HTTP reader */
+    if (chat)
+        json_object_set_new(j, "chat", chat);
     return j;
 }
 

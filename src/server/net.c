@@ -92,6 +92,9 @@ typedef struct pss {
     char *body;
     size_t body_len, body_cap;
     long content_length;
+    int dispatched;      /* the request went to the app (once only: a POST with
+                          * Content-Length 0 is dispatched at once, and lws
+                          * then reports its empty body complete too) */
     net_http *pending;
     /* the answer being written */
     int resp_state;
@@ -143,17 +146,25 @@ static void header_copy(struct lws *wsi, enum lws_token_indexes t, char *buf, in
         buf[0] = 0;
 }
 
-static void query_copy(struct lws *wsi, char *buf, size_t size)
+/* The query, as libwebsockets gives it: each `name=value` piece already
+ * URL-decoded ("+" a space), joined again by "&". 0, or -1 if it does not
+ * fit in buf (the request is then refused, never served with a part). */
+static int query_copy(struct lws *wsi, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = 0;
     for (int i = 0;; i++) {
-        char frag[256];
+        char frag[1024];
+        int flen = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, i);
+        if (flen <= 0)
+            return 0;  /* no more pieces */
+        if ((size_t)flen >= sizeof frag)
+            return -1;
         int len = lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i);
-        if (len <= 0)
-            break;
+        if (len < 0)
+            return -1;
         if (used + (size_t)len + 2 > size)
-            break;
+            return -1;
         if (used)
             buf[used++] = '&';
         memcpy(buf + used, frag, (size_t)len);
@@ -195,6 +206,7 @@ static void dispatch(net *n, struct lws *wsi, pss *p)
     }
     h->wsi = wsi;
     p->pending = h;
+    p->dispatched = 1;
     net_request req = request_of(p, &hd);
     n->cb.http(n->app, h, &req);
 }
@@ -414,6 +426,7 @@ static void conn_free(net_conn *c)
 static int on_http(net *n, struct lws *wsi, pss *p)
 {
     request_reset(p);
+    p->dispatched = 0;
     if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0) {
         strcpy(p->method, "GET");
         header_copy(wsi, WSI_TOKEN_GET_URI, p->path, sizeof p->path);
@@ -436,7 +449,10 @@ static int on_http(net *n, struct lws *wsi, pss *p)
                                "Transfer-Encoding is not accepted; send Content-Length");
         return -1;
     }
-    query_copy(wsi, p->query, sizeof p->query);
+    if (query_copy(wsi, p->query, sizeof p->query) != 0) {
+        lws_return_http_status(wsi, HTTP_STATUS_REQ_URI_TOO_LONG, NULL);
+        return -1;
+    }
     if (strncmp(p->path, "/api/", 5) != 0) {
         if (strcmp(p->method, "GET") != 0) {
             lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
@@ -633,7 +649,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP_BODY:
         return on_body(wsi, p, in, len);
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-        dispatch(net_of(wsi), wsi, p);
+        if (!p->dispatched)
+            dispatch(net_of(wsi), wsi, p);
         return 0;
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return write_answer(wsi, p);

@@ -49,7 +49,8 @@ typedef struct net_timer net_timer;
 typedef struct net_request {
     const char *method;   /* "GET", "POST", ... */
     const char *path;     /* "/api/me", without the query */
-    const char *query;    /* "offset=50", or "" */
+    const char *query;    /* "offset=50", or "": each name=value already URL-decoded
+                           * ("%2B" is "+", "+" a space), rejoined by "&" */
     const char *cookie;   /* the Cookie header */
     const char *peer;     /* the client's address (the socket's) */
     const char *origin;   /* the Origin header */

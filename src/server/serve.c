@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mail.h"
 #include "serve.h"
 #include "server.h"
 
@@ -36,6 +37,7 @@ static const char serve_usage[] =
     "                     [--ipv6] [--sync-full] [--abandon-ms MS] [--limit NAME=N]...\n"
     "                     [--allow-origin ORIGIN]... [--behind-tls] [--trust-proxy ADDR]\n"
     "                     [--tls-cert FILE --tls-key FILE] [--bot NAME=SPEC]...\n"
+    "                     [--smtp URL --support-to ADDRESS [--mail-from ADDRESS]] [--site URL]\n"
     "  --listen        address and port (default 127.0.0.1:8080; port 0 picks one)\n"
     "  --db            the SQLite file (default citadel.db in the working folder)\n"
     "  --web           the built web page (default web/dist)\n"
@@ -52,6 +54,11 @@ static const char serve_usage[] =
     "                  the last address of their X-Forwarded-For\n"
     "  --tls-cert/--tls-key  serve HTTPS and WSS with this certificate (PEM)\n"
     "  --bot           a bot account more, e.g. bot-myengine=uci:/usr/local/bin/engine\n"
+    "  --smtp          the mail server for support mail: smtp://host:25, smtps://host:465,\n"
+    "                  smtp://user:password@host:587 (without it no mail is sent)\n"
+    "  --support-to    where support messages are mailed (the operator's address)\n"
+    "  --mail-from     the sender of the server's mail (default citadel@localhost)\n"
+    "  --site          the site's address for links in mail (https://play.example.org)\n"
     "limits (per address, per player or server-wide; default, meaning):\n";
 
 static int usage(const char *why)
@@ -109,6 +116,22 @@ int serve_main(int argc, char **argv)
             snprintf(cfg.bot_names[cfg.extra_bots], sizeof cfg.bot_names[0], "%.*s",
                      (int)(eq - val), val);
             snprintf(cfg.bot_specs[cfg.extra_bots++], sizeof cfg.bot_specs[0], "%s", eq + 1);
+        } else if ((strcmp(a, "--smtp") == 0 || strcmp(a, "--support-to") == 0 ||
+                    strcmp(a, "--mail-from") == 0 || strcmp(a, "--site") == 0) && val) {
+            i++;
+            char *dst = strcmp(a, "--smtp") == 0         ? cfg.smtp
+                        : strcmp(a, "--support-to") == 0 ? cfg.support_to
+                        : strcmp(a, "--mail-from") == 0  ? cfg.mail_from
+                                                         : cfg.site;
+            if (strlen(val) >= sizeof cfg.smtp)
+                return usage("--smtp, --support-to, --mail-from and --site take at most 255 bytes");
+            if ((dst == cfg.support_to || dst == cfg.mail_from) && !mail_address_ok(val))
+                return usage("--support-to and --mail-from want an address: name@example.org");
+            if (dst == cfg.smtp && strncmp(val, "smtp://", 7) != 0 && strncmp(val, "smtps://", 8) != 0)
+                return usage("--smtp wants smtp://HOST[:PORT] or smtps://HOST[:PORT]");
+            snprintf(dst, sizeof cfg.smtp, "%s", val);
+            if (dst == cfg.site && dst[0] && dst[strlen(dst) - 1] == '/')
+                dst[strlen(dst) - 1] = 0;
         } else if (strcmp(a, "--tls-cert") == 0 && val)
             tls_cert = argv[++i];
         else if (strcmp(a, "--tls-key") == 0 && val)
@@ -126,6 +149,8 @@ int serve_main(int argc, char **argv)
     }
     if (!tls_cert != !tls_key)
         return usage("--tls-cert and --tls-key go together");
+    if (cfg.smtp[0] && !cfg.support_to[0])
+        return usage("--smtp wants --support-to, the address support mail goes to");
     if (tls_cert)
         cfg.behind_tls = 1;  /* served over TLS: the same cookies and origin */
     if (nworkers < 1)
@@ -195,7 +220,8 @@ out:
     /* the pools first: their jobs' answers go nowhere now */
     workers_free(s->pool);
     workers_free(s->hash_pool);
-    s->pool = s->hash_pool = NULL;
+    workers_free(s->mail_pool);
+    s->pool = s->hash_pool = s->mail_pool = NULL;
     /* timers and clients go before the net they live in */
     srv_stop(s);
     net_free(s->net);

@@ -15,6 +15,7 @@
 
 #include "../ai/bots.h"
 #include "botpool.h"
+#include "mail.h"
 #include "server.h"
 
 #define SWEEP_MS 30000
@@ -111,6 +112,15 @@ static void on_sweep(void *arg)
     net_timer_set(s->sweep, SWEEP_MS);
 }
 
+#define MAIL_TICK_MS 1000
+
+static void on_mail_tick(void *arg)
+{
+    srv *s = arg;
+    mail_pump(s);
+    net_timer_set(s->mail_timer, MAIL_TICK_MS);
+}
+
 int srv_start(srv *s)
 {
     int resumed = live_resume_all(s);
@@ -122,6 +132,13 @@ int srv_start(srv *s)
     if (!s->sweep || !s->lobby_timer)
         return -1;
     net_timer_set(s->sweep, SWEEP_MS);
+    if (s->cfg.smtp[0]) {
+        /* the queue's retries are a second apart at first (mail.h) */
+        s->mail_timer = net_timer_new(s->net, on_mail_tick, s);
+        if (!s->mail_timer)
+            return -1;
+        net_timer_set(s->mail_timer, 0);
+    }
     return resumed;
 }
 
@@ -148,7 +165,8 @@ void srv_stop(srv *s)
     }
     net_timer_free(s->sweep);
     net_timer_free(s->lobby_timer);
-    s->sweep = s->lobby_timer = NULL;
+    net_timer_free(s->mail_timer);
+    s->sweep = s->lobby_timer = s->mail_timer = NULL;
 }
 
 void srv_free(srv *s)
@@ -178,6 +196,8 @@ static void on_wake(void *app)
         workers_drain(s->pool, s);
     if (s->hash_pool)
         workers_drain(s->hash_pool, s);
+    if (s->mail_pool)
+        workers_drain(s->mail_pool, s);
 }
 
 const net_callbacks srv_callbacks = {

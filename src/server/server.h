@@ -16,6 +16,14 @@
  *   live_setup.c  private setups (games whose sides set up in secret)
  *   live_json.c what a game looks like to each client (views), sending
  *   records.c   stored games read back: records, positions for review
+ *   community.c what the community's pages share: who asks, text checks,
+ *               player references, notifications sent live
+ *   forum.c     the message board: categories, threads, posts, search
+ *   markdown.c  posts in Markdown made into safe HTML (cmark)
+ *   support.c   support tickets, their answers, notifications read
+ *   mail.c      the mail queue, sent over SMTP (libcurl)
+ *   chat.c      chat in live games, players and spectators apart
+ *   moderation.c  reports, hiding, locking, mutes, roles, the audit log
  *
  * Everything here runs on the event-loop thread; only job `run` functions
  * run elsewhere, on copies. See docs/api.md for the protocol.
@@ -38,6 +46,7 @@
 
 #include "../base/rng.h"
 #include "../games/game.h"
+#include "../store/community.h"
 #include "../store/store.h"
 #include "net.h"
 #include "quota.h"
@@ -84,6 +93,12 @@ enum {
     LIM_NEW_GAMES,         /* games, seeks, challenges and tables per address an hour */
     LIM_SEEKS,             /* open seeks, challenges and tables per player */
     LIM_HASH_QUEUE,        /* password hashings waiting, server-wide */
+    LIM_POSTS,             /* board posts an hour, per account */
+    LIM_NEW_POSTS,         /* board posts an hour, per account younger than a day */
+    LIM_CHAT,              /* chat lines a minute, per player */
+    LIM_TICKETS,           /* support messages an hour, per address */
+    LIM_REPORTS,           /* reports an hour, per account */
+    LIM_SEARCHES,          /* board searches a minute, per address */
     LIM_COUNT
 };
 
@@ -101,6 +116,10 @@ typedef struct srv_config {
     int extra_bots;            /* --bot NAME=SPEC accounts */
     char bot_names[SRV_MAX_BOTS][STORE_NAME_MAX + 1];
     char bot_specs[SRV_MAX_BOTS][64];
+    char smtp[256];            /* --smtp URL ("" : no mail is sent) */
+    char mail_from[256];       /* --mail-from ADDRESS */
+    char support_to[256];      /* --support-to ADDRESS */
+    char site[128];            /* --site URL: the site's address, for links in mail */
 } srv_config;
 
 /* config.c */
@@ -237,6 +256,9 @@ struct srv {
     int nbots;
     int stopping;
     struct botpool *botpool;
+    workers *mail_pool;      /* SMTP sends, one at a time (mail.c); NULL: none yet */
+    int mail_busy;           /* a mail is being sent */
+    net_timer *mail_timer;   /* with --smtp: looks for mail due once a second */
 };
 
 /* server.c: the server object. srv_new opens nothing but the bots'
@@ -319,6 +341,57 @@ void request_addr(srv *s, const net_request *req, char *out, size_t size);
 int origin_ok(srv *s, const net_request *req);
 /* Removes guests without a game whose every session has expired. */
 void guests_purge(srv *s);
+
+/* community.c */
+/* The signed-in visitor of a request (a guest's session counts): 0, or -1
+ * if the request has no valid session. standing may be NULL. */
+int request_me(srv *s, const net_request *req, ident *me, struct store_standing *standing);
+/* 0 if text is valid UTF-8 of 1..max bytes (0..max if may_be_empty)
+ * without control characters (multiline: newlines and tabs allowed);
+ * else -1 with why in err ("the title is too long (at most 200 bytes)",
+ * `what` naming the field). */
+int text_check(const char *text, size_t max, int multiline, int may_be_empty,
+               const char *what, char *err, size_t errlen);
+/* {"id", "name", "bot", "guest"} of a stored player; name alone if the
+ * store does not know it. */
+json_t *player_ref(srv *s, int64_t id, const char *name);
+/* A notification stored for n->player and sent live to every connection
+ * of theirs (`notify`). */
+void notify_player(srv *s, struct store_note *n);
+/* 1 if the player may write now: not muted, not closed; else 0 with why. */
+int may_write(srv *s, const ident *me, const struct store_standing *st, char *err,
+              size_t errlen);
+/* "player", "moderator", "admin" and back (-1: none of them). */
+const char *role_name(int role);
+int role_parse(const char *name);
+/* ?page=N of a query (1 if none or bad). */
+int query_page(const char *query);
+/* The value of ?name= in a query (which the net has URL-decoded) into
+ * out: 1 if there, 0 if not, -1 if it does not fit. */
+int query_param(const char *query, const char *name, char *out, size_t size);
+/* How many pages `total` rows make (at least 1). */
+int pages_of(int total, int per_page);
+/* 1 for moderators and admins. */
+int is_staff(const struct store_standing *st);
+/* The request's body as a JSON object ({} if empty); NULL after answering
+ * 400 if it is not one. */
+json_t *body_object(const net_request *req, net_http *h);
+/* Notifications as the API shows them. */
+json_t *notes_json(srv *s, const struct store_note *notes, int n);
+/* forum.c: /api/forum/... (path after "/api/forum") */
+void forum_http(srv *s, net_http *h, const net_request *req, const char *path);
+/* support.c: /api/support..., /api/staff/..., /api/notifications... */
+void support_http(srv *s, net_http *h, const net_request *req, const char *path);
+/* moderation.c: /api/reports, /api/mod/..., /api/admin/... */
+void moderation_http(srv *s, net_http *h, const net_request *req, const char *path);
+/* chat.c */
+/* Requests of the chat; 1 if type was one of them. */
+int chat_message(srv *s, client *c, const char *type, json_t *msg, json_t *ref);
+/* The chat a client sees of a game ({room, lines}), or NULL if the game
+ * has none for it. */
+json_t *chat_json(srv *s, live *g, const client *to);
+/* A moderator hid (or showed again) a chat line: the room is told. */
+void chat_line_changed(srv *s, const struct store_chat *line);
 
 /* api.c */
 void api_http(srv *s, net_http *h, const net_request *req);

@@ -1,9 +1,11 @@
 /* fuzz_http.c -- libFuzzer target for the server's HTTP API (api.c,
- * account.c, records.c), on the fake net of server_fake.c.
+ * account.c, records.c, and the community's forum.c, support.c,
+ * moderation.c), on the fake net of server_fake.c.
  *
  * Input: one byte of settings, then requests. The settings byte: bits 0-6
- * say what the store holds before the server starts (FAKE_POP_*: alice and
- * bob with sessions, live and finished games, which srv_start resumes),
+ * say what the store holds before the server starts (FAKE_POP_*: alice (an
+ * admin) and bob (a moderator) with sessions, live and finished games,
+ * which srv_start resumes),
  * bit 7 lowers the limits on guests, sign-ups, sign-in failures and the
  * hashing queue so that they are met. Each request is two bytes of flags
  * and a line of text, up to a newline:

@@ -28,10 +28,10 @@
  *                            foreign)
  *    1 CLOSE slot            the peer leaves
  *    2 RAW slot len bytes... a text message (made valid UTF-8)
- *    3-7 TEMPLATE slot type ref fields...   type%20: seek challenge accept
+ *    3-7 TEMPLATE slot type ref fields...   type%21: seek challenge accept
  *                            accept_challenge cancel play_bot local table
  *                            sit watch unwatch lobby unlobby move resign
- *                            draw rematch setup ping garbage; the fields are
+ *                            draw rematch setup ping chat garbage; the fields are
  *                            read in the order op_template reads them
  *    8 MOVE slot game move ply   (as the template, without ref)
  *    9 AUTOPLAY n seed       up to n%64+1 steps of legal play
@@ -61,7 +61,10 @@
  * its legal moves are that position's and
  * go only to who plays the side to move, `you` names the sides its player
  * plays, and a hidden game's end shows the stored final position and
- * start; a connected client's player is still in the store under its id;
+ * start; a game's chat (the `game` message's and every `chat` line)
+ * reaches its players from the players' room only and everyone else from
+ * the spectators' room only; a connected client's player is still in the
+ * store under its id;
  * HTTP requests (sign-up, sign-in and the rest, made on the way) as in
  * fuzz_http.c; a WebSocket is refused only with 403 or 429.
  *
@@ -441,12 +444,12 @@ static json_t *move_message(json_t *m, slot *s, rd *r)
 static void op_template(int k, unsigned t, rd *r)
 {
     slot *s = &S.sl[k];
-    static const char *const types[20] = {
+    static const char *const types[21] = {
         "seek", "challenge", "accept", "accept_challenge", "cancel", "play_bot", "local",
         "table", "sit", "watch", "unwatch", "lobby", "unlobby", "move", "resign", "draw",
-        "rematch", "setup", "ping", "?"};
-    t %= 20;
-    if (t == 19) {
+        "rematch", "setup", "ping", "chat", "?"};
+    t %= 21;
+    if (t == 20) {
         unsigned g = u8(r);
         json_t *m;
         if (g % 4 == 0)
@@ -554,6 +557,21 @@ static void op_template(int k, unsigned t, rd *r)
             json_object_set_new(m, "side", json_string("x"));
         else if (sd)
             json_object_set_new(m, "side", json_integer((int)sd - 1));
+        break;
+    }
+    case 19: {
+        static const char *const lines[8] = {"gg", "", " ", "<script>x</script>", "a\nb",
+                                             "\u00e9t\u00e9", "@alice game 1", NULL};
+        json_object_set_new(m, "game", json_integer(game_pick(s, u8(r))));
+        unsigned b = u8(r) % 8;
+        if (lines[b])
+            json_object_set_new(m, "text", json_string(lines[b]));
+        else {
+            char longer[402];
+            memset(longer, 'x', sizeof longer - 1);
+            longer[400 + (u8(r) & 1)] = 0;
+            json_object_set_new(m, "text", json_string(longer));
+        }
         break;
     }
     default:

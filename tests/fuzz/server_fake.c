@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../src/server/botpool.h"
+#include "../../src/store/community.h"
 #include "../../src/store/store_int.h"
 #include "server_fake.h"
 
@@ -818,7 +819,10 @@ static void populate(store *st, unsigned what)
         store_session_add(st, &FAKE_COOKIE_ALICE[16], alice, wall_now, wall_now + SRV_SESSION_MS,
                           &e) != 0 ||
         store_session_add(st, &FAKE_COOKIE_BOB[16], bob, wall_now, wall_now + SRV_SESSION_MS,
-                          &e) != 0)
+                          &e) != 0 ||
+        /* staff, so that the moderation routes are reached too */
+        store_role_set(st, alice, STORE_ROLE_ADMIN, &e) != 0 ||
+        store_role_set(st, bob, STORE_ROLE_MODERATOR, &e) != 0)
         fake_fail("populate: %s", e.msg);
     int64_t ab[GAME_MAX_SIDES] = {alice, bob}, ba[GAME_MAX_SIDES] = {bob, alice};
     const game_variant *sv = game_variant_find("stratego");

@@ -271,6 +271,10 @@ static void read_message(slot *s, int k, const char *text, size_t len)
         json_t *game = json_object_get(m, "game");
         learn_game(s, game);
         cgame *g = cg_find(s, jint(game, "id"), 0);
+        const char *room = json_string_value(json_object_get(json_object_get(game, "chat"), "room"));
+        if (g && room && (g->you != 0) != (strcmp(room, "players") == 0))
+            fake_fail("client %d was shown the %s' chat of game %lld, which it %s: %.300s", k, room,
+                      (long long)g->id, g->you ? "plays" : "watches", text);
         if (g && !g->setup)
             check_position(k, g->id, g->ply, json_object_get(game, "position"), g->you, g->legal,
                            strcmp(json_string_value(json_object_get(game, "status")), "over") == 0,
@@ -360,9 +364,21 @@ static void read_message(slot *s, int k, const char *text, size_t len)
         }
         json_array_foreach(json_object_get(m, "games"), i, v)
             remember(S.games, &S.ngames, jint(v, "id"));
+    } else if (strcmp(type, "chat") == 0) {
+        /* the players' room reaches players only, the spectators' room
+         * spectators only (docs/api.md, "Chat") */
+        cgame *g = cg_find(s, gid, 0);
+        const char *room = json_string_value(json_object_get(m, "room"));
+        int players = room && strcmp(room, "players") == 0;
+        if (!room || (!players && strcmp(room, "spectators") != 0))
+            fake_fail("client %d was sent a chat line of no room: %.300s", k, text);
+        if (g && !g->setup && (g->you != 0) != players)
+            fake_fail("client %d, %s game %lld, was sent its %s' chat: %.300s", k,
+                      g->you ? "a player of" : "a spectator of", (long long)gid, room, text);
     } else if (strcmp(type, "error") == 0 || strcmp(type, "pong") == 0 ||
                strcmp(type, "draw_offer") == 0 || strcmp(type, "rematch_offer") == 0 ||
-               strcmp(type, "setup_ok") == 0) {
+               strcmp(type, "setup_ok") == 0 || strcmp(type, "chat_hidden") == 0 ||
+               strcmp(type, "notify") == 0) {
         /* nothing to learn */
     } else {
         fake_fail("client %d was sent a message of unknown type '%s'", k, type);
