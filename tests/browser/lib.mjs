@@ -4,7 +4,7 @@
 // saves a screenshot of each step to build/screenshots/, and exits non-zero
 // when any test failed.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,8 +29,9 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Starts `citadel serve` on a free port; resolves to {url, stop()}. The
- *  binary may be being rebuilt at this moment: a failed start is retried. */
+/** Starts `citadel serve` on a free port; resolves to {url, db, stop()}
+ *  (db: its database file, for `citadel admin`). The binary may be being
+ *  rebuilt at this moment: a failed start is retried. */
 export async function startServer() {
   const bin = join(root, 'build', 'release', 'citadel');
   const dir = mkdtempSync(join(tmpdir(), 'citadel-browser-'));
@@ -43,7 +44,8 @@ export async function startServer() {
       await sleep(1000);
       continue;
     }
-    const proc = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, `db${attempt}.sqlite`),
+    const db = join(dir, `db${attempt}.sqlite`);
+    const proc = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--db', db,
       '--web', join(root, 'web', 'dist'), '--abandon-ms', '60000'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     proc.stderr.on('data', (d) => { stderr += d; });
@@ -55,6 +57,7 @@ export async function startServer() {
         if (r.ok) {
           return {
             url,
+            db,
             async stop() {
               if (!exited) {
                 proc.kill('SIGTERM');
@@ -76,6 +79,13 @@ export async function startServer() {
   }
   rmSync(dir, { recursive: true, force: true });
   throw new Error(`cannot start the server: ${lastErr}`);
+}
+
+/** `citadel admin grant NAME ROLE --db` on the test server's database: makes
+ *  an account a moderator or an admin while the server runs. */
+export function grant(server, name, role) {
+  const r = spawnSync(join(root, 'build', 'release', 'citadel'), ['admin', 'grant', name, role, '--db', server.db], { encoding: 'utf8', timeout: 20000 });
+  if (r.status !== 0) throw new Error(`citadel admin grant ${name} ${role}: ${(r.stderr || r.stdout || '').trim().split('\n').pop()}`);
 }
 
 export async function launchBrowser() {

@@ -5,8 +5,8 @@
 // (web/gen-types.mjs): none is written here by hand.
 import type {
   Player, Variant, VariantOption, Result, Game, Seek, GameSummary, StoredGameSummary, Bot,
-  ChallengeAnswer, PlayerPageAnswer, LadderAnswer, PositionAnswer, PositionsAnswer, PlayerAnswer,
-  LobbyAnswer, BotsAnswer, GamesAnswer, VariantsAnswer, Ok, Credentials, PositionRequest,
+  ChallengeAnswer, PlayerPageAnswer, LadderAnswer, PositionAnswer, PositionsAnswer,
+  LobbyAnswer, BotsAnswer, GamesAnswer, VariantsAnswer, Ok, Credentials, PositionRequest, MeAnswer,
 } from './gen/api';
 
 export type {
@@ -26,7 +26,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** One request to the API; its answer, or an ApiError with the server's words. */
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -54,9 +55,9 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 export const api = {
-  me: () => call<PlayerAnswer>('GET', '/api/me'),
-  signup: (name: string, password: string) => call<PlayerAnswer>('POST', '/api/signup', { name, password } satisfies Credentials),
-  signin: (name: string, password: string) => call<PlayerAnswer>('POST', '/api/signin', { name, password } satisfies Credentials),
+  me: () => call<MeAnswer>('GET', '/api/me'),
+  signup: (name: string, password: string) => call<MeAnswer>('POST', '/api/signup', { name, password } satisfies Credentials),
+  signin: (name: string, password: string) => call<MeAnswer>('POST', '/api/signin', { name, password } satisfies Credentials),
   signout: () => call<Ok>('POST', '/api/signout'),
   variants: () => call<VariantsAnswer>('GET', '/api/variants'),
   bots: () => call<BotsAnswer>('GET', '/api/bots'),

@@ -1,9 +1,10 @@
-// main.ts -- the page's entry: the header, and a small router over
+// main.ts -- the page's entry: the header (with the notifications indicator
+// and, for staff, the Staff link), and a small router over
 // location.pathname (History API). Each page is a function that fills the
 // main element and may return a cleanup to run when the page is left.
 
 import { h, link } from './ui';
-import { loadMe, me, onSessionChange } from './session';
+import { loadMe, me, onSessionChange, isStaff } from './session';
 import { socket } from './ws';
 import { renderLearn } from './learn/index';
 import { renderHome } from './pages/home';
@@ -15,6 +16,11 @@ import { renderChallenge } from './pages/challenge';
 import { renderPlayer } from './pages/player';
 import { renderLadder } from './pages/ladder';
 import { renderSignin, renderSignup, signOut } from './pages/auth';
+import { renderForum, renderCategory, renderThread, renderSearch } from './community/forum';
+import { renderSupport, renderTicket } from './community/support';
+import { renderStaff } from './community/staff';
+import { renderTechSupport } from './community/techsupport';
+import { notificationsWidget } from './community/notifications';
 
 export type Cleanup = (() => void) | void;
 type Page = (host: HTMLElement, ...params: string[]) => Cleanup | Promise<Cleanup>;
@@ -30,6 +36,15 @@ const routes: [RegExp, Page, string][] = [
   [/^\/signin$/, renderSignin, 'Sign in'],
   [/^\/signup$/, renderSignup, 'Sign up'],
   [/^\/stratego\/help$/, renderStrategoHelp, 'Stratego: how to play'],
+  [/^\/stratego\/help\/support\/?$/, (host) => renderTechSupport(host, 'stratego'), 'Stratego: Technical Support'],
+  [/^\/rampart\/help\/support\/?$/, (host) => renderTechSupport(host, 'rampart'), 'Rampart: Technical Support'],
+  [/^\/forum\/?$/, renderForum, 'Forum'],
+  [/^\/forum\/search\/?$/, renderSearch, 'Search the forum'],
+  [/^\/forum\/thread\/(\d+)$/, renderThread, 'Forum'],
+  [/^\/forum\/([a-z]+)\/?$/, renderCategory, 'Forum'],
+  [/^\/support\/?$/, renderSupport, 'Support'],
+  [/^\/support\/ticket\/(\d+)$/, renderTicket, 'Support'],
+  [/^\/staff\/?(tickets|reports|audit)?\/?$/, renderStaff, 'Staff'],
   [/^\/keeps\/help(?:\/([a-z-]+))?\/?$/, renderKeepsHelp, 'Keeps & Moats: how to play'],
   [/^\/learn(\/.*)?$/, (host) => renderLearn(host, location.pathname), 'Learn'],
 ];
@@ -83,6 +98,7 @@ function renderHeader(): void {
   const who = document.getElementById('who')!;
   const p = me();
   who.replaceChildren();
+  drawStaffLink();
   if (!p) return;
   if (p.guest) {
     who.append(
@@ -92,10 +108,24 @@ function renderHeader(): void {
     );
   } else {
     who.append(
+      notificationsWidget(p.id),
       link(`/players/${encodeURIComponent(p.name)}`, h('span', { class: 'who-name' }, p.name)),
       h('button', { type: 'button', class: 'linklike', onclick: () => void signOut() }, 'Sign out'),
     );
   }
+}
+
+/** The nav's Staff link, for moderators and admins only. */
+function drawStaffLink(): void {
+  const nav = document.getElementById('nav');
+  if (!nav) return;
+  const there = document.getElementById('nav-staff');
+  if (isStaff() && !there) {
+    const a = link('/staff', 'Staff');
+    a.id = 'nav-staff';
+    nav.append(a);
+    markNav(decodeURI(location.pathname));
+  } else if (!isStaff() && there) there.remove();
 }
 
 // Links marked data-link (and any plain same-site link) go through the router.

@@ -114,7 +114,7 @@ export function renderKeepsGame(host: HTMLElement, id: number): Cleanup {
     h('div', { class: 'play-board-col' }, controls.status, boardHost, choice, bars),
     h('div', { class: 'game-side' }, passBox, controls.panel, kingdoms, info,
       h('div', { class: 'controls' }, controls.soundToggle(), link('/keeps/help', 'How to play Keeps & Moats')),
-      moveList)));
+      moveList, controls.chat.el)));
 
   function readPosition(text: string): void {
     try {

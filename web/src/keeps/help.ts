@@ -1,6 +1,6 @@
 // keeps/help.ts -- /keeps/help and /keeps/help/<page>: Keeps & Moats Chess
 // explained in the page's own words, in the six pages the original game's help
-// had. Every diagram is a position written here (or the start plus moves) that
+// had, and a seventh, Technical Support (community/techsupport.ts). Every diagram is a position written here (or the start plus moves) that
 // the server reads and plays out (POST /api/position): the engine judges each
 // position and each move a diagram claims is legal or illegal, and a diagram
 // it refuses shows the refusal instead of a board.
@@ -11,6 +11,7 @@ import { Cleanup } from '../main';
 import { KeepsBoard } from './board';
 import { KINGDOMS, moveSquares, parsePosition } from './notation';
 import { choiceWords, swatch } from './game';
+import { techSupportBody } from '../community/techsupport';
 
 type Diagram = {
   id: string;
@@ -105,6 +106,7 @@ const PAGES: Page[] = [
       h('li', {}, 'A Pawn reaching an enemy Keep is worth a Rook: it can bring back your best lost piece or remove their Queen.'),
       h('li', {}, 'With allies, guard your partner\'s King as your own: allies win together, even if one of them is out.'),
       h('li', {}, 'Castling early moves the King behind the Castle Pawn, off the Throne where enemy Knights look first.'))] },
+  { slug: 'support', title: 'Technical Support', body: () => techSupportBody('keeps') },
 ];
 
 let pending: { box: HTMLElement; d: Diagram }[] = [];

@@ -52,6 +52,7 @@ function renderIndex(host: HTMLElement): void {
     h('h1', {}, 'Learn Rampart'),
     h('p', {}, `Rampart is a two-player board game of capture and encirclement. These ${LESSONS.length} short lessons teach it from scratch, each with a board to try things on and a small puzzle. Allow about twenty minutes.`),
     h('p', { class: 'hint' }, 'These lessons are Rampart\'s. The other games have their own pages: ', link('/stratego/help', 'how to play Stratego'), ' and ', link('/keeps/help', 'how to play Keeps & Moats Chess'), '.'),
+    h('p', { class: 'hint' }, 'A problem or a question? ', link('/rampart/help/support', 'Rampart: Technical Support'), ' · ', link('/forum/rampart', 'the Rampart board'), '.'),
     h('p', { class: 'learn-progress-text' }, `${done} of ${LESSONS.length} puzzles solved.`),
     h('progress', { max: LESSONS.length, value: done, 'aria-label': 'Puzzles solved' }),
     h('p', {}, next

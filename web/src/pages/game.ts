@@ -89,7 +89,7 @@ export function renderGame(host: HTMLElement, idText: string, first: Game | null
     h('div', { class: 'controls' },
       h('label', { class: 'toggle', title: 'Mark the pieces the other side could take with its next move' }, threatBox, 'Show threats'),
       controls.soundToggle(), flipBtn),
-    legend, moveList);
+    legend, moveList, controls.chat.el);
 
   /** The side shown at the top of the board in the upper bar. */
   function placeBars(): void {

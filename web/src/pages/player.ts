@@ -1,10 +1,12 @@
 // pages/player.ts -- a player's ratings, rating history and games, 50 at a
-// time ("Show older games" reads the next 50). Games are named by their
-// variants' titles (GET /api/variants), never by their ids.
+// time ("Show older games" reads the next 50), and "Report this player" for
+// signed-in visitors. Games are named by their variants' titles (GET
+// /api/variants), never by their ids.
 
 import { api, StoredGameSummary } from '../api';
 import { h, link, errorText, formatDate, formatTimeControl, reasonText, resultScore, playerName } from '../ui';
 import { ratingChart } from '../chart';
+import { reportButton } from '../community/common';
 
 const PAGE = 50;
 
@@ -30,6 +32,8 @@ export async function renderPlayer(host: HTMLElement, nameText: string): Promise
   const p = page.player;
   if (p.bot) host.append(h('p', { class: 'hint' }, 'A bot: a computer player.'));
   else if (p.guest) host.append(h('p', { class: 'hint' }, 'A guest: plays unrated games only.'));
+  const report = p.bot ? null : reportButton({ kind: 'player', name: p.name }, p, 'Report this player');
+  if (report) host.append(h('p', { class: 'player-report' }, report));
 
   host.append(h('h2', {}, 'Ratings'));
   if (!page.ratings.length) host.append(h('p', { class: 'empty' }, 'No rated games yet.'));

@@ -2,9 +2,11 @@
 // live link to the server for this game (watch, the game's messages, errors),
 // the player bars with their clocks, the turn line, Resign (with its
 // confirmation), draw and rematch offers, the result, and the connection's
-// state. Rampart (pages/game.ts), Stratego (stratego/game.ts) and Keeps &
-// Moats (keeps/game.ts) each make one GameControls and keep only their own:
-// the board, Stratego's setup and cover, Keeps & Moats's prisoner dialog.
+// state; and the game's chat (play/chat.ts), which each page places with
+// `controls.chat.el`. Rampart (pages/game.ts), Stratego (stratego/game.ts)
+// and Keeps & Moats (keeps/game.ts) each make one GameControls and keep only
+// their own: the board, Stratego's setup and cover, Keeps & Moats's
+// prisoner dialog.
 //
 // Invariants:
 // - the server's messages are read here, once, through their declared types
@@ -22,6 +24,7 @@ import { navigate } from '../main';
 import { beep, setSound, soundOn } from '../sound';
 import { h, link, toast, formatClock, formatTimeControl, reasonText } from '../ui';
 import type { EndMessage, ErrorMessage, LiveGame, MoveMessage } from './protocol';
+import { GameChat } from './chat';
 
 /** "Rampart Classic · 5+3 · rated": the heading of a game's page. */
 export function gameTitle(g: Game): string {
@@ -78,6 +81,8 @@ export class GameControls<G extends Game> {
   readonly status = h('p', { class: 'status play-status', 'aria-live': 'polite', id: 'game-status' });
   /** Offers, buttons, errors, the connection line and the result. */
   readonly panel = h('div', { class: 'play-controls' });
+  /** The game's chat panel (hidden when the game has none for this client). */
+  readonly chat: GameChat;
 
   private bars: HTMLElement[] = [];
   private clocks: HTMLElement[] = [];
@@ -96,6 +101,7 @@ export class GameControls<G extends Game> {
 
   constructor(readonly id: number, private hooks: ControlHooks<G>) {
     this.panel.append(this.conn, this.resultBox, this.offerBox, this.buttons, this.errorLine);
+    this.chat = new GameChat(id);
     this.listen();
     socket.send({ type: 'watch', game: id, ref: 'watch' });
     // the clocks tick between the server's messages
@@ -108,6 +114,7 @@ export class GameControls<G extends Game> {
   destroy(): void {
     window.clearInterval(this.timer);
     for (const off of this.offs) off();
+    this.chat.destroy();
     socket.send({ type: 'unwatch', game: this.id });
   }
 
@@ -287,6 +294,7 @@ export class GameControls<G extends Game> {
     this.moveSent = false;
     this.offers.draw = game.status === 'live' ? (game.draw_offer ?? []).slice() : [];
     this.offers.rematch = (game.rematch_offer ?? []).slice();
+    this.chat.setGame(game);
     this.hooks.onGame(game, previous);
     this.redraw();
   }

@@ -96,7 +96,7 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
   boardCol.append(controls.status, topBar, boardStack, bottomBar);
   sideCol.append(setupHost, controls.panel,
     h('div', { class: 'controls' }, controls.soundToggle(), flipBtn, link('/stratego/help', 'How to play Stratego')),
-    tally, moveList);
+    tally, moveList, controls.chat.el);
 
   const game = () => controls.game;
   const mySides = () => controls.mine();

@@ -1,6 +1,7 @@
 // stratego/help.ts -- /stratego/help: Stratego explained in the page's own
 // words: the goal, moves, combat, a chart of every piece, combat examples on
-// small boards (before and after each attack), setup and pass-the-device play.
+// small boards (before and after each attack), setup and pass-the-device play;
+// its Technical Support page is /stratego/help/support (community/techsupport.ts).
 // The diagrams are positions written here by hand; nothing is computed.
 
 import { h, link } from '../ui';
@@ -108,7 +109,8 @@ export function renderStrategoHelp(host: HTMLElement): Cleanup {
       link('/?variant=stratego', 'Play a game'), ' when you are ready.'),
     h('nav', { class: 'panel st-toc', 'aria-label': 'On this page' }, h('ul', {},
       ...[['goal', 'Goal and board'], ['moves', 'Moves'], ['combat', 'Combat'], ['chart', 'The pieces'], ['examples', 'Combat examples'], ['rules', 'More rules'], ['setup', 'Setting up'], ['device', 'Two players, one device']]
-        .map(([id, t]) => h('li', {}, h('a', { href: `#${id}` }, t))))),
+        .map(([id, t]) => h('li', {}, h('a', { href: `#${id}` }, t))),
+      h('li', {}, link('/stratego/help/support', 'Technical Support')))),
     h('section', { id: 'goal' }, h('h2', {}, 'Goal and board'),
       h('p', {}, 'The board has 10 × 10 squares. Red starts on rows 1 to 4, Blue on rows 7 to 10; the two middle rows are empty except for two lakes (c5, d5, c6, d6 and g5, h5, g6, h6) that no piece may enter. Red moves first; then the players take turns.'),
       h('p', {}, 'You see the ranks of your own pieces only. Enemy pieces are blank backs until combat shows them. A small dot on a blank back means it has moved (so it is not a Bomb or the Flag); a double arrow means it ran more than one square (so it is a Scout).'),
@@ -134,6 +136,9 @@ export function renderStrategoHelp(host: HTMLElement): Cleanup {
       h('p', {}, 'Tips: put the Flag on the back row with Bombs around it, keep a few Scouts in front to find out what the enemy has, and do not put the Marshal where the enemy Spy can reach it early.')),
     h('section', { id: 'device' }, h('h2', {}, 'Two players, one device'),
       h('p', {}, 'Choose "Two players on this device" on the start page. Red arranges their pieces first; then the screen is covered and says "Pass the device to Blue". Blue presses "I am Blue" and arranges theirs. During the game the board is covered after every move: the cover tells the next player what the last move was and what any combat showed, and the board appears only when that player presses "I am Red" or "I am Blue". Look away while the other player is on their turn!')),
+    h('section', { id: 'support' }, h('h2', {}, 'Technical Support'),
+      h('p', {}, 'A problem with the site, a lost password, a question about ratings or the clock: see ', link('/stratego/help/support', 'Technical Support'),
+        ', ask on the ', link('/forum/stratego', 'Stratego board'), ' or write to ', link('/support', 'Support'), '.')),
     h('p', {}, link('/', 'Back to the start page')));
   return () => boards.forEach((b) => b.destroy());
 }
