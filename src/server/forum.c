@@ -9,7 +9,8 @@
  * action that then fails is given back; and what is hidden or deleted is
  * answered 404 to everyone, as if it had never been. The only HTML any
  * answer holds is a post's `html`, made here by md_render from the
- * stored Markdown at every read (so a game's label follows its result).
+ * stored Markdown when read (kept for a minute, so a game's label follows
+ * its result).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -283,11 +284,52 @@ static json_t *thread_json(srv *s, const store_thread *t)
                      t->posts, "locked", t->locked);
 }
 
+/* Posts rendered lately, so that a page read again and again (by a
+ * stranger, say) costs a copy, not a render: a long post takes cmark about
+ * half a millisecond. Direct-mapped by id, at most HTML_CACHE posts
+ * (a few MB at worst); an entry serves for HTML_CACHE_MS, so that a
+ * game's label catches up with its result within a minute, and only for
+ * the same edit of the post. The loop thread alone uses it. */
+#define HTML_CACHE 256
+#define HTML_CACHE_MS 60000
+
+static struct {
+    int64_t id, edited, made;
+    char *html;
+} html_cache[HTML_CACHE];
+
+static char *post_html(render_ctx *r, const store_post *p)
+{
+    unsigned k = (unsigned)(p->id % HTML_CACHE);
+    int64_t now = net_mono_ms();
+    if (html_cache[k].html && html_cache[k].id == p->id && html_cache[k].edited == p->edited &&
+        now - html_cache[k].made < HTML_CACHE_MS)
+        return strdup(html_cache[k].html);
+    md_hooks hooks = hooks_of(r);
+    char *html = md_render(p->body, strlen(p->body), &hooks);
+    char *keep = html ? strdup(html) : NULL;
+    if (keep) {
+        free(html_cache[k].html);
+        html_cache[k].html = keep;
+        html_cache[k].id = p->id;
+        html_cache[k].edited = p->edited;
+        html_cache[k].made = now;
+    }
+    return html;
+}
+
+void forum_free_cache(void)
+{
+    for (int i = 0; i < HTML_CACHE; i++) {
+        free(html_cache[i].html);
+        html_cache[i].html = NULL;
+    }
+}
+
 /* A post as `me` (NULL: a visitor) sees it; NULL if out of memory. */
 static json_t *post_json(render_ctx *r, const store_post *p, const ident *me, int64_t now)
 {
-    md_hooks hooks = hooks_of(r);
-    char *html = md_render(p->body, strlen(p->body), &hooks);
+    char *html = post_html(r, p);
     if (!html)
         return NULL;
     int mine = me && me->id == p->author;

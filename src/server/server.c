@@ -179,6 +179,7 @@ void srv_free(srv *s)
     seeks_free_all(s);
     botpool_free(s->botpool);
     quota_free(s->quota);
+    forum_free_cache();
     free(s);
 }
 

@@ -380,6 +380,8 @@ json_t *body_object(const net_request *req, net_http *h);
 json_t *notes_json(srv *s, const struct store_note *notes, int n);
 /* forum.c: /api/forum/... (path after "/api/forum") */
 void forum_http(srv *s, net_http *h, const net_request *req, const char *path);
+/* Frees the posts kept rendered (srv_free). */
+void forum_free_cache(void);
 /* support.c: /api/support..., /api/staff/..., /api/notifications... */
 void support_http(srv *s, net_http *h, const net_request *req, const char *path);
 /* moderation.c: /api/reports, /api/mod/..., /api/admin/... */
