@@ -51,7 +51,7 @@
  * After every operation srv_check (the invariant of server.h). Checked
  * besides: every message sent is a JSON object with a known type; a
  * request the protocol always answers (ping, seek, challenge, table,
- * lobby, play_bot, local, accept, accept_challenge, watch, setup, and
+ * lobby, play_bot, local, accept, accept_challenge, watch, setup, chat, and
  * anything malformed or of an unknown type) gets its answer or an error;
  * a client watching a game receives its moves in order, ply after ply,
  * none after the end and one end at most; every position a client is
@@ -244,7 +244,7 @@ static unsigned expected(const char *text, size_t len)
     } t[] = {{"ping", A_PONG},         {"seek", A_SEEK},     {"challenge", A_CHALLENGE},
              {"table", A_TABLE | A_GAME}, {"lobby", A_LOBBY}, {"play_bot", A_GAME},
              {"local", A_GAME},        {"accept", A_GAME},   {"accept_challenge", A_GAME},
-             {"watch", A_GAME},        {"setup", A_SETUP_OK}};
+             {"watch", A_GAME},        {"setup", A_SETUP_OK}, {"chat", A_CHAT}};
     static const char *const quiet[] = {"cancel", "sit", "unwatch", "unlobby", "move",
                                         "resign", "draw", "rematch"};
     unsigned want = A_ERROR;  /* no type, or an unknown one */

@@ -240,7 +240,7 @@ static unsigned answer_bit(const char *type)
         unsigned bit;
     } t[] = {{"error", A_ERROR},          {"pong", A_PONG},   {"seek_created", A_SEEK},
              {"challenge_created", A_CHALLENGE}, {"table_created", A_TABLE}, {"game", A_GAME},
-             {"lobby", A_LOBBY},          {"setup_ok", A_SETUP_OK}};
+             {"lobby", A_LOBBY},          {"setup_ok", A_SETUP_OK}, {"chat", A_CHAT}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (strcmp(type, t[i].type) == 0)
             return t[i].bit;

@@ -64,7 +64,7 @@ typedef struct session {
 /* answers, by type (bits) */
 enum {
     A_ERROR = 1, A_PONG = 2, A_SEEK = 4, A_CHALLENGE = 8, A_TABLE = 16, A_GAME = 32,
-    A_LOBBY = 64, A_SETUP_OK = 128
+    A_LOBBY = 64, A_SETUP_OK = 128, A_CHAT = 256
 };
 
 typedef struct ws_state {
