@@ -35,12 +35,16 @@
 #include "mcts.h"
 #include "km_bots.h"
 #include "stratego_bot.h"
+#include "stratego_cautious.h"
 
 #define LINE_MAX_BYTES 16384   /* longer engine lines are dropped */
 #define DEFAULT_TIMEOUT_MS 5000
 #define QUIT_GRACE_MS 2000     /* after "quit", before SIGKILL */
 
-enum bot_kind { BOT_LEVEL, BOT_GREEDY, BOT_RANDOM, BOT_ATTACKER, BOT_MCTS, BOT_UCI, BOT_KM };
+enum bot_kind {
+    BOT_LEVEL, BOT_GREEDY, BOT_RANDOM, BOT_ATTACKER, BOT_MCTS, BOT_UCI, BOT_KM, BOT_CAUTIOUS,
+    BOT_STRATEGO
+};
 
 typedef struct engine {
     pid_t pid;
@@ -61,6 +65,7 @@ struct bot {
     searcher *search;
     stbot *stratego;           /* a level's player for Stratego (views only) */
     kmbot *km;                 /* Keeps & Moats styles and "capture" (km_bots.h) */
+    stcautious *cautious;      /* Stratego's "cautious" (stratego_cautious.h) */
     mcts *mcts;
     engine *eng;
     /* Limits of its own ("level=6/movetime=50"), replacing the caller's. */
@@ -186,6 +191,19 @@ static int is_keeps_moats(const game_variant *v)
 }
 
 /* Games whose level bots are their own players, not the searcher. */
+/* The features of "stratego-v1" (none) and "stratego-f=N" (N, 0-15); -1
+ * for any other spec. */
+static int stratego_features(const char *spec)
+{
+    if (strcmp(spec, "stratego-v1") == 0)
+        return 0;
+    if (strncmp(spec, "stratego-f=", 11) != 0)
+        return -1;
+    char *end;
+    long f = strtol(spec + 11, &end, 10);
+    return end != spec + 11 && !*end && f >= 0 && f <= (long)STB_F_ALL ? (int)f : -1;
+}
+
 static int is_stratego(const game_variant *v)
 {
     return strcmp(v->family, "stratego") == 0;
@@ -617,6 +635,16 @@ bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
         b->kind = BOT_RANDOM;
     } else if (strcmp(spec, "attacker") == 0) {
         b->kind = BOT_ATTACKER;
+    } else if (strcmp(spec, "cautious") == 0) {
+        b->kind = BOT_CAUTIOUS;
+        b->cautious = stcautious_new(seed);
+    } else if (stratego_features(spec) >= 0) {
+        /* Stratego's strongest level with some of what it does turned off
+         * (stratego_bot.h), kept to measure against: "stratego-v1" is the
+         * first version, "stratego-f=N" the features N */
+        b->kind = BOT_STRATEGO;
+        if ((b->stratego = stbot_new(STB_LEVELS, seed)) != NULL)
+            stbot_set_features(b->stratego, (unsigned)stratego_features(spec));
     } else if (strcmp(spec, "mcts") == 0) {
         b->kind = BOT_MCTS;
         b->mcts = mcts_new(seed);
@@ -632,12 +660,13 @@ bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
     } else {
         if (err && errlen)
             snprintf(err, errlen,
-                     "unknown bot '%.40s' (want level=1-%d, greedy, random, attacker, mcts or "
-                     "uci:<command>)",
+                     "unknown bot '%.40s' (want level=1-%d, greedy, random, attacker, cautious, "
+                     "mcts or uci:<command>)",
                      spec, SEARCH_LEVELS);
         goto fail;
     }
-    if ((b->kind == BOT_LEVEL && (!b->search || !b->stratego)) || (b->kind == BOT_MCTS && !b->mcts)) {
+    if ((b->kind == BOT_LEVEL && (!b->search || !b->stratego)) || (b->kind == BOT_MCTS && !b->mcts) ||
+        (b->kind == BOT_CAUTIOUS && !b->cautious) || (b->kind == BOT_STRATEGO && !b->stratego)) {
         set_err(err, errlen, "out of memory");
         goto fail;
     }
@@ -654,6 +683,7 @@ void bot_free(bot *b)
     search_free(b->search);
     stbot_free(b->stratego);
     kmbot_free(b->km);
+    stcautious_free(b->cautious);
     mcts_free(b->mcts);
     if (b->eng) {
         eng_close(b->eng);
@@ -671,9 +701,11 @@ const char *bot_name(const bot *b)
 /* The searcher is for two sides, and it and MCTS play every side's moves
  * in their trees, which a view of a hidden game does not allow (game.h).
  * Stratego's levels are its own players, which sample full positions from
- * the view (stratego_bot.h). */
+ * the view (stratego_bot.h). "cautious" plays Stratego only. */
 static int can_play(const bot *b, const game_variant *v)
 {
+    if (b->kind == BOT_CAUTIOUS || b->kind == BOT_STRATEGO)
+        return is_stratego(v);
     if ((b->kind == BOT_KM) != is_keeps_moats(v))
         return b->kind == BOT_RANDOM || b->kind == BOT_ATTACKER || b->kind == BOT_UCI;
     if (b->kind == BOT_LEVEL && is_stratego(v))
@@ -710,6 +742,10 @@ int bot_spec_can_play(const char *spec, const game_variant *v)
         probe.kind = BOT_MCTS;
     else if (strcmp(spec, "greedy") == 0)
         probe.kind = BOT_GREEDY;
+    else if (strcmp(spec, "cautious") == 0)
+        probe.kind = BOT_CAUTIOUS;
+    else if (stratego_features(spec) >= 0)
+        probe.kind = BOT_STRATEGO;
     else
         probe.kind = BOT_RANDOM;  /* random and attacker play anything */
     return can_play(&probe, v);
@@ -722,6 +758,12 @@ int bot_new_game(bot *b, const game_variant *v, int move_limit)
     switch (b->kind) {
     case BOT_LEVEL:
         search_clear(b->search);
+        stbot_new_game(b->stratego);
+        return 0;
+    case BOT_CAUTIOUS:
+        stcautious_new_game(b->cautious);
+        return 0;
+    case BOT_STRATEGO:
         stbot_new_game(b->stratego);
         return 0;
     case BOT_UCI:
@@ -769,6 +811,10 @@ game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_
         return uci_move(b->eng, v, pos, lim, stop);
     case BOT_KM:
         return kmbot_move(b->km, pos);
+    case BOT_CAUTIOUS:
+        return stcautious_move(b->cautious, pos);
+    case BOT_STRATEGO:
+        return stbot_move(b->stratego, pos, lim, stop);
     }
     return GAME_MOVE_NONE;
 }

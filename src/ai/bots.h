@@ -9,6 +9,10 @@
  *   "random"        a uniformly random legal move
  *   "attacker"      a random noisy move (an attack, a capture) when there is
  *                   one, otherwise a random move
+ *   "cautious"      Stratego only: a rule-based reference opponent that never
+ *                   attacks unknown pieces with its top three ranks, takes
+ *                   known weaker ones, runs from known stronger ones and
+ *                   probes with Scouts and low ranks (stratego_cautious.h)
  *   "mcts"          plain UCT Monte Carlo tree search with random playouts
  *   "aggressive=N", "balanced=N", "defensive=N", "capture"
  *                   Keeps & Moats's own bots (km_bots.h), for that game only

@@ -24,7 +24,12 @@
 #define WIN 5000
 #define INF 100000
 #define QDEPTH 4
-#define MAX_SAMPLES 400
+#define MAX_SAMPLES 4000       /* time, not this, ends the strongest's sampling */
+#define V1_MAX_SAMPLES 400
+#define FLAG_LOTTERY 400       /* a Flag found by a guess at a still piece, unless likely */
+
+#define RESERVE 8        /* movable pieces below which each one left counts extra */
+#define RESERVE_COST 6   /* ... by this times the square of how many are missing */
 
 static const int value[ST_NKINDS] = {
     0, 60 /* Spy */, 15, 40, 30, 45, 80, 140, 220, 350, 500 /* Marshal */,
@@ -48,6 +53,7 @@ static const struct {
 
 struct stbot {
     int level;
+    unsigned features;        /* STB_F_* (all for the levels; none for stratego-v1) */
     rng g;
     int dead[ST_NKINDS];      /* enemy kinds known to have died */
     int prev_rev[ST_NKINDS];  /* enemy kinds revealed on the board last time */
@@ -61,8 +67,14 @@ stbot *stbot_new(int level, uint64_t seed)
     if (!b)
         return NULL;
     b->level = level < 1 ? 1 : level > STB_LEVELS ? STB_LEVELS : level;
+    b->features = STB_F_ALL;
     rng_seed(&b->g, seed);
     return b;
+}
+
+void stbot_set_features(stbot *b, unsigned features)
+{
+    b->features = features;
 }
 
 void stbot_free(stbot *b)
@@ -91,7 +103,7 @@ static int movable(int kind)
 
 /* Material, a little for keeping ranks hidden, and a pull of each side's
  * nearest movable piece towards the enemy Flag; for the side to move. */
-static int evaluate(const st_pos *p)
+static int evaluate(const st_pos *p, unsigned features)
 {
     int score[2] = { 0, 0 }, marshal[2] = { 0, 0 }, spy[2] = { 0, 0 }, miners[2] = { 0, 0 };
     int flag[2] = { -1, -1 }, near[2] = { 99, 99 }, near_miner[2] = { 99, 99 };
@@ -116,6 +128,10 @@ static int evaluate(const st_pos *p)
             cells[s][n[s]++] = c;
     }
     for (int s = 0; s < 2; s++) {
+        /* A side that cannot move loses (S7): the last movers are worth
+         * more than their ranks, the more so the fewer are left. */
+        if ((features & STB_F_RESERVE) && n[s] < RESERVE)
+            score[s] -= RESERVE_COST * (RESERVE - n[s]) * (RESERVE - n[s]);
         if (spy[s] && !marshal[s ^ 1])
             score[s] -= 45;  /* a Spy without a Marshal to take */
         if (miners[s] <= 2)
@@ -142,6 +158,7 @@ static int evaluate(const st_pos *p)
 
 typedef struct ctx {
     uint64_t nodes;
+    unsigned features;
 } ctx;
 
 static int target_kind(const st_pos *p, game_move m)
@@ -149,11 +166,10 @@ static int target_kind(const st_pos *p, game_move m)
     return ST_KIND(p->sq[ST_TO(m)]);
 }
 
-/* Game ends score WIN less the plies to them, so sooner wins rank first. */
 static int quiesce(ctx *x, const st_pos *p, int alpha, int beta, int depth, int ply)
 {
     x->nodes++;
-    int stand = evaluate(p);
+    int stand = evaluate(p, x->features);
     if (stand >= beta || depth == 0)
         return stand;
     if (stand > alpha)
@@ -177,7 +193,7 @@ static int quiesce(ctx *x, const st_pos *p, int alpha, int beta, int depth, int 
 static int negamax(ctx *x, const st_pos *p, int depth, int alpha, int beta, int qs, int ply)
 {
     if (depth == 0)
-        return qs ? quiesce(x, p, alpha, beta, QDEPTH, ply) : (x->nodes++, evaluate(p));
+        return qs ? quiesce(x, p, alpha, beta, QDEPTH, ply) : (x->nodes++, evaluate(p, x->features));
     x->nodes++;
     if (p->move_limit && p->ply >= p->move_limit)
         return 0;
@@ -303,7 +319,58 @@ static void assign(st_pos *p, int cell, int kind)
     p->sq[cell] = (uint8_t)((p->sq[cell] & ~15u) | (unsigned)kind);
 }
 
-static int sample(rng *g, const st_pos *view, const belief *bl, st_pos *out)
+/* A piece that moved and stands next to one of ours whose rank it can
+ * see is taken to be one that does not fear it (issue: "a piece that walks
+ * up to our Captain without fear is taken to be stronger"): kinds that beat
+ * the strongest such neighbour weigh BOLD times more, and next to our known
+ * Marshal the Spy weighs SPY_BOLD times more. Weights for ST_SPY..ST_MARSHAL
+ * into w; 0 if the piece has no known neighbour of ours. */
+#define BOLD 4
+#define SPY_BOLD 10
+
+static int bold_weights(const st_pos *view, int cell, int w[ST_NKINDS])
+{
+    static const int step[4] = { 1, -1, 12, -12 };
+    int us = view->stm, strongest = 0;
+    for (int d = 0; d < 4; d++) {
+        uint8_t v = view->sq[cell + step[d]];
+        if (!ST_IS_PIECE(v) || ST_SIDE(v) != us || !(v & ST_REVEALED))
+            continue;
+        int k = ST_KIND(v);
+        if (movable(k) && k > strongest)
+            strongest = k;
+    }
+    if (!strongest)
+        return 0;
+    for (int k = 0; k < ST_NKINDS; k++)
+        w[k] = 0;
+    for (int k = ST_SPY; k <= ST_MARSHAL; k++)
+        w[k] = k >= strongest ? BOLD : 1;
+    if (strongest == ST_MARSHAL)
+        w[ST_SPY] = SPY_BOLD;
+    return 1;
+}
+
+/* A kind drawn from pool, each weighing pool[k] * w[k]; -1 if none. */
+static int draw_weighted(rng *g, int pool[], const int w[ST_NKINDS])
+{
+    int total = 0;
+    for (int k = ST_SPY; k <= ST_MARSHAL; k++)
+        total += pool[k] * w[k];
+    if (total == 0)
+        return draw(g, pool, ST_SPY, ST_MARSHAL, 1);
+    int r = (int)rng_below(g, (uint64_t)total);
+    for (int k = ST_SPY; k <= ST_MARSHAL; k++) {
+        r -= pool[k] * w[k];
+        if (r < 0) {
+            pool[k]--;
+            return k;
+        }
+    }
+    return -1;
+}
+
+static int sample(rng *g, const st_pos *view, const belief *bl, unsigned features, st_pos *out)
 {
     int them = view->stm ^ 1;
     int pool[ST_NKINDS];
@@ -333,7 +400,12 @@ static int sample(rng *g, const st_pos *view, const belief *bl, st_pos *out)
         still[i] = still[--ns];
     }
     for (int i = 0; i < bl->nmoved; i++) {
-        int k = draw(g, pool, ST_SPY, ST_MARSHAL, 1);
+        int k;
+        int w[ST_NKINDS];
+        if ((features & STB_F_BOLD) && bold_weights(view, bl->moved[i], w))
+            k = draw_weighted(g, pool, w);
+        else
+            k = draw(g, pool, ST_SPY, ST_MARSHAL, 1);
         if (k < 0)
             return -1;
         assign(out, bl->moved[i], k);
@@ -360,7 +432,7 @@ int stbot_sample(stbot *b, const void *view, void *out)
     stbot br = *b;  /* reading a view updates what has died; not here */
     if (read_view(&br, view, &bl) != 0)
         return -1;
-    return sample(&b->g, view, &bl, out);
+    return sample(&b->g, view, &bl, b->features, out);
 }
 
 /* --- choosing a move ----------------------------------------------------- */
@@ -395,11 +467,24 @@ game_move stbot_move(stbot *b, const void *vview, const search_limits *lim, atom
     if (lim->nodes && want == 0)
         want = MAX_SAMPLES;
     uint64_t t0 = timer_ns(), deadline = ms > 0 ? t0 + (uint64_t)ms * 1000000u * 8 / 10 : 0;
-    int64_t sum[ST_MAX_MOVES];
+    int64_t sum[ST_MAX_MOVES], capped[ST_MAX_MOVES];
+    int flags[ST_MAX_MOVES], lottery[ST_MAX_MOVES];
     memset(sum, 0, sizeof sum);
-    ctx x = { 0 };
+    memset(capped, 0, sizeof capped);
+    memset(flags, 0, sizeof flags);
+    /* Attacks on a piece that never moved may find the Flag; unless the
+     * samples make that likely, such a find counts as FLAG_LOTTERY, not
+     * as a win: a mean over samples would otherwise send the Marshal into
+     * Bombs for a small chance of the Flag. */
+    for (int i = 0; i < n; i++) {
+        uint8_t v = view->sq[ST_TO(root[i])];
+        lottery[i] = (b->features & STB_F_LOTTERY) && ST_ATTACK(root[i]) &&
+                     ST_KIND(v) == ST_UNKNOWN && !(v & ST_MOVED);
+    }
+    ctx x = { 0, b->features };
     int done = 0;
-    for (; done < (want ? want : MAX_SAMPLES); done++) {
+    int cap = (b->features & STB_F_SAMPLES) ? MAX_SAMPLES : V1_MAX_SAMPLES;
+    for (; done < (want ? want : cap); done++) {
         if (done > 0) {
             if (stop && atomic_load(stop))
                 break;
@@ -409,20 +494,26 @@ game_move stbot_move(stbot *b, const void *vview, const search_limits *lim, atom
                 break;
         }
         st_pos full;
-        if (sample(&b->g, view, &bl, &full) != 0)
+        if (sample(&b->g, view, &bl, b->features, &full) != 0)
             break;
         for (int i = 0; i < n; i++) {
             int s;
             if (target_kind(&full, root[i]) == ST_FLAG) {
                 s = WIN;
+                flags[i]++;
+                capped[i] += FLAG_LOTTERY;
             } else {
                 st_pos c = full;
                 st_make(&c, root[i]);
                 s = -negamax(&x, &c, levels[lv].depth - 1, -INF, INF, levels[lv].quiesce, 1);
+                capped[i] += s;
             }
             sum[i] += s;
         }
     }
+    for (int i = 0; i < n; i++)
+        if (lottery[i] && flags[i] * 2 < done)
+            sum[i] = capped[i];
     b->last_samples = done;
     if (done == 0)
         return root[rng_below(&b->g, (uint64_t)n)];

@@ -27,8 +27,27 @@
 
 typedef struct stbot stbot;
 
+/* What the levels do beyond the first version of the bot (all of it by
+ * default; `stratego-v1` is the strongest level with none, kept to measure
+ * against):
+ *   STB_F_RESERVE  the last movable pieces are worth more (a side that
+ *                  cannot move loses)
+ *   STB_F_BOLD     a moved piece standing next to one of ours it knows the
+ *                  rank of is believed to be stronger (next to our Marshal,
+ *                  the Spy)
+ *   STB_F_LOTTERY  a Flag found by attacking a still piece counts as a win
+ *                  only if most samples put it there
+ *   STB_F_SAMPLES  sampling goes on for as long as the time allows (the
+ *                  first version stopped at 400 samples) */
+#define STB_F_RESERVE 1u
+#define STB_F_BOLD 2u
+#define STB_F_LOTTERY 4u
+#define STB_F_SAMPLES 8u
+#define STB_F_ALL 15u
+
 /* NULL if memory is short. */
 stbot *stbot_new(int level, uint64_t seed);
+void stbot_set_features(stbot *b, unsigned features);
 void stbot_free(stbot *b);
 /* Forgets what it learnt in the last game. */
 void stbot_new_game(stbot *b);
