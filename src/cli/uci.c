@@ -310,8 +310,15 @@ static void *search_thread(void *arg)
 {
     uci_session *s = arg;
     struct uci_job *j = &s->job;
-    game_move m = search_run(s->searcher, j->variant, j->pos, &j->lim, &s->stop, print_info, s,
-                             NULL);
+    game_move m;
+    const game_ops *ops = j->variant->ops;
+    if (j->variant->hidden && ops->view && s->hidden_bot) {
+        /* the bot sees what the side to move may see, and no more */
+        _Alignas(16) unsigned char view[GAME_POS_MAX];
+        ops->view(j->pos, ops->side_to_move(j->pos), view);
+        m = bot_move(s->hidden_bot, j->variant, view, &j->lim, &s->stop);
+    } else
+        m = search_run(s->searcher, j->variant, j->pos, &j->lim, &s->stop, print_info, s, NULL);
     /* "go infinite" reports its move only when told to stop. */
     while (j->lim.infinite && !atomic_load(&s->stop)) {
         struct timespec ts = { 0, 1000000 };
@@ -340,6 +347,8 @@ void uci_finish(uci_session *s)
     stop_search(s);
     search_free(s->searcher);
     s->searcher = NULL;
+    bot_free(s->hidden_bot);
+    s->hidden_bot = NULL;
 }
 
 static int go_number(char **tok, int ntok, int *i, long long lo, long long hi, long long *out,
@@ -424,6 +433,17 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
         }
     }
     search_set_level(s->searcher, s->level, 0x5eed);
+    if (s->variant->hidden && (!s->hidden_bot || s->hidden_level != s->level)) {
+        char spec[16], err[160];
+        snprintf(spec, sizeof spec, "level=%d", s->level);
+        bot_free(s->hidden_bot);
+        s->hidden_bot = bot_new(spec, 0x5eed, err, sizeof err);
+        s->hidden_level = s->level;
+        if (!s->hidden_bot || bot_new_game(s->hidden_bot, s->variant, 0) != 0) {
+            error_line(out, "this variant's player could not be made");
+            return;
+        }
+    }
     s->job.variant = s->variant;
     memcpy(s->job.pos, s->pos, s->variant->ops->pos_size);
     s->job.lim = lim;
@@ -487,6 +507,8 @@ int uci_command(uci_session *s, const char *line, FILE *out)
         stop_search(s);
         if (s->searcher)
             search_clear(s->searcher);
+        if (s->hidden_bot)
+            bot_new_game(s->hidden_bot, s->variant, 0);
         start_position(s, s->pos);
     } else if (strcmp(c, "setoption") == 0) {
         stop_search(s);

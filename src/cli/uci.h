@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
+#include "../ai/bots.h"
 #include "../ai/search.h"
 #include "../games/game.h"
 
@@ -33,6 +34,10 @@ typedef struct uci_session {
 
     /* The search running in the background, if any. */
     searcher *searcher;
+    /* Games with hidden pieces: the level's own player, which is given
+     * only the view of the side to move (bots.h), never the position */
+    bot *hidden_bot;
+    int hidden_level;         /* the level it was made for */
     pthread_t thread;
     int searching;
     atomic_int stop;

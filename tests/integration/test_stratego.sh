@@ -42,6 +42,28 @@ out=$(uci "$V" "position fen 9f/10/10/10/2~~2~~2/2~~2~~2/10/10/10/FMM7 r 0 - -")
 expect_line "S2 an army too large is refused" \
     "info string error: bad position: Red has 2 Marshals; an army has 1" "$out"
 
+# `go` on Stratego plays the level's own player on the view of the side to
+# move (S8): two positions that differ only in what Red cannot see (Blue's
+# setup rearranged) get the same move, and no searcher's "info depth" line.
+# `quit` would stop the thinking early, so it waits for the bestmove.
+uci_done() {
+    local tmp
+    tmp=$(mktemp)
+    { printf '%s\n' "$@"; for _ in $(seq 600); do grep -q '^bestmove' "$tmp" && break; sleep 0.1; done
+      echo quit; } | timeout 120 "$CITADEL" uci >"$tmp"
+    cat "$tmp"
+    rm -f "$tmp"
+}
+OTHER="fbneonbnbb/bnajloeanb/eljcscolje/oaogomloao/2~~2~~2/2~~2~~2/OAOLMOGOAO/EJLOCSCJLE/BNAEOLJANB/FBNEONBNBB r 0 - -"
+for nodes in 2000 5000; do
+    a=$(uci_done "$V" "position startpos" "go nodes $nodes" | grep '^bestmove')
+    b=$(uci_done "$V" "position fen $OTHER" "go nodes $nodes" | grep '^bestmove')
+    expect "S8 go on stratego sees only the view ($nodes nodes)" "$a" "$b"
+done
+out=$(uci_done "$V" "position startpos" "go nodes 2000")
+expect "S8 go on stratego is the view player, not the searcher" 0 \
+    "$(printf '%s\n' "$out" | grep -c '^info depth')"
+
 # Bots on Stratego through `citadel match` (views only; the variant's own
 # move limit of 1000 plies when none is given).
 work=$(mktemp -d)
