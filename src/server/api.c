@@ -63,7 +63,7 @@ static json_t *variants_json(void)
     return a;
 }
 
-static int64_t path_id(const char *s, const char **rest)
+static int64_t game_id(const char *s, const char **rest)
 {
     char *end;
     long long id = strtoll(s, &end, 10);
@@ -493,7 +493,7 @@ void api_http(srv *s, net_http *h, const net_request *req)
         reply_json(h, 200, l, NULL);
     } else if (strcmp(path, "/bots") == 0)
         reply_json(h, 200, json_pack("{s:o}", "bots", bots_json(s)), NULL);
-    else if (strncmp(path, "/games/", 7) == 0 && (id = path_id(path + 7, &rest)) > 0)
+    else if (strncmp(path, "/games/", 7) == 0 && (id = game_id(path + 7, &rest)) > 0)
         game_page(s, h, id, rest);
     else if (strncmp(path, "/players/", 9) == 0) {
         char name[64];

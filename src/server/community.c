@@ -237,6 +237,22 @@ int query_param(const char *query, const char *name, char *out, size_t size)
     return 0;
 }
 
+int64_t path_id(const char *s, const char **rest)
+{
+    if (*s < '1' || *s > '9')
+        return -1;
+    int64_t id = 0;
+    int n = 0;
+    while (s[n] >= '0' && s[n] <= '9') {
+        if (n == 18)
+            return -1;  /* more digits than any id has; id * 10 would overflow */
+        id = id * 10 + (s[n] - '0');
+        n++;
+    }
+    *rest = s + n;
+    return id;
+}
+
 int pages_of(int total, int per_page)
 {
     return total <= 0 ? 1 : (total + per_page - 1) / per_page;

@@ -51,46 +51,6 @@ static const category *category_find(const char *name)
 
 /* --- small helpers ---------------------------------------------------------------- */
 
-/* A positive id of 1..18 digits and nothing else before `rest`; -1 if not. */
-static int64_t parse_id(const char *s, const char **rest)
-{
-    int64_t id = 0;
-    int n = 0;
-    while (s[n] >= '0' && s[n] <= '9') {
-        if (n == 18)
-            return -1;  /* more digits than any id has; id * 10 would overflow */
-        id = id * 10 + (s[n] - '0');
-        n++;
-    }
-    if (n == 0 || id <= 0)
-        return -1;
-    *rest = s + n;
-    return id;
-}
-
-/* The words of ?q= as the net layer gives them: libwebsockets has already
- * decoded the query (%XX and + alike), so decoding again would turn a
- * search for "c%2B%2B" into "c  " and refuse "50%off". Its length, or -1
- * if there is no q, or -2 if it does not fit. */
-static long search_words(const char *query, char *out, size_t size)
-{
-    for (const char *p = query; *p;) {
-        size_t len = strcspn(p, "&");
-        if (len >= 1 && p[0] == 'q' && (len == 1 || p[1] == '=')) {
-            size_t vlen = len > 2 ? len - 2 : 0;
-            if (vlen >= size)
-                return -2;
-            memcpy(out, p + 2, vlen);
-            out[vlen] = 0;
-            return (long)vlen;
-        }
-        p += len;
-        if (*p == '&')
-            p++;
-    }
-    return -1;
-}
-
 /* body[key] checked as text of 1..max bytes (`what` names it in errors):
  * 0 with *out the text, or NULL if absent (or null) and optional; -1 after
  * answering 400 (text_check: blanks alone are empty too). */
@@ -550,11 +510,11 @@ static void thread_page(srv *s, net_http *h, const net_request *req, int64_t id)
 static void search_page(srv *s, net_http *h, const net_request *req)
 {
     char q[1024], err[200];
-    long len = search_words(req->query, q, sizeof q);
-    if (len == -1)
-        q[0] = 0;
-    if (len == -2 || (q[0] && text_check(q, SEARCH_MAX, 0, 1, "search", err, sizeof err) != 0)) {
-        if (len == -2)
+    /* the net has decoded the query already (net.h): "c%2B%2B" is "c++" */
+    int got = query_param(req->query, "q", q, sizeof q);
+    if (got == -1 || (got == 1 && q[0] &&
+                      text_check(q, SEARCH_MAX, 0, 1, "search", err, sizeof err) != 0)) {
+        if (got == -1)
             snprintf(err, sizeof err, "the search is too long (at most %d bytes)", SEARCH_MAX);
         reply_error(h, 400, err);
         return;
@@ -814,14 +774,14 @@ void forum_http(srv *s, net_http *h, const net_request *req, const char *path)
         else
             search_page(s, h, req);
     } else if (strncmp(path, "/threads/", 9) == 0) {
-        if ((id = parse_id(path + 9, &rest)) < 0 || rest[0])
+        if ((id = path_id(path + 9, &rest)) < 0 || rest[0])
             reply_error(h, 404, "no such thread");
         else if (get)
             thread_page(s, h, req, id);
         else
             reply_post(s, h, req, id);
     } else if (strncmp(path, "/posts/", 7) == 0) {
-        if ((id = parse_id(path + 7, &rest)) < 0)
+        if ((id = path_id(path + 7, &rest)) < 0)
             reply_error(h, 404, "no such post");
         else if (post && strcmp(rest, "/edit") == 0)
             edit_post(s, h, req, id);

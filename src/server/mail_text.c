@@ -16,48 +16,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "sbuf.h"
 #include "mail.h"
 
 #define LINE_MAX_BYTES 998   /* RFC 5322 2.1.1, without the CRLF */
 #define QP_LINE 76           /* RFC 2045 6.7 */
 #define WORD_BYTES 45        /* raw bytes per encoded-word: 60 base64, 72 with its frame */
 
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = '\0';
-}
-
-static void sb_puts(sbuf *b, const char *s)
-{
-    sb_put(b, s, strlen(s));
-}
-
-static void sb_putc(sbuf *b, char c)
-{
-    sb_put(b, &c, 1);
-}
 
 /* A header value: CR, LF and the other control characters dropped (a tab
  * becomes a space). */

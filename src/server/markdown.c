@@ -28,50 +28,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sbuf.h"
 #include "markdown.h"
 
 #define MD_LOOKUPS (2 * MD_MAX_MENTIONS)  /* distinct names (or games) asked about */
 #define MD_LABEL_MAX 256
 #define MD_PARSE_OPTS (CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8)
-
-/* --- a growing string ------------------------------------------------------------ */
-
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = '\0';
-}
-
-static void sb_puts(sbuf *b, const char *s)
-{
-    sb_put(b, s, strlen(s));
-}
-
-static void sb_putc(sbuf *b, char c)
-{
-    sb_put(b, &c, 1);
-}
 
 static const char *sb_str(const sbuf *b)
 {

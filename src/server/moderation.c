@@ -19,18 +19,6 @@
 #define PAGE 20
 #define MAX_MUTE_MINUTES 525600
 
-static int64_t id_then(const char *p, const char **rest)
-{
-    char *end;
-    if (*p < '1' || *p > '9')
-        return -1;
-    long long id = strtoll(p, &end, 10);
-    if (id <= 0 || end - p > 18)
-        return -1;
-    *rest = end;
-    return id;
-}
-
 /* The reason of a body: NULL (answered 400) if it is not text that fits. */
 static const char *reason_of(net_http *h, json_t *body, int *ok)
 {
@@ -476,7 +464,7 @@ void moderation_http(srv *s, net_http *h, const net_request *req, const char *pa
     if (!body)
         return;
     store_err e;
-    if (!admin_route && strncmp(p, "reports/", 8) == 0 && (id = id_then(p + 8, &rest)) > 0 &&
+    if (!admin_route && strncmp(p, "reports/", 8) == 0 && (id = path_id(p + 8, &rest)) > 0 &&
         strcmp(rest, "/resolve") == 0) {
         store_report r;
         if (store_report_get(s->st, id, &r, &e) != 0)
@@ -488,13 +476,13 @@ void moderation_http(srv *s, net_http *h, const net_request *req, const char *pa
             reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
         }
     } else if (!admin_route && strncmp(p, "posts/", 6) == 0 &&
-               (id = id_then(p + 6, &rest)) > 0 && strcmp(rest, "/hide") == 0)
+               (id = path_id(p + 6, &rest)) > 0 && strcmp(rest, "/hide") == 0)
         hide_post(s, h, &me, id, body);
-    else if (!admin_route && strncmp(p, "chat/", 5) == 0 && (id = id_then(p + 5, &rest)) > 0 &&
+    else if (!admin_route && strncmp(p, "chat/", 5) == 0 && (id = path_id(p + 5, &rest)) > 0 &&
              strcmp(rest, "/hide") == 0)
         hide_chat(s, h, &me, id, body);
     else if (!admin_route && strncmp(p, "threads/", 8) == 0 &&
-             (id = id_then(p + 8, &rest)) > 0 && strcmp(rest, "/lock") == 0)
+             (id = path_id(p + 8, &rest)) > 0 && strcmp(rest, "/lock") == 0)
         lock_thread(s, h, &me, id, body);
     else if (!admin_route && strncmp(p, "players/", 8) == 0 &&
              (rest = name_then(p + 8, name, sizeof name)) && strcmp(rest, "/mute") == 0)

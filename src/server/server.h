@@ -369,6 +369,9 @@ int query_page(const char *query);
 /* The value of ?name= in a query (which the net has URL-decoded) into
  * out: 1 if there, 0 if not, -1 if it does not fit. */
 int query_param(const char *query, const char *name, char *out, size_t size);
+/* The id at the start of a path piece ("12/edit": 12, rest "/edit"): 1-18
+ * digits, no sign, no leading zero; -1 if there is none. */
+int64_t path_id(const char *s, const char **rest);
 /* How many pages `total` rows make (at least 1). */
 int pages_of(int total, int per_page);
 /* 1 for moderators and admins. */

@@ -368,18 +368,6 @@ static void notifications(srv *s, net_http *h, const net_request *req, int post)
     free(notes);
 }
 
-static int64_t id_then(const char *p, const char **rest)
-{
-    char *end;
-    if (*p < '1' || *p > '9')
-        return -1;
-    long long id = strtoll(p, &end, 10);
-    if (id <= 0 || end - p > 18)
-        return -1;
-    *rest = end;
-    return id;
-}
-
 void support_http(srv *s, net_http *h, const net_request *req, const char *path)
 {
     int get = strcmp(req->method, "GET") == 0, post = strcmp(req->method, "POST") == 0;
@@ -392,7 +380,7 @@ void support_http(srv *s, net_http *h, const net_request *req, const char *path)
     else if (strcmp(path, "/staff/tickets") == 0 && get)
         ticket_list(s, h, req, 1);
     else if (strncmp(path, "/support/tickets/", 17) == 0 &&
-             (id = id_then(path + 17, &rest)) > 0) {
+             (id = path_id(path + 17, &rest)) > 0) {
         if (!rest[0] && get)
             ticket_page(s, h, req, id);
         else if (strcmp(rest, "/reply") == 0 && post)
