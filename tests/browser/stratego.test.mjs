@@ -87,17 +87,19 @@ test('stratego-bot-game', async (t) => {
   const kind = (list, sq) => list.find((s) => s.name === sq).label.split(', ')[1];
   check(kind(after, a.name) === kind(before, b.name) && kind(after, b.name) === kind(before, a.name), 'the two pieces did not swap');
   await page.click('#setup-ready');
-  let moves = 0;
+  let moves = 0, over = false;
   for (; moves < 6; moves++) {
     const st = await waitStatus(page, /^Your move$/);
-    if (st === 'over') break;
+    if (st === 'over') { over = true; break; }
     await checkHidden(page, ['blue'], `before move ${moves + 1}`);
     const mv = await playMove(page, 'Red');
     check(mv, 'no Red piece could move on our turn');
     if (moves === 1) await t.shot(page, 'playing');
   }
   await sleep(500);
-  await checkHidden(page, ['blue'], 'at the end');
+  // a random setup may leave the Flag in reach: a game the bot won within
+  // these moves shows its whole position, as every finished hidden game does
+  if (!over) await checkHidden(page, ['blue'], 'at the end');
   check(moves >= 3 || (await page.locator('#result .result').count()), `only ${moves} moves were played`);
   const list = await page.locator('#move-list li').count();
   check(list >= moves, `the move list shows ${list} moves, not ${moves}`);
