@@ -34,8 +34,8 @@
 #include "../base/timer.h"
 #include "mcts.h"
 #include "km_bots.h"
-#include "stratego_bot.h"
-#include "stratego_cautious.h"
+#include "../games/stratego/bot.h"
+#include "../games/stratego/cautious.h"
 
 #define LINE_MAX_BYTES 16384   /* longer engine lines are dropped */
 #define DEFAULT_TIMEOUT_MS 5000

@@ -34,14 +34,8 @@
  * break a mutual blockade rather than sit in it until the move limit. */
 #define SEARCH_BLOCKADE 80
 
-typedef struct search_limits {
-    int depth;               /* plies; 0 = no limit */
-    uint64_t nodes;          /* 0 = no limit */
-    int64_t movetime;        /* ms for this move; 0 = none */
-    int64_t time[2];         /* ms left on each side's clock; -1 = no clock */
-    int64_t inc[2];          /* ms added per move */
-    int infinite;            /* search until stopped */
-} search_limits;
+/* The limits of one move (game.h). */
+typedef game_limits search_limits;
 
 typedef struct search_report {
     int depth, seldepth;

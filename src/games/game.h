@@ -59,6 +59,18 @@
 
 typedef uint32_t game_move;
 
+/* How long a player may think about one move; any mix, zero (or -1 for a
+ * clock) meaning no limit. The searchers of src/ai and a game's own bots
+ * read the same limits. */
+typedef struct game_limits {
+    int depth;               /* plies; 0 = no limit */
+    uint64_t nodes;          /* 0 = no limit */
+    int64_t movetime;        /* ms for this move; 0 = none */
+    int64_t time[2];         /* ms left on each side's clock; -1 = no clock */
+    int64_t inc[2];          /* ms added per move */
+    int infinite;            /* think until stopped */
+} game_limits;
+
 typedef struct game_error {
     char msg[160];
 } game_error;

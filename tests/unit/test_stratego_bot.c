@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "../../src/ai/bots.h"
-#include "../../src/ai/stratego_bot.h"
+#include "../../src/games/stratego/bot.h"
 #include "../../src/base/rng.h"
 #include "../../src/games/stratego/stratego.h"
 

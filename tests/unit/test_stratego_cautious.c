@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "../../src/ai/bots.h"
-#include "../../src/ai/stratego_cautious.h"
+#include "../../src/games/stratego/cautious.h"
 #include "../../src/base/rng.h"
 #include "../../src/games/stratego/stratego.h"
 

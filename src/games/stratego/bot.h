@@ -1,4 +1,4 @@
-/* stratego_bot.h -- Stratego players that see only their own view (S8).
+/* bot.h -- Stratego players that see only their own view (S8).
  *
  * The bot keeps a belief about every enemy piece it cannot see the rank of:
  * what the enemy army can still hold (its 40 pieces less those revealed on
@@ -20,8 +20,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../games/game.h"
-#include "search.h"
+#include "../game.h"
 
 #define STB_LEVELS 6
 
@@ -54,7 +53,7 @@ void stbot_new_game(stbot *b);
 /* Chooses a move for the side to move of `view` (a Stratego view of that
  * side: no rank of the other side's unrevealed pieces). GAME_MOVE_NONE if
  * there is none. */
-game_move stbot_move(stbot *b, const void *view, const search_limits *lim, atomic_int *stop);
+game_move stbot_move(stbot *b, const void *view, const game_limits *lim, atomic_int *stop);
 
 /* Draws one full position consistent with `view` and what the bot has
  * learnt (its belief; for tests). Returns 0, or -1 if none is. */

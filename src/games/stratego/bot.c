@@ -1,4 +1,4 @@
-/* stratego_bot.c -- determinized search over samples of a belief.
+/* bot.c -- determinized search over samples of a belief.
  *
  * One move: read the view; update what is known of the enemy army (kinds
  * seen revealed before and now gone have died); build the pool of kinds the
@@ -12,14 +12,14 @@
  * moved; and any kind left to the rest, Bombs likelier next to the Flag.
  * Draws are weighted by how many of each kind the pool still holds.
  */
-#include "stratego_bot.h"
+#include "bot.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/rng.h"
-#include "../base/timer.h"
-#include "../games/stratego/stratego.h"
+#include "../../base/rng.h"
+#include "../../base/timer.h"
+#include "stratego.h"
 
 #define WIN 5000
 #define INF 100000
@@ -437,7 +437,7 @@ int stbot_sample(stbot *b, const void *view, void *out)
 
 /* --- choosing a move ----------------------------------------------------- */
 
-static int64_t budget_ms(const st_pos *view, const search_limits *lim)
+static int64_t budget_ms(const st_pos *view, const game_limits *lim)
 {
     if (lim->movetime > 0)
         return lim->movetime;
@@ -447,7 +447,7 @@ static int64_t budget_ms(const st_pos *view, const search_limits *lim)
     return 0;  /* none */
 }
 
-game_move stbot_move(stbot *b, const void *vview, const search_limits *lim, atomic_int *stop)
+game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic_int *stop)
 {
     const st_pos *view = vview;
     game_move root[ST_MAX_MOVES];

@@ -1,5 +1,5 @@
-/* stratego_cautious.c -- "cautious": a reference Stratego opponent of our
- * own, for measuring the strong bots (stratego_bot.c) against something
+/* cautious.c -- "cautious": a reference Stratego opponent of our
+ * own, for measuring the strong bots (bot.c) against something
  * that plays sensibly and never peeks.
  *
  * Invariants: it reads nothing but the view it is given (its own ranks, the
@@ -30,13 +30,13 @@
  *  4. Any quiet move that steps no piece next to a known enemy that beats
  *     it; else any move but an attack known to lose; else any legal move.
  */
-#include "stratego_cautious.h"
+#include "cautious.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/rng.h"
-#include "../games/stratego/stratego.h"
+#include "../../base/rng.h"
+#include "stratego.h"
 
 static const int value[ST_NKINDS] = {
     0, 60 /* Spy */, 15, 40, 30, 45, 80, 140, 220, 350, 500 /* Marshal */,

@@ -1,8 +1,8 @@
-/* stratego_cautious.h -- "cautious", a reference Stratego opponent.
+/* cautious.h -- "cautious", a reference Stratego opponent.
  *
  * A rule-based one-ply player for measuring the stronger bots against: it
  * plays sensibly, sees only its view (S8) and never attacks an unknown
- * piece with its three top ranks (stratego_cautious.c has the rules).
+ * piece with its three top ranks (cautious.c has the rules).
  * Deterministic for a seed; a bot is used by one thread at a time.
  */
 #ifndef CITADEL_STRATEGO_CAUTIOUS_H
@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "../games/game.h"
+#include "../game.h"
 
 typedef struct stcautious stcautious;
 
