@@ -1,5 +1,17 @@
-/* bots.c -- the bot kinds of bots.h: searcher levels, greedy, random, MCTS
- * (mcts.c) and external UCI engines.
+/* bots.c -- the bot kinds of bots.h: searcher levels, greedy, random,
+ * attacker, MCTS (mcts.c), external UCI engines, and the bots games offer
+ * through game.h (game_ops.bots): those a game plays itself, and the style
+ * bots of multi_bot.c built from a game's styles and levels.
+ *
+ * Which player a spec is depends on the variant, which bot_new does not
+ * know: bot_new checks the spec against the generic kinds and every
+ * variant's factory, and a game's own bot is made when a game of its
+ * variant begins (bot_new_game, or the first bot_move). The variant's
+ * factory is asked first, so a game's own spec wins over a generic one
+ * ("level=3" in Stratego is the game's player). Nothing here knows a game
+ * by name: the generic kinds' rules look at nsides and hidden only.
+ * Invariant: bot_spec_can_play(spec, v) and bot_new_game(bot_new(spec), v)
+ * agree for every spec and variant (both read can_play).
  *
  * External engines.  An engine is `/bin/sh -c <command>` in its own process
  * group, talking over two pipes. Every read waits in poll() against a
@@ -33,18 +45,16 @@
 #include "../base/rng.h"
 #include "../base/timer.h"
 #include "mcts.h"
-#include "km_bots.h"
-#include "../games/stratego/bot.h"
-#include "../games/stratego/cautious.h"
+#include "multi_bot.h"
 
 #define LINE_MAX_BYTES 16384   /* longer engine lines are dropped */
 #define DEFAULT_TIMEOUT_MS 5000
 #define QUIT_GRACE_MS 2000     /* after "quit", before SIGKILL */
 
-enum bot_kind {
-    BOT_LEVEL, BOT_GREEDY, BOT_RANDOM, BOT_ATTACKER, BOT_MCTS, BOT_UCI, BOT_KM, BOT_CAUTIOUS,
-    BOT_STRATEGO
-};
+/* The generic kinds, and BOT_GAME for a spec only games offer (a game's
+ * own bot or a style bot). A spec that is both ("level=3") has the
+ * generic kind, and games that own it play their own. */
+enum bot_kind { BOT_LEVEL, BOT_GREEDY, BOT_RANDOM, BOT_ATTACKER, BOT_MCTS, BOT_UCI, BOT_GAME };
 
 typedef struct engine {
     pid_t pid;
@@ -61,13 +71,17 @@ typedef struct engine {
 struct bot {
     enum bot_kind kind;
     char *name;
+    char base[64];             /* the spec without its own limits */
+    int style;                 /* 1 for a style bot (multi_bot.h), which reads its own */
+    uint64_t seed;
     rng rng;
     searcher *search;
-    stbot *stratego;           /* a level's player for Stratego (views only) */
-    kmbot *km;                 /* Keeps & Moats styles and "capture" (km_bots.h) */
-    stcautious *cautious;      /* Stratego's "cautious" (stratego_cautious.h) */
     mcts *mcts;
     engine *eng;
+    /* A game's own bot, made for the variant of the game begun last. */
+    const game_variant *own_v;
+    void *own;
+    multibot *multi;           /* or a style bot, for own_v */
     /* Limits of its own ("level=6/movetime=50"), replacing the caller's. */
     int64_t own_movetime;
     int own_depth;
@@ -176,37 +190,6 @@ static game_move attacker_move(bot *b, const game_variant *v, const void *pos)
             return pick(&b->rng, moves, n);
     }
     return random_move(b, v, pos);
-}
-
-/* Keeps & Moats's own bots: "<style>=<level>[/...]" and "capture[/...]". */
-static int is_km_spec(const char *spec)
-{
-    return strncmp(spec, "aggressive=", 11) == 0 || strncmp(spec, "balanced=", 9) == 0 ||
-           strncmp(spec, "defensive=", 10) == 0 || strncmp(spec, "capture", 7) == 0;
-}
-
-static int is_keeps_moats(const game_variant *v)
-{
-    return strcmp(v->family, "keeps-moats") == 0;
-}
-
-/* Games whose level bots are their own players, not the searcher. */
-/* The features of "stratego-v1" (none) and "stratego-f=N" (N, 0-15); -1
- * for any other spec. */
-static int stratego_features(const char *spec)
-{
-    if (strcmp(spec, "stratego-v1") == 0)
-        return 0;
-    if (strncmp(spec, "stratego-f=", 11) != 0)
-        return -1;
-    char *end;
-    long f = strtol(spec + 11, &end, 10);
-    return end != spec + 11 && !*end && f >= 0 && f <= (long)STB_F_ALL ? (int)f : -1;
-}
-
-static int is_stratego(const game_variant *v)
-{
-    return strcmp(v->family, "stratego") == 0;
 }
 
 /* --- external engines ---------------------------------------------------- */
@@ -571,9 +554,9 @@ static game_move uci_move(engine *e, const game_variant *v, const void *pos,
     return m;
 }
 
-/* --- the interface ------------------------------------------------------- */
+/* --- which bot plays what ------------------------------------------------ */
 
-/* The N of "level=N" or "levelN", or 0. */
+/* The N of "level=N" or "levelN"; 0 if spec is no level, -1 for a bad N. */
 static int parse_level(const char *spec)
 {
     if (strncmp(spec, "level", 5) != 0)
@@ -584,6 +567,121 @@ static int parse_level(const char *spec)
     if (end == s || *end || n < 1 || n > SEARCH_LEVELS)
         return -1;
     return (int)n;
+}
+
+/* The generic kinds by their specs, in the order lists show them. */
+static const struct {
+    const char *spec;
+    enum bot_kind kind;
+} generic[] = {
+    { "level=N", BOT_LEVEL }, { "greedy", BOT_GREEDY }, { "random", BOT_RANDOM },
+    { "attacker", BOT_ATTACKER }, { "mcts", BOT_MCTS }, { "uci:<command>", BOT_UCI },
+};
+
+/* The generic kind of a spec without its limits, or -1. Levels are read
+ * by parse_level; BOT_UCI is told apart before, by its prefix. */
+static int generic_kind(const char *base)
+{
+    if (parse_level(base) > 0)
+        return BOT_LEVEL;
+    for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
+        if (generic[i].kind != BOT_LEVEL && generic[i].kind != BOT_UCI &&
+            strcmp(base, generic[i].spec) == 0)
+            return (int)generic[i].kind;
+    return -1;
+}
+
+/* What the generic kinds play. The searcher and MCTS play every side's
+ * moves in their trees, which a view of a hidden game does not allow
+ * (game.h); the searcher is for two sides; greedy and MCTS are offered
+ * for two sides only (games of more have bots of their own, and the
+ * one-ply greedy is "capture" there). random, attacker and external
+ * engines play anything. */
+static int generic_plays(int kind, const game_variant *v)
+{
+    switch (kind) {
+    case BOT_RANDOM:
+    case BOT_ATTACKER:
+    case BOT_UCI:
+        return 1;
+    case BOT_GREEDY:
+        return v->nsides == 2;
+    case BOT_LEVEL:
+    case BOT_MCTS:
+        return v->nsides == 2 && !v->hidden;
+    default:
+        return 0;
+    }
+}
+
+/* 1 if v's game owns the spec (base: without its limits) as a bot it
+ * plays itself; 2 if it is one of the game's style bots; else 0. */
+static int game_offers(const game_variant *v, const char *spec, const char *base)
+{
+    const game_bot_ops *g = v->ops->bots;
+    if (!g)
+        return 0;
+    if (g->owns && g->owns(v, base))
+        return 1;
+    return multibot_check(v, spec, NULL, 0) == 1 ? 2 : 0;
+}
+
+static int plays(int kind, const char *spec, const char *base, const game_variant *v)
+{
+    return kind == BOT_UCI || game_offers(v, spec, base) || generic_plays(kind, v);
+}
+
+static int can_play(const bot *b, const game_variant *v)
+{
+    return plays(b->kind, b->name, b->base, v);
+}
+
+/* The k-th spec of the list bot_specs writes, duplicates included, or
+ * NULL past the end: the generic kinds that play v, then the specs of
+ * v's game (of every game when v is NULL). */
+static const char *nth_spec(const game_variant *v, int k)
+{
+    for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
+        if ((!v || generic_plays(generic[i].kind, v)) && k-- == 0)
+            return generic[i].spec;
+    for (const game_variant *const *w = game_variants(); *w; w++) {
+        const game_bot_ops *g = (*w)->ops->bots;
+        if ((v && *w != v) || !g || !g->list)
+            continue;
+        for (const game_bot_info *i = g->list; i->spec; i++)
+            if (k-- == 0)
+                return i->spec;
+    }
+    return NULL;
+}
+
+size_t bot_specs(const game_variant *v, char *buf, size_t size)
+{
+    size_t n = 0;
+    if (size)
+        buf[0] = 0;
+    const char *spec;
+    for (int k = 0; (spec = nth_spec(v, k)) != NULL; k++) {
+        int seen = 0;
+        for (int j = 0; j < k && !seen; j++)
+            seen = strcmp(nth_spec(v, j), spec) == 0;
+        if (seen)
+            continue;
+        int len = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "%s%s",
+                           n ? ", " : "", spec);
+        n += len > 0 ? (size_t)len : 0;
+    }
+    return n;
+}
+
+/* --- the interface ------------------------------------------------------- */
+
+static void unknown(const char *spec, char *err, size_t errlen)
+{
+    char all[512];
+    bot_specs(NULL, all, sizeof all);
+    if (err && errlen)
+        snprintf(err, errlen, "unknown bot '%.40s' (want %s)", spec, all);
 }
 
 bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
@@ -597,58 +695,9 @@ bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
         return NULL;
     }
     memcpy(b->name, spec, strlen(spec) + 1);
+    b->seed = seed;
     rng_seed(&b->rng, seed);
-    if (is_km_spec(spec)) {
-        b->kind = BOT_KM;
-        if (!(b->km = kmbot_new(spec, seed, err, errlen)))
-            goto fail;
-        return b;
-    }
-    char base[64];
-    const char *slash = strncmp(spec, "uci:", 4) == 0 ? NULL : strchr(spec, '/');
-    if (slash) {
-        size_t len = (size_t)(slash - spec);
-        if (len >= sizeof base || parse_own_limits(b, slash) != 0) {
-            if (err && errlen)
-                snprintf(err, errlen,
-                         "bad bot '%.60s': limits are /movetime=MS, /depth=N or /nodes=N", spec);
-            goto fail;
-        }
-        memcpy(base, spec, len);
-        base[len] = 0;
-        spec = base;
-    }
-    int level = parse_level(spec);
-    if (level > 0) {
-        b->kind = BOT_LEVEL;
-        if ((b->search = search_new(16)) != NULL)
-            search_set_level(b->search, level, seed);
-        b->stratego = stbot_new(level, seed);
-    } else if (level < 0) {
-        if (err && errlen)
-            snprintf(err, errlen, "bad bot '%.40s': the level must be 1-%d", spec,
-                     SEARCH_LEVELS);
-        goto fail;
-    } else if (strcmp(spec, "greedy") == 0) {
-        b->kind = BOT_GREEDY;
-    } else if (strcmp(spec, "random") == 0) {
-        b->kind = BOT_RANDOM;
-    } else if (strcmp(spec, "attacker") == 0) {
-        b->kind = BOT_ATTACKER;
-    } else if (strcmp(spec, "cautious") == 0) {
-        b->kind = BOT_CAUTIOUS;
-        b->cautious = stcautious_new(seed);
-    } else if (stratego_features(spec) >= 0) {
-        /* Stratego's strongest level with some of what it does turned off
-         * (stratego_bot.h), kept to measure against: "stratego-v1" is the
-         * first version, "stratego-f=N" the features N */
-        b->kind = BOT_STRATEGO;
-        if ((b->stratego = stbot_new(STB_LEVELS, seed)) != NULL)
-            stbot_set_features(b->stratego, (unsigned)stratego_features(spec));
-    } else if (strcmp(spec, "mcts") == 0) {
-        b->kind = BOT_MCTS;
-        b->mcts = mcts_new(seed);
-    } else if (strncmp(spec, "uci:", 4) == 0) {
+    if (strncmp(spec, "uci:", 4) == 0) {
         b->kind = BOT_UCI;
         if (spec[4 + strspn(spec + 4, " \t")] == 0) {
             set_err(err, errlen, "bad bot 'uci:': it needs a command after the colon");
@@ -657,16 +706,55 @@ bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen)
         ignore_sigpipe();
         if (!(b->eng = eng_open(spec + 4, err, errlen)))
             goto fail;
-    } else {
-        if (err && errlen)
-            snprintf(err, errlen,
-                     "unknown bot '%.40s' (want level=1-%d, greedy, random, attacker, cautious, "
-                     "mcts or uci:<command>)",
-                     spec, SEARCH_LEVELS);
+        return b;
+    }
+    const char *slash = strchr(spec, '/');
+    size_t len = slash ? (size_t)(slash - spec) : strlen(spec);
+    if (len >= sizeof b->base) {
+        unknown(spec, err, errlen);
         goto fail;
     }
-    if ((b->kind == BOT_LEVEL && (!b->search || !b->stratego)) || (b->kind == BOT_MCTS && !b->mcts) ||
-        (b->kind == BOT_CAUTIOUS && !b->cautious) || (b->kind == BOT_STRATEGO && !b->stratego)) {
+    memcpy(b->base, spec, len);
+    b->base[len] = 0;
+
+    /* A game's own, for some variant: a bot it plays, or a style bot. */
+    int owned = 0;
+    for (const game_variant *const *v = game_variants(); *v && !owned && !b->style; v++) {
+        int r = game_offers(*v, spec, b->base);
+        if (r == 1)
+            owned = 1;
+        else if (r == 2)
+            b->style = 1;
+        else if (multibot_check(*v, spec, err, errlen) < 0)
+            goto fail;  /* one of its styles, with a bad level or limits */
+    }
+    if (b->style) {
+        b->kind = BOT_GAME;  /* its limits are its own (multi_bot.h) */
+        return b;
+    }
+    if (slash && parse_own_limits(b, slash) != 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "bad bot '%.60s': limits are /movetime=MS, /depth=N or /nodes=N",
+                     spec);
+        goto fail;
+    }
+    int kind = generic_kind(b->base);
+    if (kind < 0 && !owned) {
+        if (parse_level(b->base) < 0 && err && errlen)
+            snprintf(err, errlen, "bad bot '%.40s': the level must be 1-%d", b->base,
+                     SEARCH_LEVELS);
+        else
+            unknown(b->base, err, errlen);
+        goto fail;
+    }
+    b->kind = kind >= 0 ? (enum bot_kind)kind : BOT_GAME;
+    if (b->kind == BOT_LEVEL) {
+        if ((b->search = search_new(16)) != NULL)
+            search_set_level(b->search, parse_level(b->base), seed);
+    } else if (b->kind == BOT_MCTS) {
+        b->mcts = mcts_new(seed);
+    }
+    if ((b->kind == BOT_LEVEL && !b->search) || (b->kind == BOT_MCTS && !b->mcts)) {
         set_err(err, errlen, "out of memory");
         goto fail;
     }
@@ -676,14 +764,23 @@ fail:
     return NULL;
 }
 
+/* Frees the game's own bot, if one is made. */
+static void drop_game_bot(bot *b)
+{
+    if (b->own)
+        b->own_v->ops->bots->destroy(b->own);
+    multibot_free(b->multi);
+    b->own = NULL;
+    b->multi = NULL;
+    b->own_v = NULL;
+}
+
 void bot_free(bot *b)
 {
     if (!b)
         return;
+    drop_game_bot(b);
     search_free(b->search);
-    stbot_free(b->stratego);
-    kmbot_free(b->km);
-    stcautious_free(b->cautious);
     mcts_free(b->mcts);
     if (b->eng) {
         eng_close(b->eng);
@@ -698,73 +795,55 @@ const char *bot_name(const bot *b)
     return b->name;
 }
 
-/* The searcher is for two sides, and it and MCTS play every side's moves
- * in their trees, which a view of a hidden game does not allow (game.h).
- * Stratego's levels are its own players, which sample full positions from
- * the view (stratego_bot.h). "cautious" plays Stratego only. */
-static int can_play(const bot *b, const game_variant *v)
-{
-    if (b->kind == BOT_CAUTIOUS || b->kind == BOT_STRATEGO)
-        return is_stratego(v);
-    if ((b->kind == BOT_KM) != is_keeps_moats(v))
-        return b->kind == BOT_RANDOM || b->kind == BOT_ATTACKER || b->kind == BOT_UCI;
-    if (b->kind == BOT_LEVEL && is_stratego(v))
-        return 1;
-    if (b->kind == BOT_LEVEL && v->nsides != 2)
-        return 0;
-    return !((b->kind == BOT_LEVEL || b->kind == BOT_MCTS) && v->hidden);
-}
-
 int bot_spec_can_play(const char *spec, const game_variant *v)
 {
-    bot probe = { 0 };
     if (strncmp(spec, "uci:", 4) == 0)
         return 1;  /* only the engine can say; bot_new_game will ask it */
-    /* the bot, without its own limits ("level=3/nodes=5000"), as bot_new reads it */
+    /* the bot without its own limits ("level=3/nodes=5000"), as bot_new reads it */
     char base[64];
     const char *slash = strchr(spec, '/');
-    if (slash) {
-        size_t len = (size_t)(slash - spec);
-        if (len >= sizeof base)
-            return 0;
-        memcpy(base, spec, len);
-        base[len] = 0;
-        spec = base;
-    }
-    /* the kind bot_new makes, so that what this says a bot plays it plays:
-     * greedy is not random (it plays no Keeps & Moats, whose own one-ply
-     * player is "capture") */
-    if (is_km_spec(spec))
-        probe.kind = BOT_KM;
-    else if (parse_level(spec) > 0)
-        probe.kind = BOT_LEVEL;
-    else if (strncmp(spec, "mcts", 4) == 0)
-        probe.kind = BOT_MCTS;
-    else if (strcmp(spec, "greedy") == 0)
-        probe.kind = BOT_GREEDY;
-    else if (strcmp(spec, "cautious") == 0)
-        probe.kind = BOT_CAUTIOUS;
-    else if (stratego_features(spec) >= 0)
-        probe.kind = BOT_STRATEGO;
+    size_t len = slash ? (size_t)(slash - spec) : strlen(spec);
+    if (len >= sizeof base)
+        return 0;
+    memcpy(base, spec, len);
+    base[len] = 0;
+    return plays(generic_kind(base), spec, base, v);
+}
+
+/* Makes the bot v's game offers for this spec, unless it is made already.
+ * 1 if the bot plays v by a game's own bot, 0 if by a generic kind, -1 if
+ * memory is short. */
+static int game_bot_for(bot *b, const game_variant *v)
+{
+    if (b->own_v == v)
+        return 1;
+    int r = b->kind == BOT_UCI ? 0 : game_offers(v, b->name, b->base);
+    if (r == 0)
+        return 0;
+    drop_game_bot(b);
+    if (r == 1)
+        b->own = v->ops->bots->create(v, b->base, b->seed);
     else
-        probe.kind = BOT_RANDOM;  /* random and attacker play anything */
-    return can_play(&probe, v);
+        b->multi = multibot_new(v, b->name, b->seed);
+    if (!b->own && !b->multi)
+        return -1;
+    b->own_v = v;
+    return 1;
 }
 
 int bot_new_game(bot *b, const game_variant *v, int move_limit)
 {
     if (!can_play(b, v))
         return -1;
+    int own = game_bot_for(b, v);
+    if (own != 0) {
+        if (own > 0 && b->own && v->ops->bots->new_game)
+            v->ops->bots->new_game(b->own);
+        return own > 0 ? 0 : -1;
+    }
     switch (b->kind) {
     case BOT_LEVEL:
         search_clear(b->search);
-        stbot_new_game(b->stratego);
-        return 0;
-    case BOT_CAUTIOUS:
-        stcautious_new_game(b->cautious);
-        return 0;
-    case BOT_STRATEGO:
-        stbot_new_game(b->stratego);
         return 0;
     case BOT_UCI:
         return uci_new_game(b->eng, v, move_limit);
@@ -794,10 +873,14 @@ game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_
             own.nodes = b->own_nodes;
         lim = &own;
     }
+    int mine = game_bot_for(b, v);  /* made by bot_new_game, or now */
+    if (mine < 0)
+        return GAME_MOVE_NONE;
+    if (mine)
+        return b->multi ? multibot_move(b->multi, pos)
+                        : v->ops->bots->move(b->own, pos, lim, stop);
     switch (b->kind) {
     case BOT_LEVEL:
-        if (is_stratego(v))
-            return stbot_move(b->stratego, pos, lim, stop);
         return search_run(b->search, v, pos, lim, stop, NULL, NULL, NULL);
     case BOT_GREEDY:
         return greedy_move(b, v, pos);
@@ -809,12 +892,8 @@ game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_
         return mcts_run(b->mcts, v, pos, lim, stop, NULL);
     case BOT_UCI:
         return uci_move(b->eng, v, pos, lim, stop);
-    case BOT_KM:
-        return kmbot_move(b->km, pos);
-    case BOT_CAUTIOUS:
-        return stcautious_move(b->cautious, pos);
-    case BOT_STRATEGO:
-        return stbot_move(b->stratego, pos, lim, stop);
+    case BOT_GAME:
+        break;
     }
     return GAME_MOVE_NONE;
 }

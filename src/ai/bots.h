@@ -1,26 +1,33 @@
-/* bots.h -- every kind of player a program can be, behind one interface.
+/* bots.h -- every kind of player a program can be, behind one interface:
+ * the one factory the server, the match runner and `citadel uci` ask.
  *
- * A bot is made from a spec string:
- *   "level=N"       the alpha-beta searcher at level N (1 beginner .. 6); in
- *                   Stratego, the determinized sampling player of that
- *                   level (stratego_bot.h)
+ * A bot is made from a spec string. The generic kinds work through game.h
+ * alone:
+ *   "level=N"       the alpha-beta searcher at level N (1 beginner .. 6),
+ *                   for two sides with nothing hidden
  *   "greedy"        one ply: takes the most game material now (captures and
- *                   enclosures), otherwise a random move
+ *                   enclosures), otherwise a random move; two sides
  *   "random"        a uniformly random legal move
  *   "attacker"      a random noisy move (an attack, a capture) when there is
  *                   one, otherwise a random move
- *   "cautious"      Stratego only: a rule-based reference opponent that never
- *                   attacks unknown pieces with its top three ranks, takes
- *                   known weaker ones, runs from known stronger ones and
- *                   probes with Scouts and low ranks (stratego_cautious.h)
- *   "mcts"          plain UCT Monte Carlo tree search with random playouts
- *   "aggressive=N", "balanced=N", "defensive=N", "capture"
- *                   Keeps & Moats's own bots (km_bots.h), for that game only
+ *   "mcts"          plain UCT Monte Carlo tree search with random playouts;
+ *                   two sides, nothing hidden
  *   "uci:<command>" an external engine speaking our UCI dialect, started
  *                   with /bin/sh -c <command>
- * Any spec but "uci:" may end with limits of the bot's own that replace the
- * caller's for every move: "/movetime=MS", "/depth=N", "/nodes=N", e.g.
- * "level=6/movetime=50" (so one match can pit two thinking times).
+ * Games offer bots of their own through game.h's factory (game_ops.bots),
+ * living in the game's folder: bots the game plays itself (Stratego's
+ * "level=N", its sampling player, and "cautious", "stratego-v1",
+ * "stratego-f=N"; Keeps & Moats's "capture") and style bots, src/ai's
+ * multi-player search built from a game's styles and levels
+ * ("balanced=3", multi_bot.h). A variant's own spec wins over a generic
+ * one: "level=3" is Stratego's player in Stratego, the searcher elsewhere.
+ * bot_specs lists them all.
+ *
+ * Any spec but "uci:" and the style bots (which read "/paranoid", "/maxn",
+ * "/nodes=N", "/depth=N", multi_bot.h) may end with limits of the bot's
+ * own that replace the caller's for every move: "/movetime=MS",
+ * "/depth=N", "/nodes=N", e.g. "level=6/movetime=50" (so one match can
+ * pit two thinking times).
  * A bot is used by one thread at a time; different bots may play at once.
  * Bots see only what they are given: the caller passes a player's view.
  */
@@ -37,19 +44,29 @@
 typedef struct bot bot;
 
 /* Makes a bot from a spec; seed makes its random choices repeatable. On
- * error returns NULL and writes why into err. */
+ * error (a spec no kind and no game knows, a bad level or limit) returns
+ * NULL and writes why into err, naming the specs there are. A game's own
+ * bot is made when a game of its variant begins. */
 bot *bot_new(const char *spec, uint64_t seed, char *err, size_t errlen);
 void bot_free(bot *b);
 
 /* The spec it was made from, for reports ("level=6", "greedy"). */
 const char *bot_name(const bot *b);
 
-/* 1 if a bot made from spec can play variant v (without making one). */
+/* 1 if a bot made from spec can play variant v (without making one):
+ * exactly when bot_new_game would accept it (external engines aside,
+ * which only the engine can answer for). */
 int bot_spec_can_play(const char *spec, const game_variant *v);
+
+/* Writes the specs of the bots that can play v, or of every bot when v is
+ * NULL, as one list ("random, attacker, uci:<command>, capture,
+ * aggressive=N"), patterns with N for a number; returns the length it
+ * needs, as snprintf does. */
+size_t bot_specs(const game_variant *v, char *buf, size_t size);
 
 /* A new game of variant v begins; move_limit is the game's limit in full
  * moves (0 = none). Returns 0, or -1 if the bot cannot play it (an
- * external engine that died, say). */
+ * external engine that died, say, or memory short for a game's own bot). */
 int bot_new_game(bot *b, const game_variant *v, int move_limit);
 
 /* Chooses a legal move in pos within lim; *stop (may be NULL) ends the

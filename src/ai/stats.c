@@ -74,3 +74,17 @@ stats_sprt stats_sprt_of(int w, int l, int d, double elo0, double elo1, double a
         r.verdict = STATS_SPRT_H0;
     return r;
 }
+
+void stats_wilson(int k, int n, double *lo, double *hi)
+{
+    if (n == 0) {
+        *lo = 0;
+        *hi = 1;
+        return;
+    }
+    double z = 1.959964, p = (double)k / n, d = 1 + z * z / n;
+    double mid = (p + z * z / (2.0 * n)) / d;
+    double half = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / d;
+    *lo = mid - half;
+    *hi = mid + half;
+}

@@ -1,4 +1,5 @@
-/* stats.h -- what a match result says: Elo difference with error bars, SPRT.
+/* stats.h -- what a match result says: Elo difference with error bars, SPRT,
+ * and a win rate's interval.
  *
  * Pure functions of a win/loss/draw record (from the first player's side).
  * The model is the usual one of cutechess and fishtest: each game scores
@@ -54,5 +55,10 @@ typedef struct stats_sprt {
  * from the record with one more win and one more loss: about 19 straight
  * wins accept H1 at elo0 = 0, elo1 = 10, and about 120 straight draws H0. */
 stats_sprt stats_sprt_of(int w, int l, int d, double elo0, double elo1, double alpha, double beta);
+
+/* The Wilson score interval at 95% of a rate of k successes in n trials
+ * (a win rate where one player meets several, whose games have no Elo
+ * difference): [0, 1] when n is 0. */
+void stats_wilson(int k, int n, double *lo, double *hi);
 
 #endif

@@ -6,6 +6,16 @@
  *   SPRT: llr 2.97 (lbound -2.94, ubound 2.94) - H1 was accepted
  *
  * The last line only with --sprt. The playing is src/ai/match.c's.
+ *
+ * A variant of more than two sides gets the seat match of
+ * src/ai/match_seats.c instead (chosen by nsides), whose options include
+ * every setting of the variant as --kebab-case (GameType: --game-type):
+ *
+ *   Score of A vs 3x B (anarchy): W - L - D  [0.xxx] N
+ *   Win rate: 0.xxx, 95% interval 0.xxx-0.xxx
+ *   Plies per game: P, T s
+ *
+ * with, in brackets, the names of the settings that have them.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,9 +25,11 @@
 #include <unistd.h>
 
 #include "../ai/bots.h"
-#include "../ai/km_bots.h"
 #include "../ai/match.h"
+#include "../ai/match_seats.h"
+#include "../ai/multi_bot.h"
 #include "../ai/stats.h"
+#include "../base/timer.h"
 #include "match_cmd.h"
 
 static const char match_usage[] =
@@ -25,8 +37,9 @@ static const char match_usage[] =
     "\n"
     "Plays bot A against bot B and prints the score, the Elo difference with its\n"
     "95% interval and, with --sprt, the SPRT verdict. Bots: level=N (1-6), greedy,\n"
-    "random, attacker, mcts, \"uci:<command>\" (an engine speaking our UCI dialect);\n"
-    "Stratego also cautious, stratego-v1 and stratego-f=N (docs/stratego.md).\n"
+    "random, attacker, mcts, \"uci:<command>\" (an engine speaking our UCI dialect),\n"
+    "and each game's own: Stratego's cautious, stratego-v1 and stratego-f=N\n"
+    "(docs/stratego.md). Variants of more than two sides: see --variant V --help.\n"
     "\n"
     "options:\n"
 "      --variant V          default rampart\n"
@@ -172,12 +185,236 @@ static void print_result(const match_config *cfg, const match_tally *t)
     fflush(stdout);
 }
 
+/* --- games of more than two sides ---------------------------------------- */
+
+/* An option's flag: "GameType" -> "game-type". */
+static void flag_of(const char *name, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *c = name; *c && n + 2 < size; c++) {
+        if (*c >= 'A' && *c <= 'Z') {
+            if (c != name)
+                out[n++] = '-';
+            out[n++] = (char)(*c - 'A' + 'a');
+        } else {
+            out[n++] = *c;
+        }
+    }
+    out[n] = 0;
+}
+
+/* Writes text to f wrapped before 80 columns, each line after the first
+ * indented by `indent` spaces. */
+static void wrapped(FILE *f, const char *text, int col, int indent)
+{
+    while (*text) {
+        size_t len = strcspn(text, " ");
+        if (col > indent && col + 1 + (int)len > 79) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", (int)len, text);
+        col += (int)len;
+        text += len;
+        text += strspn(text, " ");
+    }
+    fputc('\n', f);
+}
+
+static void seats_usage(const game_variant *v, FILE *f)
+{
+    char text[1024];
+    fprintf(f, "usage: citadel match A B --variant %s [options]\n\n", v->name);
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "Plays bot A against %d copies of bot B, A's seat rotating game "
+                                "by game, and prints A's score and win rate with its 95%% "
+                                "interval. Bots: ",
+                                v->nsides - 1);
+    if (n < sizeof text)
+        n += bot_specs(v, text + n, sizeof text - n);
+    if (n < sizeof text)
+        snprintf(text + n, sizeof text - n, "%s",
+                 v->ops->bots && v->ops->bots->styles
+                     ? ", the style bots optionally with " MULTIBOT_OPTIONS "."
+                     : ".");
+    wrapped(f, text, 0, 0);
+    fprintf(f, "\noptions:\n      --games N            default 100\n");
+    for (const game_option *o = v->options; o && o->name; o++) {
+        char flag[64], arg[68];
+        flag_of(o->name, flag, sizeof flag);
+        snprintf(arg, sizeof arg, "%s N", flag);
+        int width = fprintf(f, "      --%-18s ", arg);
+        snprintf(text, sizeof text, "%s (%d-%d, default %d)", o->help, o->min, o->max, o->def);
+        wrapped(f, text, width, 27);
+    }
+    fprintf(f, "      --movetime MS | --depth N | --nodes N\n"
+               "                           limits per move for the bots that read them (none\n"
+               "                           by default; capture and the style bots ignore them)\n"
+               "      --openings-plies K   random plies at the start of each game, default 4\n"
+               "      --seed S             default 0\n"
+               "      --quiet              no progress on stderr\n");
+}
+
+__attribute__((format(printf, 2, 3))) static int seats_bad(const game_variant *v,
+                                                          const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("citadel: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\n\n", stderr);
+    seats_usage(v, stderr);
+    return 2;
+}
+
+static void seats_progress(void *ctx, const seats_tally *t)
+{
+    (void)ctx;
+    int done = t->wins + t->losses + t->draws;
+    if (done % 10 == 0 || done == t->games) {
+        fprintf(stderr, "\r%d/%d games: %d - %d - %d", done, t->games, t->wins, t->losses,
+                t->draws);
+        fflush(stderr);
+    }
+}
+
+/* `citadel match A B --variant V` for a variant v of more than two sides. */
+static int seats_main(int argc, char **argv, const game_variant *v)
+{
+    seats_config cfg = { .variant = v, .games = 100, .opening_plies = 4,
+                         .lim = { .time = { -1, -1 } } };
+    int nspecs = 0, quiet = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        long long x;
+        if (strncmp(a, "--", 2) != 0) {
+            if (nspecs == 2)
+                return seats_bad(v, "one bot too many: '%s'", a);
+            cfg.spec[nspecs++] = a;
+            continue;
+        }
+        if (strcmp(a, "--help") == 0) {
+            seats_usage(v, stdout);
+            return 0;
+        }
+        if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+            continue;
+        }
+        if (i + 1 >= argc)
+            return seats_bad(v, "%s needs a value", a);
+        const char *val = argv[++i];
+        const game_option *opt = NULL;
+        for (const game_option *o = v->options; o && o->name && !opt; o++) {
+            char flag[64];
+            flag_of(o->name, flag, sizeof flag);
+            if (strcmp(a + 2, flag) == 0)
+                opt = o;
+        }
+        if (opt) {
+            if (whole(val, opt->min, opt->max, &x))
+                return seats_bad(v, "%s must be %d-%d, not '%s'", a, opt->min, opt->max, val);
+            int k = 0;
+            while (k < cfg.nsettings && strcmp(cfg.settings[k].name, opt->name) != 0)
+                k++;
+            if (k == SEATS_MAX_SETTINGS)
+                return seats_bad(v, "too many settings");
+            cfg.settings[k] = (seats_setting){ opt->name, (int)x };
+            cfg.nsettings += k == cfg.nsettings;
+        } else if (strcmp(a, "--variant") == 0) {
+            if (strcmp(val, v->name) != 0)
+                return seats_bad(v, "--variant given twice: '%s'", val);
+        } else if (strcmp(a, "--games") == 0) {
+            if (whole(val, 1, 10000000, &x))
+                return seats_bad(v, "--games must be 1-10000000, not '%s'", val);
+            cfg.games = (int)x;
+        } else if (strcmp(a, "--movetime") == 0) {
+            if (whole(val, 1, 100000000, &x))
+                return seats_bad(v, "--movetime must be 1-100000000 ms, not '%s'", val);
+            cfg.lim.movetime = x;
+        } else if (strcmp(a, "--depth") == 0) {
+            if (whole(val, 1, SEARCH_MAX_PLY - 1, &x))
+                return seats_bad(v, "--depth must be 1-127, not '%s'", val);
+            cfg.lim.depth = (int)x;
+        } else if (strcmp(a, "--nodes") == 0) {
+            if (whole(val, 1, 1000000000000000LL, &x))
+                return seats_bad(v, "--nodes must be a whole number >= 1, not '%s'", val);
+            cfg.lim.nodes = (uint64_t)x;
+        } else if (strcmp(a, "--openings-plies") == 0) {
+            if (whole(val, 0, MATCH_MAX_OPENING_PLIES, &x))
+                return seats_bad(v, "--openings-plies must be 0-40, not '%s'", val);
+            cfg.opening_plies = (int)x;
+        } else if (strcmp(a, "--seed") == 0) {
+            char *end;
+            errno = 0;
+            cfg.seed = strtoull(val, &end, 10);
+            if (end == val || *end || errno || val[0] == '-')
+                return seats_bad(v, "--seed must be a whole number >= 0, not '%s'", val);
+        } else {
+            return seats_bad(v, "unknown match option '%s'", a);
+        }
+    }
+    if (nspecs < 2)
+        return seats_bad(v, "match needs two bots, e.g. `citadel match random attacker "
+                            "--variant %s`", v->name);
+    char err[400];
+    if (seats_check(&cfg, err, sizeof err) != 0)
+        return seats_bad(v, "%s", err);
+    if (!quiet)
+        cfg.progress = seats_progress;
+    uint64_t t0 = timer_ns();
+    seats_tally t;
+    int rc = seats_run(&cfg, &t, err, sizeof err);
+    if (!quiet)
+        fputc('\n', stderr);
+    int games = t.wins + t.losses + t.draws;
+    if (rc != 0) {
+        fprintf(stderr, "citadel: match stopped: %s\n", err);
+        if (!games)
+            return 1;
+    }
+    /* The names of the settings in force that have them: " (anarchy)". */
+    char forms[128] = "";
+    size_t n = 0;
+    for (const game_option *o = v->options; o && o->name; o++) {
+        if (!o->labels)
+            continue;
+        int value = o->def;
+        for (int k = 0; k < cfg.nsettings; k++)
+            if (strcmp(cfg.settings[k].name, o->name) == 0)
+                value = cfg.settings[k].value;
+        if (n < sizeof forms)
+            n += (size_t)snprintf(forms + n, sizeof forms - n, "%s%s", n ? " " : " (",
+                                  o->labels[value - o->min]);
+    }
+    if (n && n < sizeof forms)
+        snprintf(forms + n, sizeof forms - n, ")");
+    double lo, hi, rate = games ? (double)t.wins / games : 0.0;
+    stats_wilson(t.wins, games, &lo, &hi);
+    printf("Score of %s vs %dx %s%s: %d - %d - %d  [%.3f] %d\n", cfg.spec[0], v->nsides - 1,
+           cfg.spec[1], forms, t.wins, t.losses, t.draws, rate, games);
+    printf("Win rate: %.3f, 95%% interval %.3f-%.3f\n", rate, lo, hi);
+    printf("Plies per game: %.1f, %.1f s\n", games ? (double)t.plies / games : 0.0,
+           (double)(timer_ns() - t0) / 1e9);
+    fflush(stdout);
+    return rc != 0 ? 1 : 0;
+}
+
+/* --- two sides -------------------------------------------------------------- */
+
 int match_main(int argc, char **argv)
 {
-    /* Four-player Keeps & Moats has a match of its own (km_bots.h). */
+    /* Games of more than two sides have a match of their own. */
     for (int i = 0; i + 1 < argc; i++)
-        if (strcmp(argv[i], "--variant") == 0 && strcmp(argv[i + 1], "keeps-moats") == 0)
-            return km_match_main(argc, argv);
+        if (strcmp(argv[i], "--variant") == 0) {
+            const game_variant *v = game_variant_find(argv[i + 1]);
+            if (v && v->nsides > 2)
+                return seats_main(argc, argv, v);
+        }
     match_config cfg;
     match_defaults(&cfg);
     int nspecs = 0, quiet = 0, limited = 0, limit_given = 0;
@@ -277,7 +514,7 @@ int match_main(int argc, char **argv)
     if (!limited)
         cfg.movetime = 100;
     for (int i = 0; i < 2; i++) {
-        char why[160] = "";
+        char why[320] = "";
         bot *b = bot_new(cfg.spec[i], 0, why, sizeof why);
         if (!b) {
             fprintf(stderr, "citadel: bot '%s': %s\n", cfg.spec[i], why);

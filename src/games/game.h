@@ -43,12 +43,17 @@
  * fill the caller's `game_error` with one line a person can read, and leave
  * the position they were given untouched.
  *
+ * Bots.  A game's own bots live in its folder and are offered through
+ * `game_ops.bots` (game_bot_ops, below); src/ai asks that factory and never
+ * a game's name.
+ *
  * Threads.  Game modules keep no mutable global state; any number of threads
  * may use different positions at once.
  */
 #ifndef CITADEL_GAME_H
 #define CITADEL_GAME_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -101,6 +106,7 @@ typedef struct game_effects {
 
 typedef struct game_variant game_variant;
 typedef struct game_setup_ops game_setup_ops;
+typedef struct game_bot_ops game_bot_ops;
 
 /* A variant's setting, shown by `citadel uci` as a UCI option. */
 typedef struct game_option {
@@ -115,6 +121,11 @@ typedef struct game_option {
      * told, while its games are offered with 100 (R7.3). */
     const int *offered;
     int offer_def;
+    /* Where a value chooses a form of the game that people know by name,
+     * the names of the values min..max (Keeps & Moats's GameType:
+     * "neighbors", "crossroad", "anarchy"), for reports such as a match's;
+     * NULL for a plain number. */
+    const char *const *labels;
 } game_option;
 
 typedef struct game_ops {
@@ -223,6 +234,10 @@ typedef struct game_ops {
     int (*material)(const void *pos, int side);
     int (*blockade)(const void *pos);
 
+    /* The game's own bots (game_bot_ops); NULL for a game that has none,
+     * which src/ai's generic bots may still play. */
+    const game_bot_ops *bots;
+
     /* Optional fast perft (bulk counting); NULL if the game has none. */
     uint64_t (*perft)(const void *pos, int depth);
 
@@ -248,6 +263,79 @@ struct game_setup_ops {
     /* Writes the start position from one checked setup per side (side
      * order); settings take their defaults. */
     int (*start)(const game_variant *v, void *pos, const char *const *setups, game_error *err);
+};
+
+/* A game's own bots: the factory src/ai/bots.h asks, per variant, before
+ * its generic bots, so that the server, the match runner and `citadel uci`
+ * all get the same player for a spec.
+ *
+ * A bot is named by a spec string (bots.h). A game offers two kinds of its
+ * own, each listed in `list`:
+ *   - bots it plays itself (Stratego's sampling levels and "cautious",
+ *     Keeps & Moats's "capture"): `owns` says which specs are its, and
+ *     create / destroy / new_game / move run them;
+ *   - search bots that src/ai builds from what only the game knows: for
+ *     the multi-player search (src/ai/multi.h), its named evaluation
+ *     `styles`, its `levels` and a move `hint`; their spec is
+ *     "<style>=<level>", level 1 .. nlevels.
+ * A game's own spec wins over a generic one: "level=3" in Stratego is the
+ * game's sampling player, in Rampart src/ai's alpha-beta searcher.
+ *
+ * Invariants: `list` names every spec the factory answers to, those `owns`
+ * accepts and "<name>=N" for each style; `create` succeeds for every spec
+ * `owns` accepts unless memory is short; a bot is used by one thread at a
+ * time, is given only a player's view (for hidden games) and answers a
+ * legal move of that view, or GAME_MOVE_NONE when the game is over. The
+ * functions keep no global state. */
+typedef struct game_bot_info {
+    const char *spec;    /* "cautious", or a pattern whose N is a number: "level=N" */
+    const char *about;   /* one line for people, the range of N included */
+    int offered;         /* 1 if the server may offer it to players; 0 if it
+                          * is kept only to measure others against */
+} game_bot_info;
+
+/* A way of valuing positions for the multi-player search. */
+typedef struct game_bot_style {
+    const char *name;    /* "balanced": the specs are "balanced=<level>" */
+    /* Writes what pos is worth to each side, as multi.h's evaluations do:
+     * one value per side, 0 for a side that is out, more is better. */
+    void (*eval)(const void *pos, int out[GAME_MAX_SIDES]);
+} game_bot_style;
+
+/* One level of the style bots. */
+typedef struct game_bot_level {
+    int depth;           /* plies, one side's move each; at least 1 */
+    uint64_t nodes;      /* a budget per move; 0 = none */
+    int blur;            /* a leaf's score moves by up to +-blur (the same for
+                          * a position throughout one move's search): weaker
+                          * levels err, games vary */
+} game_bot_level;
+
+struct game_bot_ops {
+    const game_bot_info *list;   /* ending with an entry whose spec is NULL */
+
+    /* Bots the game plays itself; all NULL where it has none. spec is the
+     * part of a spec before any '/' (src/ai reads the limits after it).
+     * owns: 1 if spec is one of the game's own bots for v, else 0;
+     * create: a bot for v whose random choices follow seed, NULL if
+     *   memory is short;
+     * new_game: a new game begins: forget what the last one taught;
+     * move: a move for the side to move of `view`, within lim; *stop (may
+     *   be NULL) becoming nonzero asks for a move at once. */
+    int (*owns)(const game_variant *v, const char *spec);
+    void *(*create)(const game_variant *v, const char *spec, uint64_t seed);
+    void (*destroy)(void *bot);
+    void (*new_game)(void *bot);
+    game_move (*move)(void *bot, const void *view, const game_limits *lim, atomic_int *stop);
+
+    /* For the style bots src/ai builds; NULL / 0 where the game has none.
+     * styles end with an entry whose name is NULL; levels[0] is level 1;
+     * hint: how promising a move looks before searching it (higher first;
+     * captures, say), as game_ops.move_hint is for the two-player search. */
+    const game_bot_style *styles;
+    const game_bot_level *levels;
+    int nlevels;
+    int (*hint)(const void *pos, game_move move);
 };
 
 struct game_variant {

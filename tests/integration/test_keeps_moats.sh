@@ -104,3 +104,7 @@ out=$("$CITADEL" match balanced=1 capture --variant keeps-moats --games 4 --game
 expect "match keeps-moats in Allied Neighbors" 1 "$(printf '%s\n' "$out" | grep -c '(neighbors): .* 4$')"
 check_exit "match keeps-moats with a bad bot exits 2" 2 match balanced=9 capture --variant keeps-moats
 check_exit "match keeps-moats with a bad game type exits 2" 2 match capture random --variant keeps-moats --game-type 3
+check_exit "match keeps-moats with a bot that does not play it exits 2" 2 match greedy random --variant keeps-moats
+out=$("$CITADEL" match --variant keeps-moats --help)
+expect_line "match keeps-moats --help lists the variant's settings" \
+    "      --game-type N        0 Allied Neighbors (White+Blue vs Black+Red), 1" "$out"

@@ -74,11 +74,41 @@ static void test_greedy_is_not_offered_for_keeps_and_moats(void **state)
     assert_true(bot_spec_can_play("random", km));
 }
 
+/* What a game's factory lists (game_ops.bots), patterns with N taken as
+ * 1, bot_new makes and the game's variants play; bot_specs names it. */
+static void test_every_listed_game_bot_plays(void **state)
+{
+    (void)state;
+    const game_variant *const *all = game_variants();
+    int seen = 0;
+    for (int k = 0; all[k]; k++) {
+        const game_bot_ops *g = all[k]->ops->bots;
+        for (const game_bot_info *i = g ? g->list : NULL; i && i->spec; i++, seen++) {
+            char spec[64], err[200] = "", names[512];
+            snprintf(spec, sizeof spec, "%s", i->spec);
+            char *n = strchr(spec, 'N');
+            if (n && n > spec && n[-1] == '=' && !n[1])
+                *n = '1';
+            bot *b = bot_new(spec, 3, err, sizeof err);
+            if (!b)
+                fail_msg("%s (listed for %s): %s", spec, all[k]->name, err);
+            assert_true(bot_spec_can_play(spec, all[k]));
+            assert_int_equal(bot_new_game(b, all[k], 0), 0);
+            bot_free(b);
+            bot_specs(all[k], names, sizeof names);
+            assert_non_null(strstr(names, i->spec));
+            assert_true(i->about && *i->about);
+        }
+    }
+    assert_true(seen > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_what_is_listed_is_played),
         cmocka_unit_test(test_greedy_is_not_offered_for_keeps_and_moats),
+        cmocka_unit_test(test_every_listed_game_bot_plays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
-/* test_km_bots.c -- the Keeps & Moats bots (km_bots.h) and the
- * multi-player search (multi.h). */
+/* test_km_bots.c -- the Keeps & Moats bots: the game's own "capture" and
+ * the style bots src/ai builds from its styles and levels, both offered
+ * through its factory (game_ops.bots) and made by bots.h; and the
+ * multi-player search (multi.h) with the game's evaluation. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,7 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../src/ai/km_bots.h"
+#include "../../src/ai/bots.h"
+#include "../../src/ai/match_seats.h"
 #include "../../src/ai/multi.h"
 #include "../../src/games/keeps-moats/keeps_moats.h"
 
@@ -29,6 +32,19 @@ static const char *move_text(const km_pos *p, game_move m)
     return buf;
 }
 
+/* A bot of spec for Keeps & Moats, or NULL with why in err: bot_new
+ * makes it and the variant's game must take it. */
+static bot *km_bot(const char *spec, uint64_t seed, char *err, size_t errlen)
+{
+    bot *b = bot_new(spec, seed, err, errlen);
+    if (b && bot_new_game(b, &km_variant, 0) != 0) {
+        snprintf(err, errlen, "%s does not play keeps-moats", spec);
+        bot_free(b);
+        return NULL;
+    }
+    return b;
+}
+
 static void test_specs(void **state)
 {
     (void)state;
@@ -39,14 +55,14 @@ static void test_specs(void **state)
                           "balanced=2/fast", "balanced=2/nodes=", "balanced=22" };
     char err[160];
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        kmbot *b = kmbot_new(good[i], 1, err, sizeof err);
+        bot *b = km_bot(good[i], 1, err, sizeof err);
         assert_non_null(b);
-        assert_string_equal(kmbot_name(b), good[i]);
-        kmbot_free(b);
+        assert_string_equal(bot_name(b), good[i]);
+        bot_free(b);
     }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = 0;
-        assert_null(kmbot_new(bad[i], 1, err, sizeof err));
+        assert_null(km_bot(bad[i], 1, err, sizeof err));
         assert_true(strlen(err) > 0);
     }
 }
@@ -62,12 +78,12 @@ static void test_capture_bot_takes_the_most_valuable(void **state)
     (void)state;
     km_pos p = from_text(HUNT);
     char err[160];
-    kmbot *b = kmbot_new("capture", 3, err, sizeof err);
     for (int i = 0; i < 5; i++) {
-        kmbot_seed(b, (uint64_t)i);
-        assert_string_equal(move_text(&p, kmbot_move(b, &p)), "h6g6");
+        bot *b = km_bot("capture", (uint64_t)i, err, sizeof err);
+        assert_non_null(b);
+        assert_string_equal(move_text(&p, bot_move(b, &km_variant, &p, NULL, NULL)), "h6g6");
+        bot_free(b);
     }
-    kmbot_free(b);
 }
 
 static void test_every_bot_plays_legal_moves_to_the_end(void **state)
@@ -77,13 +93,14 @@ static void test_every_bot_plays_legal_moves_to_the_end(void **state)
                             "defensive=2/maxn" };
     char err[160];
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-        kmbot *b = kmbot_new(specs[i], i, err, sizeof err);
+        bot *b = km_bot(specs[i], i, err, sizeof err);
+        assert_non_null(b);
         km_pos p;
         km_start(&p, (int)(i % 3), (int)(i % 3));
         p.limit = 30;
         int plies = 0;
         while (!km_over(&p)) {
-            game_move m = kmbot_move(b, &p), list[KM_MAX_MOVES];
+            game_move m = bot_move(b, &km_variant, &p, NULL, NULL), list[KM_MAX_MOVES];
             int n = km_legal(&p, list), ok = 0;
             for (int j = 0; j < n; j++)
                 ok |= list[j] == m;
@@ -93,9 +110,39 @@ static void test_every_bot_plays_legal_moves_to_the_end(void **state)
             plies++;
         }
         assert_true(plies > 0);
-        assert_int_equal(kmbot_move(b, &p), GAME_MOVE_NONE);
-        kmbot_free(b);
+        assert_int_equal(bot_move(b, &km_variant, &p, NULL, NULL), GAME_MOVE_NONE);
+        bot_free(b);
     }
+}
+
+/* The factory lists what it offers: "capture" and a spec per style, and
+ * levels 1-5 of increasing depth. */
+static void test_factory(void **state)
+{
+    (void)state;
+    const game_bot_ops *g = km_variant.ops->bots;
+    assert_non_null(g);
+    assert_true(g->owns(&km_variant, "capture"));
+    assert_false(g->owns(&km_variant, "balanced=2"));
+    assert_false(g->owns(&km_variant, "capture/nodes=5"));
+    int nstyles = 0;
+    for (const game_bot_style *s = g->styles; s->name; s++, nstyles++) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "%s=N", s->name);
+        int listed = 0;
+        for (const game_bot_info *i = g->list; i->spec; i++)
+            listed |= strcmp(i->spec, spec) == 0;
+        assert_true(listed);
+    }
+    assert_int_equal(nstyles, 3);
+    assert_int_equal(g->nlevels, 5);
+    for (int l = 0; l < g->nlevels; l++)
+        assert_int_equal(g->levels[l].depth, l + 1);
+    char specs[512];
+    bot_specs(&km_variant, specs, sizeof specs);
+    assert_non_null(strstr(specs, "capture"));
+    assert_non_null(strstr(specs, "balanced=N"));
+    assert_null(strstr(specs, "greedy"));
 }
 
 static void eval_cb(const void *pos, void *ctx, int out[GAME_MAX_SIDES])
@@ -169,12 +216,37 @@ static void test_styles_differ(void **state)
     assert_true(a[KM_WHITE] > 0 && a[KM_BLACK] > 0);
 }
 
+/* The seat match plays every game to its end, the same for one seed, and
+ * refuses a bot that does not play the game before any game. */
+static void test_seat_match(void **state)
+{
+    (void)state;
+    seats_config c = { .variant = &km_variant, .spec = { "capture", "random" }, .games = 8,
+                       .opening_plies = 2, .seed = 5, .settings = { { "MoveLimit", 40 } },
+                       .nsettings = 1, .lim = { .time = { -1, -1 } } };
+    seats_tally a, b;
+    char err[200] = "";
+    assert_int_equal(seats_run(&c, &a, err, sizeof err), 0);
+    assert_int_equal(a.wins + a.losses + a.draws, 8);
+    assert_true(a.plies > 0);
+    assert_int_equal(seats_run(&c, &b, err, sizeof err), 0);
+    assert_memory_equal(&a, &b, sizeof a);
+    c.spec[1] = "greedy";
+    assert_int_equal(seats_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "does not play"));
+    c.spec[1] = "random";
+    c.settings[0] = (seats_setting){ "GameType", 7 };
+    assert_int_equal(seats_check(&c, err, sizeof err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs),
         cmocka_unit_test(test_capture_bot_takes_the_most_valuable),
         cmocka_unit_test(test_every_bot_plays_legal_moves_to_the_end),
+        cmocka_unit_test(test_factory),
+        cmocka_unit_test(test_seat_match),
         cmocka_unit_test(test_search_takes_a_king_and_guards_its_own),
         cmocka_unit_test(test_node_budget),
         cmocka_unit_test(test_styles_differ),

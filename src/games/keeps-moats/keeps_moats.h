@@ -170,6 +170,10 @@ void km_eval(const km_pos *pos, const km_style *w, int out[KM_NK]);
  * brings back (a release). */
 int km_move_gain(const km_pos *pos, game_move m);
 
+/* bots.c: the game's own bots (game_ops.bots): "capture", and the styles
+ * and levels src/ai's multi-player search is built from. */
+extern const game_bot_ops km_bots;
+
 /* variants.c */
 extern const game_variant km_variant;
 /* The K7 start of the given game type and King result. */

@@ -16,15 +16,18 @@
     "rCrKrQrP9uPuQuKuC/rNrBrP9uPuNuB/rRrP9uPuR/rP9uP/9/wPwPwPwPwPwPwP/wRwNwQwBwR/wBwKwN/" \
     "wC w anarchy gained wrbu -,-,-,- - 1 200"
 
+/* The game types by the words of the position string (K7). */
+static const char *const game_types[] = { "neighbors", "crossroad", "anarchy" };
+
 static const game_option options[] = {
     { "GameType", KM_ANARCHY, 0, 2,
       "0 Allied Neighbors (White+Blue vs Black+Red), 1 Crossroad Allies (White+Black vs "
-      "Red+Blue), 2 Anarchy", 1, NULL, 0 },
+      "Red+Blue), 2 Anarchy", 1, NULL, 0, game_types },
     { "KingResult", KM_GAINED, 0, 2, "a captured King's pieces: 0 gained, 1 lost, 2 frozen", 1,
-      NULL, 0 },
+      NULL, 0, NULL },
     { "MoveLimit", 200, 0, 100000, "rounds after which the game is a draw; 0 = none", 1, NULL,
-      0 },
-    { NULL, 0, 0, 0, NULL, 0, NULL, 0 },
+      0, NULL },
+    { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL },
 };
 
 void km_start(km_pos *pos, int game_type, int king_result)
@@ -205,6 +208,7 @@ static const game_ops km_ops = {
     .threats = op_threats,
     .hash = op_hash,
     .view = op_view,
+    .bots = &km_bots,
     .perft = op_perft,
     .render = op_render,
     .side_name = op_side_name,

@@ -40,8 +40,8 @@ static const int offered_limits[] = { 50, 100, 150, 200, -1 };
 static const game_option options[] = {
     { "MoveLimit", 0, 0, 100000,
       "full moves after which the game is decided by material (R7.3); 0 = none", 0,
-      offered_limits, 100 },
-    { NULL, 0, 0, 0, NULL, 0, NULL, 0 },
+      offered_limits, 100, NULL },
+    { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL },
 };
 
 /* The k-th (0-based, lexicographic) 3-subset of n slots, as slot indices. */

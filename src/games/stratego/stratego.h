@@ -175,6 +175,10 @@ void st_start_from(st_pos *pos, const st_setup *red, const st_setup *blue);
  * setups drawn from the seed. */
 void st_start_seed(st_pos *pos, uint64_t seed);
 
+/* bots.c: the game's own bots (game_ops.bots): the sampling levels of
+ * bot.h and cautious.h's reference opponent. */
+extern const game_bot_ops st_bots;
+
 /* variants.c */
 extern const game_variant st_variant;
 

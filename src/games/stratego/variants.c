@@ -12,8 +12,8 @@
 
 static const game_option options[] = {
     { "MoveLimit", ST_DEFAULT_MOVE_LIMIT, 0, ST_MAX_MOVE_LIMIT,
-      "Stratego: plies after which the game is a draw (S7); 0 = none", 0, NULL, 0 },
-    { NULL, 0, 0, 0, NULL, 0, NULL, 0 },
+      "Stratego: plies after which the game is a draw (S7); 0 = none", 0, NULL, 0, NULL },
+    { NULL, 0, 0, 0, NULL, 0, NULL, 0, NULL },
 };
 
 static void op_start(const game_variant *v, void *pos, uint64_t seed)
@@ -272,6 +272,7 @@ static const game_ops st_ops = {
     .describe = op_describe,
     .effects = op_effects,
     .setup = &st_setup_ops,
+    .bots = &st_bots,
     .evaluate = NULL,
     .noisy = op_noisy,
     .move_hint = op_move_hint,
