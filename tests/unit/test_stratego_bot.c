@@ -11,6 +11,7 @@
 
 #include "../../src/ai/bots.h"
 #include "../../src/games/stratego/bot.h"
+#include "../../src/games/stratego/expect.h"
 #include "../../src/base/rng.h"
 #include "../../src/games/stratego/stratego.h"
 
@@ -96,10 +97,45 @@ static void test_S8_bot_move_depends_only_on_the_view(void **state)
     st_view(&a, ST_RED, &va);
     st_view(&b, ST_RED, &vb);
     assert_memory_equal(&va, &vb, sizeof va);
-    stbot *x = stbot_new(5, 99), *y = stbot_new(5, 99);
-    assert_int_equal(stbot_move(x, &va, &no_limits, NULL), stbot_move(y, &vb, &no_limits, NULL));
-    stbot_free(x);
-    stbot_free(y);
+    /* the sampling levels and the strongest (expectimax on the view) */
+    for (int level = 5; level <= 6; level++) {
+        stbot *x = stbot_new(level, 99), *y = stbot_new(level, 99);
+        assert_int_equal(stbot_move(x, &va, &no_limits, NULL), stbot_move(y, &vb, &no_limits, NULL));
+        stbot_free(x);
+        stbot_free(y);
+    }
+}
+
+/* The strongest search (expect.h) weighs a combat with an unknown piece
+ * by the belief: its Marshal does not attack a piece that is likelier a
+ * Bomb than not, and does attack one it believes is the General (S5: a
+ * Bomb beats every attacker but a Miner; the Marshal beats the General). */
+static void test_S5_expectimax_weighs_attacks_by_the_belief(void **state)
+{
+    (void)state;
+    st_pos view;
+    game_error err = { "" };
+    assert_int_equal(st_parse(&view, "9x/10/10/x3x5/O+1~~M+1~~2/2~~2~~2/10/10/10/8BF r 10 - -", &err), 0);
+    game_move attack;
+    assert_int_equal(st_parse_move(&view, "e6e7", &attack, &err), 0);
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    bl.pool[ST_BOMB] = 2;
+    bl.pool[ST_SCOUT] = 2;
+    bl.pool[ST_GENERAL] = 1;
+    bl.pool[ST_FLAG] = 1;
+    const int e7 = ST_CELL(6, 4), a7 = ST_CELL(6, 0), j10 = ST_CELL(9, 9);
+    bl.p[a7][ST_BOMB] = 0.6f;
+    bl.p[a7][ST_SCOUT] = 0.4f;
+    bl.p[j10][ST_FLAG] = 1;
+    bl.p[e7][ST_BOMB] = 0.6f;
+    bl.p[e7][ST_SCOUT] = 0.4f;
+    game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_true(m != attack);
+    memset(bl.p[e7], 0, sizeof bl.p[e7]);
+    bl.p[e7][ST_GENERAL] = 1;
+    assert_int_equal(stx_search(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, NULL), attack);
 }
 
 /* The belief: samples keep the view's known pieces, put no Bomb or Flag
@@ -246,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_S8_bot_move_depends_only_on_the_view),
         cmocka_unit_test(test_S8_samples_respect_the_view),
         cmocka_unit_test(test_S7_bot_takes_the_flag_it_can_deduce),
+        cmocka_unit_test(test_S5_expectimax_weighs_attacks_by_the_belief),
         cmocka_unit_test(test_S8_wrong_view_still_answers),
         cmocka_unit_test(test_attacker_attacks_when_it_can),
         cmocka_unit_test(test_level3_beats_random),

@@ -11,6 +11,10 @@
  * unmoved piece, deeper rows far likelier; kinds that move to pieces that
  * moved; and any kind left to the rest, Bombs likelier next to the Flag.
  * Draws are weighted by how many of each kind the pool still holds.
+ *
+ * The strongest level (STB_F_EXPECT) only reads the belief off the samples
+ * (belief_of) and hands it to the expectimax search of expect.c; its
+ * sampler also puts every Bomb the pool holds among the unmoved pieces.
  */
 #include "bot.h"
 
@@ -19,6 +23,7 @@
 
 #include "../../base/rng.h"
 #include "../../base/timer.h"
+#include "expect.h"
 #include "stratego.h"
 
 #define WIN 5000
@@ -26,6 +31,7 @@
 #define QDEPTH 4
 #define MAX_SAMPLES 4000       /* time, not this, ends the strongest's sampling */
 #define V1_MAX_SAMPLES 400
+#define EXPECT_NODES 20000    /* the expectimax search's work without a time limit */
 #define FLAG_LOTTERY 400       /* a Flag found by a guess at a still piece, unless likely */
 
 #define RESERVE 8        /* movable pieces below which each one left counts extra */
@@ -59,6 +65,8 @@ struct stbot {
     int prev_rev[ST_NKINDS];  /* enemy kinds revealed on the board last time */
     int have_prev;
     int last_samples;
+    int struck;               /* the cell our Miner last attacked an unmoved piece on, 0 if none */
+    st_belief bel;            /* the belief of the last move (STB_F_EXPECT) */
 };
 
 stbot *stbot_new(int level, uint64_t seed)
@@ -87,6 +95,7 @@ void stbot_new_game(stbot *b)
     memset(b->dead, 0, sizeof b->dead);
     memset(b->prev_rev, 0, sizeof b->prev_rev);
     b->have_prev = 0;
+    b->struck = 0;
 }
 
 int stbot_last_samples(const stbot *b)
@@ -270,6 +279,14 @@ static int read_view(stbot *b, const st_pos *view, belief *bl)
         else
             bl->still[bl->nstill++] = c;
     }
+    /* Our Miner that took an unmoved piece most likely took a Bomb. */
+    if ((b->features & STB_F_EXPECT) && b->struck) {
+        uint8_t v = view->sq[b->struck];
+        if (ST_IS_PIECE(v) && ST_SIDE(v) == view->stm && ST_KIND(v) == ST_MINER &&
+            b->dead[ST_BOMB] + rev[ST_BOMB] < st_army[ST_BOMB])
+            b->dead[ST_BOMB]++;
+        b->struck = 0;
+    }
     if (b->have_prev)
         for (int k = 0; k < ST_NKINDS; k++)
             if (rev[k] < b->prev_rev[k])
@@ -323,15 +340,18 @@ static void assign(st_pos *p, int cell, int kind)
  * see is taken to be one that does not fear it (issue: "a piece that walks
  * up to our Captain without fear is taken to be stronger"): kinds that beat
  * the strongest such neighbour weigh BOLD times more, and next to our known
- * Marshal the Spy weighs SPY_BOLD times more. Weights for ST_SPY..ST_MARSHAL
- * into w; 0 if the piece has no known neighbour of ours. */
+ * Marshal the Spy weighs SPY_BOLD times more; with STB_F_EXPECT, next to
+ * one of our revealed Bombs a Miner weighs MINER_BOLD times more. Weights
+ * for ST_SPY..ST_MARSHAL into w; 0 if the piece has no known neighbour of
+ * ours. */
 #define BOLD 4
 #define SPY_BOLD 10
+#define MINER_BOLD 6
 
-static int bold_weights(const st_pos *view, int cell, int w[ST_NKINDS])
+static int bold_weights(const st_pos *view, int cell, unsigned features, int w[ST_NKINDS])
 {
     static const int step[4] = { 1, -1, 12, -12 };
-    int us = view->stm, strongest = 0;
+    int us = view->stm, strongest = 0, bomb = 0;
     for (int d = 0; d < 4; d++) {
         uint8_t v = view->sq[cell + step[d]];
         if (!ST_IS_PIECE(v) || ST_SIDE(v) != us || !(v & ST_REVEALED))
@@ -339,15 +359,21 @@ static int bold_weights(const st_pos *view, int cell, int w[ST_NKINDS])
         int k = ST_KIND(v);
         if (movable(k) && k > strongest)
             strongest = k;
+        bomb |= k == ST_BOMB;
     }
-    if (!strongest)
+    /* next to one of our Bombs it has seen: a Miner come to dig */
+    if (!(features & STB_F_EXPECT))
+        bomb = 0;
+    if (!strongest && !bomb)
         return 0;
     for (int k = 0; k < ST_NKINDS; k++)
         w[k] = 0;
     for (int k = ST_SPY; k <= ST_MARSHAL; k++)
-        w[k] = k >= strongest ? BOLD : 1;
+        w[k] = strongest && k >= strongest ? BOLD : 1;
     if (strongest == ST_MARSHAL)
         w[ST_SPY] = SPY_BOLD;
+    if (bomb)
+        w[ST_MINER] *= MINER_BOLD;
     return 1;
 }
 
@@ -370,6 +396,18 @@ static int draw_weighted(rng *g, int pool[], const int w[ST_NKINDS])
     return -1;
 }
 
+/* 1 if an enemy Bomb revealed in combat stands next to cell. */
+static int next_to_shown_bomb(const st_pos *view, int cell)
+{
+    static const int step[4] = { 1, -1, 12, -12 };
+    for (int d = 0; d < 4; d++) {
+        uint8_t v = view->sq[cell + step[d]];
+        if (ST_IS_PIECE(v) && ST_SIDE(v) != view->stm && ST_KIND(v) == ST_BOMB)
+            return 1;
+    }
+    return 0;
+}
+
 static int sample(rng *g, const st_pos *view, const belief *bl, unsigned features, st_pos *out)
 {
     int them = view->stm ^ 1;
@@ -389,6 +427,9 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
             static const int depth_weight[4] = { 1, 3, 9, 27 };
             int d = home_depth(them, still[i]);
             w[i] = depth_weight[d < 0 ? 0 : d > 3 ? 3 : d];
+            /* a Bomb seen beside it: Bombs guard Flags */
+            if ((features & STB_F_EXPECT) && next_to_shown_bomb(view, still[i]))
+                w[i] *= 4;
             total += w[i];
         }
         int r = (int)rng_below(g, (uint64_t)total), i = 0;
@@ -402,13 +443,42 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
     for (int i = 0; i < bl->nmoved; i++) {
         int k;
         int w[ST_NKINDS];
-        if ((features & STB_F_BOLD) && bold_weights(view, bl->moved[i], w))
+        if ((features & STB_F_BOLD) && bold_weights(view, bl->moved[i], features, w))
             k = draw_weighted(g, pool, w);
         else
             k = draw(g, pool, ST_SPY, ST_MARSHAL, 1);
         if (k < 0)
             return -1;
         assign(out, bl->moved[i], k);
+    }
+    if (features & STB_F_EXPECT) {
+        /* Bombs die only to our Miners (counted as they strike): every
+         * Bomb the pool holds stands among the pieces that never moved,
+         * likelier next to the Flag and deeper in the setup; the rest of
+         * those pieces are kinds that move and have not yet. */
+        int bombs = pool[ST_BOMB] < ns ? pool[ST_BOMB] : ns;
+        pool[ST_BOMB] = 0;
+        for (int j = 0; j < bombs; j++) {
+            int w[40], total = 0;
+            for (int i = 0; i < ns; i++) {
+                int c = still[i], d = home_depth(them, c);
+                int by_flag = flag >= 0 && (abs(c - flag) == 1 || abs(c - flag) == 12);
+                w[i] = (by_flag ? 6 : 1) * (2 + (d < 0 ? 0 : d));
+                total += w[i];
+            }
+            int r = (int)rng_below(g, (uint64_t)total), i = 0;
+            while (r >= w[i])
+                r -= w[i++];
+            assign(out, still[i], ST_BOMB);
+            still[i] = still[--ns];
+        }
+        for (int i = 0; i < ns; i++) {
+            int k = draw(g, pool, ST_SPY, ST_MARSHAL, 1);
+            if (k < 0)
+                return -1;
+            assign(out, still[i], k);
+        }
+        return 0;
     }
     /* Squares next to the Flag first, Bombs likelier there. */
     for (int pass = 0; pass < 2; pass++) {
@@ -447,6 +517,38 @@ static int64_t budget_ms(const st_pos *view, const game_limits *lim)
     return 0;  /* none */
 }
 
+/* The belief as the chance of each kind per unknown piece: the share of
+ * `count` samples that gave it that kind. Returns the samples drawn. */
+#define BELIEF_SAMPLES 400
+
+static int belief_of(stbot *b, const st_pos *view, const belief *bl, st_belief *out)
+{
+    int cells[40], n = 0;
+    for (int i = 0; i < bl->nran; i++)
+        cells[n++] = bl->ran[i];
+    for (int i = 0; i < bl->nmoved; i++)
+        cells[n++] = bl->moved[i];
+    for (int i = 0; i < bl->nstill; i++)
+        cells[n++] = bl->still[i];
+    int tally[40][ST_NKINDS];
+    memset(tally, 0, sizeof tally);
+    int drawn = 0;
+    for (int s = 0; s < BELIEF_SAMPLES; s++) {
+        st_pos full;
+        if (sample(&b->g, view, bl, b->features, &full) != 0)
+            continue;
+        drawn++;
+        for (int i = 0; i < n; i++)
+            tally[i][ST_KIND(full.sq[cells[i]])]++;
+    }
+    memset(out, 0, sizeof *out);
+    memcpy(out->pool, bl->pool, sizeof out->pool);
+    for (int i = 0; i < n; i++)
+        for (int k = ST_SPY; k <= ST_FLAG; k++)
+            out->p[cells[i]][k] = drawn ? (float)tally[i][k] / (float)drawn : 0;
+    return drawn;
+}
+
 game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic_int *stop)
 {
     const st_pos *view = vview;
@@ -480,6 +582,17 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
         uint8_t v = view->sq[ST_TO(root[i])];
         lottery[i] = (b->features & STB_F_LOTTERY) && ST_ATTACK(root[i]) &&
                      ST_KIND(v) == ST_UNKNOWN && !(v & ST_MOVED);
+    }
+    if ((b->features & STB_F_EXPECT) && levels[lv].samples == 0) {
+        st_belief *sb = &b->bel;
+        b->last_samples = belief_of(b, view, &bl, sb);
+        uint64_t nodes = lim->nodes ? lim->nodes : ms == 0 ? EXPECT_NODES : 0;
+        game_move mv = stx_search(view, sb, STX_F_HIDDEN, deadline, lim->depth, nodes, stop, NULL);
+        uint8_t a = view->sq[ST_FROM(mv)], d = view->sq[ST_TO(mv)];
+        if (mv != GAME_MOVE_NONE && ST_KIND(a) == ST_MINER && ST_IS_PIECE(d) &&
+            ST_KIND(d) == ST_UNKNOWN && !(d & ST_MOVED))
+            b->struck = ST_TO(mv);
+        return mv;
     }
     ctx x = { 0, b->features };
     int done = 0;

@@ -10,8 +10,11 @@
  * root move is scored two plies deep plus a quiescence search of attacks in
  * each sample, and the move with the best mean over the samples is played.
  *
- * Levels 1 (a beginner) to STB_LEVELS (the strongest) differ in samples,
- * depth and noise; the strongest samples for as long as its time allows.
+ * Levels 1 (a beginner) to 5 differ in samples, depth and noise. The
+ * strongest, STB_LEVELS, draws samples only to make the belief (the chance
+ * of each kind for each unknown piece) and searches the view itself by
+ * expectimax, every combat with an unknown piece a chance node
+ * (expect.h), for as long as its time allows.
  * A bot is used by one thread at a time.
  */
 #ifndef CITADEL_STRATEGO_BOT_H
@@ -42,7 +45,9 @@ typedef struct stbot stbot;
 #define STB_F_BOLD 2u
 #define STB_F_LOTTERY 4u
 #define STB_F_SAMPLES 8u
-#define STB_F_ALL 15u
+#define STB_F_EXPECT 16u   /* the search is expectimax on the view (expect.h),
+                            * the samples only making the belief */
+#define STB_F_ALL 31u
 
 /* NULL if memory is short. */
 stbot *stbot_new(int level, uint64_t seed);

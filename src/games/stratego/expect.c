@@ -1,0 +1,515 @@
+/* expect.c -- expectimax on the view (expect.h).
+ *
+ * A node is the view as the line has changed it, and how many of each
+ * enemy kind the line has revealed (so that no kind is revealed more often
+ * than the pool allows, and every position made stays a valid view). The
+ * belief about a piece is looked up by the cell it stood on at the root:
+ * `home` follows each unknown piece as it moves.
+ *
+ * Invariant: no rank of an unknown enemy piece is ever read, because there
+ * is none; a chance node writes a kind into its own copy of the node only,
+ * and the piece is then revealed by the combat, as in the game.
+ */
+#include "expect.h"
+
+#include <string.h>
+
+#include "../../base/timer.h"
+
+#define WIN 5000
+#define INF 100000
+#define QDEPTH 3
+#define FLAG_GUESS 400   /* a Flag found by a guess the belief thinks unlikely */
+#define CHECK_EVERY 1024
+#define MAX_DEPTH 32
+
+static const int value[ST_NKINDS] = {
+    0, 60 /* Spy */, 15, 40, 30, 45, 80, 140, 220, 350, 500 /* Marshal */,
+    40 /* Bomb */, 0 /* Flag */, 0,
+};
+
+/* What a rank not yet shown adds: the enemy must guess it (the strongest
+ * pass for Bombs while they stand still); value/10 for the others. */
+static const int hidden_bonus[ST_NKINDS] = {
+    0, 15, 2, 4, 3, 5, 8, 25, 45, 100, 150, 4, 0, 0,
+};
+
+typedef struct node {
+    st_pos p;
+    uint8_t home[ST_CELLS];      /* root cell of the unknown piece here, 0 if none */
+    uint8_t used[ST_NKINDS];     /* enemy kinds revealed by this line's chance nodes */
+} node;
+
+typedef struct ex {
+    const st_belief *bl;
+    unsigned features;
+    int us;
+    int ev[ST_CELLS][2];         /* expected worth of an unknown piece: [0] any, [1] if it moved */
+    int mov[ST_CELLS];           /* the chance that it moves at all, times 256 */
+    int miner[ST_CELLS];         /* the chance that it is a Miner, times 256 */
+    int scout_worth;             /* what an unknown piece that ran is worth */
+    int target;                  /* the likeliest cell of the enemy Flag, 0 if none */
+    /* Steps from each cell to our Flag: [0] around our Bombs, [1] through
+     * them (a Miner's way); 99 where there is no way. */
+    uint8_t to_flag[2][ST_CELLS];
+    uint64_t nodes, max_nodes, deadline;
+    atomic_int *stop;
+    int can_stop;                /* 0 until the first depth is done */
+    int aborted;
+} ex;
+
+static int movable(int kind)
+{
+    return kind >= ST_SPY && kind <= ST_MARSHAL;
+}
+
+static int worth(const ex *x, int kind, int shown)
+{
+    int w = value[kind];
+    if (!shown)
+        w += (x->features & STX_F_HIDDEN) ? hidden_bonus[kind] : value[kind] / 10;
+    return w;
+}
+
+/* --- making moves on a node ------------------------------------------------ */
+
+static void make(node *n, game_move m)
+{
+    int from = ST_FROM(m), to = ST_TO(m), mover = n->p.stm;
+    uint8_t hf = n->home[from], ht = n->home[to];
+    st_make(&n->p, m);
+    n->home[from] = 0;
+    uint8_t v = n->p.sq[to];
+    if (v == ST_EMPTY || ST_KIND(v) != ST_UNKNOWN)
+        n->home[to] = 0;
+    else
+        n->home[to] = ST_SIDE(v) == mover ? hf : ht;
+}
+
+/* The chance weights of the kinds the unknown piece on `cell` may be, in
+ * this node; `moving` if it is the attacker. Returns their sum. */
+static float weights(const ex *x, const node *n, int cell, int moving, float w[ST_NKINDS])
+{
+    uint8_t v = n->p.sq[cell];
+    const float *p = x->bl->p[n->home[cell]];
+    float sum = 0;
+    for (int k = 0; k < ST_NKINDS; k++) {
+        w[k] = 0;
+        if (k < ST_SPY || k > ST_FLAG || n->used[k] >= x->bl->pool[k])
+            continue;
+        if ((moving || (v & ST_MOVED)) && !movable(k))
+            continue;
+        if ((v & ST_SCOUTED) && k != ST_SCOUT)
+            continue;
+        w[k] = p[k];
+        sum += w[k];
+    }
+    if (sum > 0)
+        return sum;
+    /* The belief left nothing here: any kind the pool and the marks allow. */
+    for (int k = ST_SPY; k <= ST_FLAG; k++) {
+        if (n->used[k] >= x->bl->pool[k] || ((moving || (v & ST_MOVED)) && !movable(k)) ||
+            ((v & ST_SCOUTED) && k != ST_SCOUT))
+            continue;
+        w[k] = 1;
+        sum += 1;
+    }
+    return sum;
+}
+
+/* --- evaluation ---------------------------------------------------------- */
+
+/* What the closest enemy mover to our Flag costs by the steps it needs
+ * (a Miner's through our Bombs, the others' around them): the enemy takes
+ * a Flag it stands next to; the search sees that, this sees it coming. */
+static const int danger[8] = { 0, 400, 300, 150, 60, 25, 10, 0 };
+
+static int danger_of(const ex *x, const node *n, int c, uint8_t v, int k)
+{
+    int d0 = x->to_flag[0][c], d1 = x->to_flag[1][c];
+    int w0 = d0 < 8 ? danger[d0] : 0, w1 = d1 < 8 ? danger[d1] : 0;
+    if (w1 == 0)
+        return 0;
+    if (k != ST_UNKNOWN)
+        return k == ST_MINER ? w1 : movable(k) ? w0 : 0;
+    if (v & ST_SCOUTED)
+        return w0;
+    /* a piece of unknown rank: a Miner by its chance of being one */
+    int h = n->home[c], m = x->miner[h], mov = (v & ST_MOVED) ? 256 : x->mov[h];
+    return (mov * (((256 - m) * w0 + m * w1) >> 8)) >> 8;
+}
+
+static int dist(int a, int b)
+{
+    int dr = ST_ROW(a) - ST_ROW(b), df = ST_FILE(a) - ST_FILE(b);
+    return (dr < 0 ? -dr : dr) + (df < 0 ? -df : df);
+}
+
+/* Material (unknown pieces at their expected worth), the last movers, the
+ * Spy's and the Miners' jobs, the danger to our Flag, and the pull of our
+ * nearest piece and nearest Miner towards the likeliest square of the
+ * enemy Flag. For the side to move; one pass over the board. */
+static int evaluate(const ex *x, const node *n)
+{
+    const int us = x->us, them = us ^ 1, t = x->target;
+    int score[2] = { 0, 0 }, marshal[2] = { 0, 0 }, spy = 0;
+    int movers[2] = { 0, 0 }, miners[2] = { 0, 0 };  /* times 256 */
+    int near = 99, near_miner = 99, worst = 0;
+    const uint8_t *sq = n->p.sq;
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
+        uint8_t v = sq[c];
+        if (!ST_IS_PIECE(v))
+            continue;
+        int s = ST_SIDE(v), k = ST_KIND(v);
+        if (s == them) {
+            if (x->to_flag[1][c] < 8) {
+                int w = danger_of(x, n, c, v, k);
+                if (w > worst)
+                    worst = w;
+            }
+            if (k == ST_UNKNOWN) {
+                int h = n->home[c];
+                if (v & ST_SCOUTED) {
+                    score[s] += x->scout_worth;
+                    movers[s] += 256;
+                } else {
+                    score[s] += x->ev[h][(v & ST_MOVED) != 0];
+                    movers[s] += (v & ST_MOVED) ? 256 : x->mov[h];
+                    miners[s] += x->miner[h];
+                }
+                continue;
+            }
+        }
+        score[s] += worth(x, k, (v & ST_REVEALED) != 0);
+        if (!movable(k))
+            continue;
+        movers[s] += 256;
+        if (k == ST_MARSHAL)
+            marshal[s] = 1;
+        else if (k == ST_SPY && s == us)
+            spy = 1;
+        else if (k == ST_MINER)
+            miners[s] += 256;
+        if (s == us && t) {
+            int d = dist(c, t);
+            if (d < near)
+                near = d;
+            if (k == ST_MINER && d < near_miner)
+                near_miner = d;
+        }
+    }
+    score[us] -= worst;
+    for (int s = 0; s < 2; s++) {
+        /* A side that cannot move loses (S7): the last movers count extra. */
+        if (movers[s] < 8 * 256) {
+            int miss = 8 * 256 - movers[s];
+            score[s] -= (6 * (miss >> 4) * (miss >> 4)) >> 8;
+        }
+        if (miners[s] <= 2 * 256)
+            score[s] += (60 * miners[s]) >> 8;  /* the last Miners open the Flag's Bombs */
+    }
+    if (spy && !marshal[them])
+        score[us] -= 45;  /* a Spy without a Marshal to take */
+    if (near < 99)
+        score[us] -= 4 * near;
+    if (near_miner < 99)
+        score[us] -= 3 * near_miner;
+    return n->p.stm == us ? score[us] - score[them] : score[them] - score[us];
+}
+
+/* --- search --------------------------------------------------------------- */
+
+static int out_of_time(ex *x)
+{
+    if (x->aborted)
+        return 1;
+    if (x->can_stop && (x->nodes & (CHECK_EVERY - 1)) == 0) {
+        if ((x->stop && atomic_load(x->stop)) || (x->deadline && timer_ns() >= x->deadline) ||
+            (x->max_nodes && x->nodes >= x->max_nodes))
+            x->aborted = 1;
+    }
+    return x->aborted;
+}
+
+static int search(ex *x, const node *n, int depth, int alpha, int beta, int ply);
+static int quiesce(ex *x, const node *n, int alpha, int beta, int qdepth, int ply);
+
+/* The value of move m for the side to move, searching the rest with
+ * `depth` plies left (quiescence qdepth if depth < 0). A combat with an
+ * unknown piece is a chance node, its outcomes searched with a full
+ * window; any other move is searched with -beta..-alpha. */
+static int child_value(ex *x, const node *n, game_move m, int depth, int alpha, int beta, int ply,
+                       int qdepth, int alt)
+{
+    int from = ST_FROM(m), to = ST_TO(m);
+    uint8_t a = n->p.sq[from], d = n->p.sq[to];
+    int unknown = ST_KIND(a) == ST_UNKNOWN ? from : (ST_IS_PIECE(d) && ST_KIND(d) == ST_UNKNOWN) ? to : 0;
+    if (ST_IS_PIECE(d) && ST_KIND(d) == ST_FLAG)
+        return WIN - ply;
+    if (!ST_ATTACK(m) || !unknown) {
+        node c = *n;
+        make(&c, m);
+        return depth >= 0 ? -search(x, &c, depth, -beta, -alpha, ply + 1)
+                          : -quiesce(x, &c, -beta, -alpha, qdepth, ply + 1);
+    }
+    float w[ST_NKINDS];
+    float sum = weights(x, n, unknown, unknown == from, w);
+    if (sum <= 0)
+        return 0;  /* cannot happen with a consistent belief */
+    float total = 0;
+    for (int k = ST_SPY; k <= ST_FLAG; k++) {
+        if (w[k] <= 0)
+            continue;
+        int s;
+        if (k == ST_FLAG) {
+            /* only a defender can be the Flag: the attacker wins the game,
+             * but a guess against the odds is not counted as a sure win */
+            s = w[k] * 2 >= sum ? WIN - ply : FLAG_GUESS;
+        } else {
+            node c = *n;
+            c.p.sq[unknown] = (uint8_t)((c.p.sq[unknown] & ~15u) | (unsigned)k);
+            c.used[k]++;
+            make(&c, m);
+            /* in the quiescence search an outcome is valued as it stands:
+             * the outcomes of every guess, each searched on, would swamp it */
+            s = depth >= 0 ? -search(x, &c, depth, -INF, INF, ply + 1)
+                           : -quiesce(x, &c, -INF, INF, 0, ply + 1);
+        }
+        /* The attacker knows its own rank: as kind k it attacks only if
+         * that does better than its best other move. */
+        if (unknown == from && s < alt)
+            s = alt;
+        total += w[k] * (float)s;
+        if (x->aborted)
+            return 0;
+    }
+    return (int)(total / sum);
+}
+
+/* 1 if m is an attack by a piece of unknown rank (the enemy's). */
+static int blind_attack(const node *n, game_move m)
+{
+    return ST_ATTACK(m) && ST_KIND(n->p.sq[ST_FROM(m)]) == ST_UNKNOWN;
+}
+
+/* Attacks first, the likelier gains before; quiet moves after; attacks by
+ * pieces of unknown rank last, because their worth depends on the best of
+ * the other moves. */
+static int order_key(const node *n, game_move m)
+{
+    if (!ST_ATTACK(m))
+        return 0;
+    if (blind_attack(n, m))
+        return -1;
+    int a = ST_KIND(n->p.sq[ST_FROM(m)]), d = ST_KIND(n->p.sq[ST_TO(m)]);
+    if (d == ST_FLAG)
+        return 100000;
+    if (a == ST_UNKNOWN || d == ST_UNKNOWN)
+        return 1000 - value[a == ST_UNKNOWN ? 0 : a];
+    int r = st_combat(a, d);
+    return r == ST_ATTACKER_WINS ? 10000 + value[d] : r == ST_BOTH_DIE ? 5000 : 100;
+}
+
+static void order(const node *n, game_move *list, int count)
+{
+    int key[ST_MAX_MOVES];
+    for (int i = 0; i < count; i++)
+        key[i] = order_key(n, list[i]);
+    for (int i = 1; i < count; i++) {
+        game_move m = list[i];
+        int k = key[i], j = i - 1;
+        while (j >= 0 && key[j] < k) {
+            list[j + 1] = list[j];
+            key[j + 1] = key[j];
+            j--;
+        }
+        list[j + 1] = m;
+        key[j + 1] = k;
+    }
+}
+
+static int quiesce(ex *x, const node *n, int alpha, int beta, int qdepth, int ply)
+{
+    x->nodes++;
+    if (out_of_time(x))
+        return 0;
+    int stand = evaluate(x, n);
+    if (stand >= beta || qdepth == 0)
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    game_move list[ST_MAX_MOVES];
+    int count = st_gen_attacks(&n->p, list);
+    order(n, list, count);
+    for (int i = 0; i < count; i++) {
+        int s = child_value(x, n, list[i], -1, alpha, beta, ply, qdepth - 1, alpha);
+        if (x->aborted)
+            return 0;
+        if (s >= beta)
+            return s;
+        if (s > alpha)
+            alpha = s;
+    }
+    return alpha;
+}
+
+static int search(ex *x, const node *n, int depth, int alpha, int beta, int ply)
+{
+    if (depth <= 0)
+        return quiesce(x, n, alpha, beta, QDEPTH, ply);
+    x->nodes++;
+    if (out_of_time(x))
+        return 0;
+    if (n->p.move_limit && n->p.ply >= n->p.move_limit)
+        return 0;
+    game_move list[ST_MAX_MOVES];
+    int count = st_gen(&n->p, list);
+    if (count == 0)
+        return -WIN + ply;  /* no legal move: the side to move loses (S7) */
+    order(n, list, count);
+    int best = -INF;
+    for (int i = 0; i < count; i++) {
+        int s = child_value(x, n, list[i], depth - 1, alpha, beta, ply, QDEPTH, best);
+        if (x->aborted)
+            return 0;
+        if (s > best)
+            best = s;
+        if (s > alpha)
+            alpha = s;
+        if (alpha >= beta)
+            break;
+    }
+    return best;
+}
+
+/* --- the root ------------------------------------------------------------ */
+
+/* Steps from every cell to `flag` over playing squares, our Bombs walls
+ * unless through_bombs. */
+static void steps_to(const st_pos *view, int flag, int us, int through_bombs, uint8_t out[ST_CELLS])
+{
+    static const int step[4] = { 1, -1, 12, -12 };
+    int queue[ST_CELLS], head = 0, tail = 0;
+    memset(out, 99, ST_CELLS);
+    out[flag] = 0;
+    queue[tail++] = flag;
+    while (head < tail) {
+        int c = queue[head++];
+        for (int d = 0; d < 4; d++) {
+            int t = c + step[d];
+            uint8_t v = view->sq[t];
+            if (v == ST_WALL || out[t] != 99)
+                continue;
+            if (!through_bombs && ST_IS_PIECE(v) && ST_SIDE(v) == us && ST_KIND(v) == ST_BOMB)
+                continue;
+            out[t] = (uint8_t)(out[c] + 1);
+            queue[tail++] = t;
+        }
+    }
+}
+
+static void prepare(ex *x, const st_pos *view, node *root)
+{
+    memset(root, 0, sizeof *root);
+    root->p = *view;
+    memset(x->to_flag, 99, sizeof x->to_flag);
+    x->scout_worth = worth(x, ST_SCOUT, 0);
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
+        uint8_t v = view->sq[c];
+        if (ST_IS_PIECE(v) && ST_SIDE(v) == x->us && ST_KIND(v) == ST_FLAG) {
+            steps_to(view, c, x->us, 0, x->to_flag[0]);
+            steps_to(view, c, x->us, 1, x->to_flag[1]);
+        }
+    }
+    float best_flag = 0;
+    x->target = 0;
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
+        uint8_t v = view->sq[c];
+        if (!ST_IS_PIECE(v) || ST_KIND(v) != ST_UNKNOWN)
+            continue;
+        root->home[c] = (uint8_t)c;
+        const float *p = x->bl->p[c];
+        float any = 0, moved = 0, msum = 0;
+        for (int k = ST_SPY; k <= ST_FLAG; k++) {
+            any += p[k] * (float)worth(x, k, 0);
+            if (movable(k)) {
+                moved += p[k] * (float)worth(x, k, 0);
+                msum += p[k];
+            }
+        }
+        x->ev[c][0] = (int)any;
+        x->ev[c][1] = msum > 0 ? (int)(moved / msum) : worth(x, ST_SCOUT, 0);
+        x->mov[c] = (int)(msum * 256);
+        x->miner[c] = (int)(p[ST_MINER] * 256);
+        if (!(v & ST_MOVED) && p[ST_FLAG] > best_flag) {
+            best_flag = p[ST_FLAG];
+            x->target = c;
+        }
+    }
+}
+
+game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
+                     uint64_t deadline_ns, int max_depth, uint64_t max_nodes, atomic_int *stop,
+                     stx_report *rep)
+{
+    ex x;
+    memset(&x, 0, sizeof x);
+    x.bl = bl;
+    x.features = features;
+    x.us = view->stm;
+    x.max_nodes = max_nodes;
+    x.deadline = deadline_ns;
+    x.stop = stop;
+    node root;
+    prepare(&x, view, &root);
+    game_move list[ST_MAX_MOVES];
+    int count = st_legal(view, list);
+    if (rep)
+        *rep = (stx_report){ 0, 0, 0 };
+    if (count == 0)
+        return GAME_MOVE_NONE;
+    order(&root, list, count);
+    if (max_depth <= 0 || max_depth > MAX_DEPTH)
+        max_depth = MAX_DEPTH;
+    game_move best = list[0];
+    int best_score = 0, done = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        int alpha = -INF, iter_best = -1, iter_score = -INF;
+        for (int i = 0; i < count; i++) {
+            int s = child_value(&x, &root, list[i], depth - 1, alpha, INF, 0, QDEPTH, -INF);
+            if (x.aborted)
+                break;
+            if (s > iter_score) {
+                iter_score = s;
+                iter_best = i;
+            }
+            if (s > alpha)
+                alpha = s;
+        }
+        /* An unfinished depth counts only once it beat the move the last
+         * depth chose (searched first); the first depth always finishes. */
+        if (x.aborted && depth > 1) {
+            if (iter_best > 0 && iter_score > best_score) {
+                best = list[iter_best];
+                best_score = iter_score;
+            }
+            break;
+        }
+        if (iter_best < 0)
+            break;
+        best = list[iter_best];
+        best_score = iter_score;
+        done = depth;
+        x.can_stop = 1;
+        /* the best first next time */
+        game_move m = list[iter_best];
+        memmove(list + 1, list, sizeof *list * (size_t)iter_best);
+        list[0] = m;
+        if (x.aborted || best_score >= WIN - MAX_DEPTH)
+            break;
+        x.aborted = 0;
+    }
+    if (rep)
+        *rep = (stx_report){ done, best_score, x.nodes };
+    return best;
+}
