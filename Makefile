@@ -20,7 +20,7 @@ LIBS    := -lm -lpthread
 
 SRC_LIB := $(wildcard src/base/*.c) $(wildcard src/games/*.c) $(wildcard src/games/*/*.c) \
            $(wildcard src/ai/*.c) src/cli/uci.c src/cli/bench.c src/cli/tune.c \
-           src/cli/match_cmd.c
+           src/cli/match_cmd.c src/cli/belief.c
 SRC_CLI := src/cli/main.c
 # The server, linked into the `citadel` binary only (the unit tests and fuzz
 # targets need none of its libraries).

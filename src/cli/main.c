@@ -10,6 +10,7 @@
 #include "../base/timer.h"
 #include "../games/game.h"
 #include "../server/serve.h"
+#include "belief.h"
 #include "bench.h"
 #include "match_cmd.h"
 #include "tune.h"
@@ -36,6 +37,8 @@ static const char usage[] =
     "  tune [--games N] [--depth D] [--level L] [--move-limit M] [--plies P]\n"
     "       [--concurrency C] [--passes K] [--seed S]\n"
     "                           fit Rampart's evaluation weights to self-play\n"
+    "  belief RECORDS           Stratego: how likely the bots' belief finds each\n"
+    "                           unknown piece's true rank in recorded games\n"
     "  help                     this text\n";
 
 static int bad_usage(const char *what)
@@ -201,6 +204,8 @@ int main(int argc, char **argv)
         return cmd_variants();
     if (strcmp(cmd, "tune") == 0)
         return cmd_tune(argc - 2, argv + 2);
+    if (strcmp(cmd, "belief") == 0)
+        return belief_main(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         fputs(usage, stdout);
         return 0;

@@ -80,3 +80,19 @@ fi
 expect_line "S7 a Stratego match takes the 1000-ply move limit" '[MoveLimit "1000"]' \
     "$(sort -u "$work/games.txt")"
 expect "Stratego records hold two games" 2 "$(grep -c '^\[Variant "stratego"\]' "$work/games.txt")"
+
+# `citadel belief`: the belief the strongest level reads off its views
+# finds the true rank of pieces that never moved (Bombs, the Flag, pieces
+# held back) far better than the counts alone, over the two recorded games.
+out=$(timeout 300 "$CITADEL" belief "$work/games.txt" 2>&1)
+expect "citadel belief reads the records" 0 "$?"
+expect "citadel belief scores both games" 1 "$(printf '%s\n' "$out" | grep -cE '^games 2, plies [1-9][0-9]*$')"
+row=$(printf '%s\n' "$out" | grep '^never moved')
+if [[ $row =~ ^never\ moved\ +[0-9]+\ +(0\.[0-9]+)\ +(0\.[0-9]+)$ ]]; then
+    expect "S8 the belief beats the counts on pieces that never moved" 1 \
+        "$(awk -v b="${BASH_REMATCH[1]}" -v c="${BASH_REMATCH[2]}" 'BEGIN { print (b > c + 0.05) }')"
+else
+    fail "S8 the belief beats the counts on pieces that never moved" "$out"
+fi
+expect "citadel belief refuses a missing file" 1 \
+    "$("$CITADEL" belief "$work/none.txt" > /dev/null 2>&1; echo $?)"

@@ -549,6 +549,47 @@ static int belief_of(stbot *b, const st_pos *view, const belief *bl, st_belief *
     return drawn;
 }
 
+/* Each kind the pool holds by its count, as the marks allow. */
+static void counts_of(const st_pos *view, const belief *bl, st_belief *out)
+{
+    memset(out, 0, sizeof *out);
+    memcpy(out->pool, bl->pool, sizeof out->pool);
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
+        uint8_t v = view->sq[c];
+        if (!ST_IS_PIECE(v) || ST_KIND(v) != ST_UNKNOWN)
+            continue;
+        int total = 0;
+        for (int k = ST_SPY; k <= ST_FLAG; k++)
+            if (!((v & ST_MOVED) && !movable(k)) && !((v & ST_SCOUTED) && k != ST_SCOUT))
+                total += bl->pool[k];
+        for (int k = ST_SPY; k <= ST_FLAG; k++)
+            if (total && !((v & ST_MOVED) && !movable(k)) && !((v & ST_SCOUTED) && k != ST_SCOUT))
+                out->p[c][k] = (float)bl->pool[k] / (float)total;
+    }
+}
+
+void stbot_played(stbot *b, const void *vview, game_move m)
+{
+    const st_pos *view = vview;
+    if (m == GAME_MOVE_NONE)
+        return;
+    uint8_t a = view->sq[ST_FROM(m)], d = view->sq[ST_TO(m)];
+    if (ST_KIND(a) == ST_MINER && ST_IS_PIECE(d) && ST_KIND(d) == ST_UNKNOWN && !(d & ST_MOVED))
+        b->struck = ST_TO(m);
+}
+
+int stbot_belief(stbot *b, const void *vview, st_belief *out, st_belief *counts)
+{
+    const st_pos *view = vview;
+    belief bl;
+    if (read_view(b, view, &bl) != 0)
+        return -1;
+    belief_of(b, view, &bl, out);
+    if (counts)
+        counts_of(view, &bl, counts);
+    return 0;
+}
+
 game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic_int *stop)
 {
     const st_pos *view = vview;
@@ -588,10 +629,7 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
         b->last_samples = belief_of(b, view, &bl, sb);
         uint64_t nodes = lim->nodes ? lim->nodes : ms == 0 ? EXPECT_NODES : 0;
         game_move mv = stx_search(view, sb, STX_F_HIDDEN, deadline, lim->depth, nodes, stop, NULL);
-        uint8_t a = view->sq[ST_FROM(mv)], d = view->sq[ST_TO(mv)];
-        if (mv != GAME_MOVE_NONE && ST_KIND(a) == ST_MINER && ST_IS_PIECE(d) &&
-            ST_KIND(d) == ST_UNKNOWN && !(d & ST_MOVED))
-            b->struck = ST_TO(mv);
+        stbot_played(b, view, mv);
         return mv;
     }
     ctx x = { 0, b->features };

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "../game.h"
+#include "expect.h"
 
 #define STB_LEVELS 6
 
@@ -63,6 +64,17 @@ game_move stbot_move(stbot *b, const void *view, const game_limits *lim, atomic_
 /* Draws one full position consistent with `view` and what the bot has
  * learnt (its belief; for tests). Returns 0, or -1 if none is. */
 int stbot_sample(stbot *b, const void *view, void *out);
+
+/* The belief the strongest level searches with on `view` (expect.h), and,
+ * if counts is not NULL, the belief from the counts alone (each unknown
+ * piece any kind the pool still holds, by its count, no Bomb or Flag if
+ * it moved, a Scout if it ran): for reports of how good the belief is.
+ * Learns from the view as stbot_move does. 0, or -1 if the view admits no
+ * consistent position. */
+int stbot_belief(stbot *b, const void *view, st_belief *out, st_belief *counts);
+/* Tells the bot the move its side played on `view` when another player
+ * chose it (stbot_move notes its own): what it learns from combat. */
+void stbot_played(stbot *b, const void *view, game_move m);
 
 /* How many positions the last stbot_move sampled (for tests and reports). */
 int stbot_last_samples(const stbot *b);
