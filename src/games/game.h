@@ -260,6 +260,9 @@ struct game_setup_ops {
     int (*library_size)(void);
     const char *(*library_name)(int i);
     const char *(*library_text)(int i);
+    /* A setup for a bot: one a strong player might use, varied by seed so
+     * that its opponents cannot learn it; NULL to use the library. */
+    size_t (*varied)(uint64_t seed, char *buf, size_t size);
     /* Writes the start position from one checked setup per side (side
      * order); settings take their defaults. */
     int (*start)(const game_variant *v, void *pos, const char *const *setups, game_error *err);

@@ -107,7 +107,8 @@ int live_all_ready(const live *g)
     return g->ready == (1u << g->v->nsides) - 1;
 }
 
-/* Bots choose their setups at once, from the game's library. */
+/* Bots choose their setups at once: the game's setup for bots, varied so
+ * that it cannot be learnt, or else one from its library. */
 void setup_bots(srv *s, live *g)
 {
     const game_setup_ops *so = g->v->ops->setup;
@@ -115,7 +116,9 @@ void setup_bots(srv *s, live *g)
         if (g->players[i].bot && !(g->ready & (1u << i))) {
             int n = so->library_size();
             char err[160], text[128];
-            if (n > 0)
+            if (so->varied)
+                so->varied(rng_next(&s->rng), text, sizeof text);
+            else if (n > 0)
                 snprintf(text, sizeof text, "%s",
                          so->library_text((int)rng_below(&s->rng, (uint64_t)n)));
             else

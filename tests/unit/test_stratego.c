@@ -217,6 +217,42 @@ static void test_S3_library_setups_are_legal(void **state)
     }
 }
 
+/* The setups bots play (game_setup_ops.varied): always a legal army (S2)
+ * with the library's Flag guard, and so varied that 200 seeds give 200
+ * different setups, none of them a library setup as it stands. */
+static void test_S3_varied_setups_are_legal_guarded_and_unlike(void **state)
+{
+    (void)state;
+    static char seen[200][48];
+    for (uint64_t seed = 0; seed < 200; seed++) {
+        st_setup s;
+        st_setup_varied(&s, seed);
+        game_error err = { "" };
+        if (st_setup_check(&s, &err) != 0)
+            fail_msg("varied setup %llu: %s", (unsigned long long)seed, err.msg);
+        int flag = -1;
+        for (int j = 0; j < 40; j++)
+            if (s.kind[j] == ST_FLAG)
+                flag = j;
+        assert_true(flag >= 30);
+        assert_int_equal(s.kind[flag - 10], ST_BOMB);
+        if (flag % 10 > 0)
+            assert_int_equal(s.kind[flag - 1], ST_BOMB);
+        if (flag % 10 < 9)
+            assert_int_equal(s.kind[flag + 1], ST_BOMB);
+        st_setup_format(&s, seen[seed], sizeof seen[seed]);
+        for (int i = 0; i < st_library_size(); i++)
+            assert_string_not_equal(seen[seed], st_library_text(i));
+        for (uint64_t other = 0; other < seed; other++)
+            assert_string_not_equal(seen[seed], seen[other]);
+    }
+    const game_variant *v = game_variant_find("stratego");
+    char buf[64];
+    assert_non_null(v->ops->setup->varied);
+    assert_true(v->ops->setup->varied(7, buf, sizeof buf) > 0);
+    assert_int_equal(v->ops->setup->check(buf, NULL), 0);
+}
+
 static void test_S3_random_setups_are_legal_and_vary(void **state)
 {
     (void)state;
@@ -1117,6 +1153,7 @@ int main(void)
         cmocka_unit_test(test_S2_army_counts),
         cmocka_unit_test(test_S2_position_with_too_many_pieces_refused),
         cmocka_unit_test(test_S3_library_setups_are_legal),
+        cmocka_unit_test(test_S3_varied_setups_are_legal_guarded_and_unlike),
         cmocka_unit_test(test_S3_random_setups_are_legal_and_vary),
         cmocka_unit_test(test_S3_bad_setups_refused),
         cmocka_unit_test(test_S3_start_from_two_setups),

@@ -128,6 +128,51 @@ const char *st_library_text(int i)
     return i >= 0 && i < NLIB ? library[i].text : NULL;
 }
 
+/* 1 if the kinds of slots a and b may change places in a varied setup. */
+static int swappable(const st_setup *s, int a, int b)
+{
+    int ka = s->kind[a], kb = s->kind[b];
+    if (ka == kb)
+        return 0;
+    if (ka <= ST_MARSHAL && kb <= ST_MARSHAL)
+        return ka - kb <= 2 && kb - ka <= 2;
+    if (ka == ST_BOMB || kb == ST_BOMB) {
+        int other = ka == ST_BOMB ? kb : ka;
+        return a >= 20 && b >= 20 && other >= ST_SCOUT && other <= ST_SERGEANT;
+    }
+    return 0;
+}
+
+void st_setup_varied(st_setup *s, uint64_t seed)
+{
+    rng g;
+    rng_seed(&g, seed);
+    st_library_setup((int)rng_below(&g, NLIB), s);
+    int flag = 0;
+    for (int i = 0; i < ST_ARMY; i++)
+        if (s->kind[i] == ST_FLAG)
+            flag = i;
+    int fixed[ST_ARMY] = { 0 };
+    fixed[flag] = 1;
+    if (flag % 10 > 0)
+        fixed[flag - 1] = 1;
+    if (flag % 10 < 9)
+        fixed[flag + 1] = 1;
+    if (flag >= 10)
+        fixed[flag - 10] = 1;
+    if (flag < 30)
+        fixed[flag + 10] = 1;
+    for (int swaps = 0, tries = 0; swaps < 12 && tries < 1000; tries++) {
+        int a = (int)rng_below(&g, ST_ARMY), b = (int)rng_below(&g, ST_ARMY);
+        if (fixed[a] || fixed[b] || !swappable(s, a, b))
+            continue;
+        uint8_t t = s->kind[a];
+        s->kind[a] = s->kind[b];
+        s->kind[b] = t;
+        swaps++;
+    }
+}
+
 void st_library_setup(int i, st_setup *s)
 {
     int rc = st_setup_parse(s, library[((i % NLIB) + NLIB) % NLIB].text, NULL);

@@ -164,6 +164,11 @@ int st_library_size(void);
 const char *st_library_name(int i);
 const char *st_library_text(int i);
 void st_library_setup(int i, st_setup *s);
+/* A library setup varied by seed, as a bot sets up: the Flag and the
+ * pieces beside it stay, and a dozen swaps exchange pieces of ranks at
+ * most two apart, or a Bomb with a Scout, Miner or Sergeant within the two
+ * back rows. Always a legal army (S2) with the library's Flag guard. */
+void st_setup_varied(st_setup *s, uint64_t seed);
 /* The setup of side in pos, read from its four rows (only meaningful
  * before any move: 0 on success, -1 if those rows do not hold a full army
  * of unmoved pieces). */

@@ -229,6 +229,13 @@ static size_t setup_random(uint64_t seed, char *buf, size_t size)
     return st_setup_format(&s, buf, size);
 }
 
+static size_t setup_varied(uint64_t seed, char *buf, size_t size)
+{
+    st_setup s;
+    st_setup_varied(&s, seed);
+    return st_setup_format(&s, buf, size);
+}
+
 static int setup_start(const game_variant *v, void *pos, const char *const *setups,
                        game_error *err)
 {
@@ -247,6 +254,7 @@ static const game_setup_ops st_setup_ops = {
     .library_size = st_library_size,
     .library_name = st_library_name,
     .library_text = st_library_text,
+    .varied = setup_varied,
     .start = setup_start,
 };
 
