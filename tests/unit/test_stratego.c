@@ -848,6 +848,52 @@ static void test_S8_view_never_shows_unrevealed_enemy_rank(void **state)
     assert_true(revealed_seen > 0);
 }
 
+/* S5 shows both ranks of a combat to both players, so the pieces each
+ * side lost, by kind, are public: make() counts them, every view keeps
+ * them, and a full position read back from its text has the same (its
+ * army less what stands). A view read from text cannot know the hidden
+ * side's losses and says so. */
+static void test_S5_losses_by_kind_are_public(void **state)
+{
+    (void)state;
+    rng g;
+    rng_seed(&g, 55);
+    int combats = 0;
+    for (int game = 0; game < 20; game++) {
+        st_pos p;
+        st_start_seed(&p, rng_below(&g, 1000));
+        assert_int_equal(p.lost_known, 3);
+        for (int ply = 0; ply < 400; ply++) {
+            int count[2][ST_NKINDS] = { { 0 } };
+            for (int c = 0; c < ST_CELLS; c++)
+                if (ST_IS_PIECE(p.sq[c]))
+                    count[ST_SIDE(p.sq[c])][ST_KIND(p.sq[c])]++;
+            for (int s = 0; s < 2; s++)
+                for (int k = ST_SPY; k <= ST_FLAG; k++)
+                    assert_int_equal(p.lost[s][k], st_army[k] - count[s][k]);
+            st_pos view, back;
+            st_view(&p, ST_RED, &view);
+            assert_memory_equal(view.lost, p.lost, sizeof p.lost);
+            assert_int_equal(view.lost_known, 3);
+            char text[256];
+            st_format(&p, text, sizeof text);
+            assert_int_equal(st_parse(&back, text, NULL), 0);
+            assert_memory_equal(back.lost, p.lost, sizeof p.lost);
+            st_format(&view, text, sizeof text);
+            assert_int_equal(st_parse(&back, text, NULL), 0);
+            assert_int_equal(back.lost_known, 1u << ST_RED);
+            game_move list[ST_MAX_MOVES];
+            int n = st_legal(&p, list);
+            if (n == 0)
+                break;
+            game_move m = list[rng_below(&g, (uint64_t)n)];
+            combats += ST_ATTACK(m);
+            st_make(&p, m);
+        }
+    }
+    assert_true(combats > 100);
+}
+
 static void test_S8_revealed_stays_known_while_alive(void **state)
 {
     (void)state;
@@ -1188,6 +1234,7 @@ int main(void)
         cmocka_unit_test(test_S7_move_limit_default_1000_plies),
         cmocka_unit_test(test_S7_clock_running_out_loses),
         cmocka_unit_test(test_S8_view_never_shows_unrevealed_enemy_rank),
+        cmocka_unit_test(test_S5_losses_by_kind_are_public),
         cmocka_unit_test(test_S8_revealed_stays_known_while_alive),
         cmocka_unit_test(test_S8_scout_long_move_is_public),
         cmocka_unit_test(test_notation_round_trip_through_play),

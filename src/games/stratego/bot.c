@@ -293,6 +293,22 @@ static int read_view(stbot *b, const st_pos *view, belief *bl)
                 b->dead[k] += b->prev_rev[k] - rev[k];
     memcpy(b->prev_rev, rev, sizeof rev);
     b->have_prev = 1;
+    /* The view's record of the enemy's losses (public by S5) makes the
+     * pool exact: the army less what stands revealed and what was lost. */
+    if ((b->features & STB_F_EXPECT) && (view->lost_known & (1u << them))) {
+        int total = 0, moving = 0;
+        for (int k = ST_SPY; k <= ST_FLAG; k++) {
+            int left = st_army[k] - rev[k] - view->lost[them][k];
+            bl->pool[k] = left > 0 ? left : 0;
+            total += bl->pool[k];
+            if (movable(k))
+                moving += bl->pool[k];
+        }
+        int unknown = bl->nran + bl->nmoved + bl->nstill;
+        if (total == unknown && moving >= bl->nran + bl->nmoved &&
+            bl->pool[ST_SCOUT] >= bl->nran && (bl->pool[ST_FLAG] == 0 || bl->nstill > 0))
+            return 0;
+    }
     /* With what has died, then without it if that is inconsistent. */
     for (int pass = 0; pass < 2; pass++) {
         int total = 0, moving = 0;
@@ -414,6 +430,8 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
     int pool[ST_NKINDS];
     memcpy(pool, bl->pool, sizeof pool);
     *out = *view;
+    /* a sample drawn from an inexact pool need not fit the losses */
+    out->lost_known &= (uint8_t)~(1u << them);
     for (int i = 0; i < bl->nran; i++) {
         pool[ST_SCOUT]--;
         assign(out, bl->ran[i], ST_SCOUT);

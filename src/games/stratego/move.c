@@ -35,6 +35,17 @@ int st_combat(int a, int d)
     return a > d ? ST_ATTACKER_WINS : ST_DEFENDER_WINS;
 }
 
+/* Counts piece v as removed by combat; a piece of unknown rank (make on a
+ * view, which bots do not do) leaves its side's losses unknown. */
+static void lose(st_pos *pos, uint8_t v)
+{
+    int side = ST_SIDE(v), kind = ST_KIND(v);
+    if (kind == ST_UNKNOWN)
+        pos->lost_known &= (uint8_t)~(1u << side);
+    else
+        pos->lost[side][kind]++;
+}
+
 void st_make(st_pos *pos, game_move m)
 {
     const int us = pos->stm;
@@ -53,12 +64,16 @@ void st_make(st_pos *pos, game_move m)
         switch (st_combat(ST_KIND(a), ST_KIND(d))) {
         case ST_ATTACKER_WINS:
             pos->sq[to] = (uint8_t)(a | ST_REVEALED);
+            lose(pos, d);
             break;
         case ST_DEFENDER_WINS:
             pos->sq[to] = (uint8_t)(d | ST_REVEALED);
+            lose(pos, a);
             break;
         default:
             pos->sq[to] = ST_EMPTY;
+            lose(pos, a);
+            lose(pos, d);
             break;
         }
     }

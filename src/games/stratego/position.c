@@ -173,6 +173,26 @@ static int check_board(const uint8_t sq[ST_CELLS], game_error *err)
     return 0;
 }
 
+/* The losses of each side whose every piece the board shows: its army
+ * less what stands (a position read from text is taken to come from a
+ * game, where pieces leave the board only by combat). */
+static void derive_lost(st_pos *pos)
+{
+    int count[2][ST_NKINDS] = { { 0 } };
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++)
+        if (ST_IS_PIECE(pos->sq[c]))
+            count[ST_SIDE(pos->sq[c])][ST_KIND(pos->sq[c])]++;
+    pos->lost_known = 0;
+    memset(pos->lost, 0, sizeof pos->lost);
+    for (int s = 0; s < 2; s++) {
+        if (count[s][ST_UNKNOWN])
+            continue;
+        pos->lost_known |= (uint8_t)(1u << s);
+        for (int k = ST_SPY; k <= ST_FLAG; k++)
+            pos->lost[s][k] = (uint8_t)(st_army[k] - count[s][k]);
+    }
+}
+
 static const char *parse_two(const char *p, uint8_t *from, uint8_t *to, uint8_t *count,
                              const char *who, game_error *err)
 {
@@ -302,6 +322,7 @@ int st_parse(st_pos *out, const char *text, game_error *err)
     if (*p)
         return game_fail(err, "unexpected text after the two-square fields: '%.40s'", p);
     pos.move_limit = ST_DEFAULT_MOVE_LIMIT;
+    derive_lost(&pos);
     *out = pos;
     return 0;
 }

@@ -206,6 +206,7 @@ void st_start_from(st_pos *pos, const st_setup *red, const st_setup *blue)
     }
     pos->stm = ST_RED;
     pos->move_limit = ST_DEFAULT_MOVE_LIMIT;
+    pos->lost_known = 3;
 }
 
 void st_start_seed(st_pos *pos, uint64_t seed)

@@ -25,6 +25,13 @@
  * moved one piece back and forth between those two squares. A view (S8) is
  * a position of the same layout in which the other side's unrevealed pieces
  * are ST_UNKNOWN; nothing else marks it as a view.
+ *
+ * And per side the pieces of each kind that combat removed (`lost`): S5
+ * shows both ranks of a combat to both players, so these are public and a
+ * view keeps them. make() counts them; a position read from text derives
+ * them (an army less what stands on the board) for each side whose every
+ * piece it shows, and marks them unknown (`lost_known`) for the hidden
+ * side of a view read from text, whose unknown pieces could be anything.
  */
 #ifndef CITADEL_STRATEGO_H
 #define CITADEL_STRATEGO_H
@@ -75,7 +82,8 @@ typedef struct st_pos {
     uint8_t two_from[2];  /* per side: its last move's cells (0 = none) */
     uint8_t two_to[2];
     uint8_t two_count[2]; /* consecutive own turns between those two cells */
-    uint8_t pad;
+    uint8_t lost_known;   /* bit s: lost[s] is known (see below) */
+    uint8_t lost[2][ST_NKINDS]; /* per side, its pieces of each kind removed */
 } st_pos;
 
 /* A move: from cell, to cell, and whether the target held an enemy. */
