@@ -105,11 +105,6 @@ int stbot_last_samples(const stbot *b)
 
 /* --- evaluation and search on full positions --------------------------- */
 
-static int movable(int kind)
-{
-    return kind >= ST_SPY && kind <= ST_MARSHAL;
-}
-
 /* Material, a little for keeping ranks hidden, and a pull of each side's
  * nearest movable piece towards the enemy Flag; for the side to move. */
 static int evaluate(const st_pos *p, unsigned features)
@@ -133,7 +128,7 @@ static int evaluate(const st_pos *p, unsigned features)
             flag[s] = c;
         else if (k == ST_MINER)
             miners[s]++;
-        if (movable(k) && n[s] < 40)
+        if (st_movable(k) && n[s] < 40)
             cells[s][n[s]++] = c;
     }
     for (int s = 0; s < 2; s++) {
@@ -293,35 +288,33 @@ static int read_view(stbot *b, const st_pos *view, belief *bl)
                 b->dead[k] += b->prev_rev[k] - rev[k];
     memcpy(b->prev_rev, rev, sizeof rev);
     b->have_prev = 1;
-    /* The view's record of the enemy's losses (public by S5) makes the
-     * pool exact: the army less what stands revealed and what was lost. */
+    /* The enemy's losses: the view's record of them (public by S5), which
+     * makes the pool exact; else the deaths the bot inferred; else none,
+     * if those are inconsistent with the view. */
+    static const int none[ST_NKINDS];
+    int exact[ST_NKINDS] = { 0 };
+    const int *tries[3];
+    int ntries = 0;
     if ((b->features & STB_F_EXPECT) && (view->lost_known & (1u << them))) {
-        int total = 0, moving = 0;
-        for (int k = ST_SPY; k <= ST_FLAG; k++) {
-            int left = st_army[k] - rev[k] - view->lost[them][k];
-            bl->pool[k] = left > 0 ? left : 0;
-            total += bl->pool[k];
-            if (movable(k))
-                moving += bl->pool[k];
-        }
-        int unknown = bl->nran + bl->nmoved + bl->nstill;
-        if (total == unknown && moving >= bl->nran + bl->nmoved &&
-            bl->pool[ST_SCOUT] >= bl->nran && (bl->pool[ST_FLAG] == 0 || bl->nstill > 0))
-            return 0;
+        for (int k = 0; k < ST_NKINDS; k++)
+            exact[k] = view->lost[them][k];
+        tries[ntries++] = exact;
     }
-    /* With what has died, then without it if that is inconsistent. */
-    for (int pass = 0; pass < 2; pass++) {
+    tries[ntries++] = b->dead;
+    tries[ntries++] = none;
+    for (int t = 0; t < ntries; t++) {
         int total = 0, moving = 0;
         for (int k = ST_SPY; k <= ST_FLAG; k++) {
-            int left = st_army[k] - rev[k] - (pass == 0 ? b->dead[k] : 0);
+            int left = st_army[k] - rev[k] - tries[t][k];
             bl->pool[k] = left > 0 ? left : 0;
             total += bl->pool[k];
-            if (movable(k))
+            if (st_movable(k))
                 moving += bl->pool[k];
         }
         int unknown = bl->nran + bl->nmoved + bl->nstill;
-        if (total >= unknown && moving >= bl->nran + bl->nmoved &&
-            bl->pool[ST_SCOUT] >= bl->nran && (bl->pool[ST_FLAG] == 0 || bl->nstill > 0))
+        if (total >= unknown && (tries[t] != exact || total == unknown) &&
+            moving >= bl->nran + bl->nmoved && bl->pool[ST_SCOUT] >= bl->nran &&
+            (bl->pool[ST_FLAG] == 0 || bl->nstill > 0))
             return 0;
     }
     return -1;
@@ -373,7 +366,7 @@ static int bold_weights(const st_pos *view, int cell, unsigned features, int w[S
         if (!ST_IS_PIECE(v) || ST_SIDE(v) != us || !(v & ST_REVEALED))
             continue;
         int k = ST_KIND(v);
-        if (movable(k) && k > strongest)
+        if (st_movable(k) && k > strongest)
             strongest = k;
         bomb |= k == ST_BOMB;
     }
@@ -430,8 +423,6 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
     int pool[ST_NKINDS];
     memcpy(pool, bl->pool, sizeof pool);
     *out = *view;
-    /* a sample drawn from an inexact pool need not fit the losses */
-    out->lost_known &= (uint8_t)~(1u << them);
     for (int i = 0; i < bl->nran; i++) {
         pool[ST_SCOUT]--;
         assign(out, bl->ran[i], ST_SCOUT);
@@ -578,10 +569,10 @@ static void counts_of(const st_pos *view, const belief *bl, st_belief *out)
             continue;
         int total = 0;
         for (int k = ST_SPY; k <= ST_FLAG; k++)
-            if (!((v & ST_MOVED) && !movable(k)) && !((v & ST_SCOUTED) && k != ST_SCOUT))
+            if (st_marks_allow(v, k))
                 total += bl->pool[k];
         for (int k = ST_SPY; k <= ST_FLAG; k++)
-            if (total && !((v & ST_MOVED) && !movable(k)) && !((v & ST_SCOUTED) && k != ST_SCOUT))
+            if (total && st_marks_allow(v, k))
                 out->p[c][k] = (float)bl->pool[k] / (float)total;
     }
 }

@@ -79,11 +79,6 @@ typedef struct ctx {
     int spy_hidden;  /* the enemy Spy may live among the unknown pieces */
 } ctx;
 
-static int movable(int kind)
-{
-    return kind >= ST_SPY && kind <= ST_MARSHAL;
-}
-
 static int top_rank(int kind)
 {
     return kind >= ST_COLONEL && kind <= ST_MARSHAL;
@@ -118,7 +113,7 @@ static int safe(const ctx *x, int at, int from, int k, int exposed)
         if (e == ST_UNKNOWN) {
             if (exposed && k == ST_MARSHAL && x->spy_hidden)
                 return 0;
-        } else if (movable(e) && movable(k) && st_combat(e, k) == ST_ATTACKER_WINS) {
+        } else if (st_movable(e) && st_movable(k) && st_combat(e, k) == ST_ATTACKER_WINS) {
             return 0;
         }
     }
@@ -207,7 +202,7 @@ game_move stcautious_move(stcautious *b, const void *view)
     int low = 0;
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
         uint8_t s = x.v->sq[c];
-        if (!ST_IS_PIECE(s) || ST_SIDE(s) != x.us || !movable(ST_KIND(s)))
+        if (!ST_IS_PIECE(s) || ST_SIDE(s) != x.us || !st_movable(ST_KIND(s)))
             continue;
         int k = ST_KIND(s), revealed = (s & ST_REVEALED) != 0;
         low += k >= ST_SCOUT && k <= ST_LIEUTENANT;
@@ -226,11 +221,11 @@ game_move stcautious_move(stcautious *b, const void *view)
         if (att && top_rank(a) && ST_KIND(x.v->sq[t]) == ST_UNKNOWN)
             continue;  /* the invariant */
         int d = att ? known_kind(&x, t) : ST_EMPTY;
-        int fight = att && d != ST_UNKNOWN && movable(a) ? st_combat(a, d) : -1;
+        int fight = att && d != ST_UNKNOWN && st_movable(a) ? st_combat(a, d) : -1;
         if (fight == ST_DEFENDER_WINS)
             continue;
         offer(&b->g, &any, m, 0);
-        if (!movable(a))
+        if (!st_movable(a))
             continue;  /* not a view of the side to move: take what is left */
         int win = fight == ST_ATTACKER_WINS;
         int exposed = (x.v->sq[f] & ST_REVEALED) || att;

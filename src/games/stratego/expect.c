@@ -58,11 +58,6 @@ typedef struct ex {
     int aborted;
 } ex;
 
-static int movable(int kind)
-{
-    return kind >= ST_SPY && kind <= ST_MARSHAL;
-}
-
 static int worth(const ex *x, int kind, int shown)
 {
     int w = value[kind];
@@ -90,16 +85,12 @@ static void make(node *n, game_move m)
  * this node; `moving` if it is the attacker. Returns their sum. */
 static float weights(const ex *x, const node *n, int cell, int moving, float w[ST_NKINDS])
 {
-    uint8_t v = n->p.sq[cell];
+    uint8_t v = (uint8_t)(n->p.sq[cell] | (moving ? ST_MOVED : 0));
     const float *p = x->bl->p[n->home[cell]];
     float sum = 0;
     for (int k = 0; k < ST_NKINDS; k++) {
         w[k] = 0;
-        if (k < ST_SPY || k > ST_FLAG || n->used[k] >= x->bl->pool[k])
-            continue;
-        if ((moving || (v & ST_MOVED)) && !movable(k))
-            continue;
-        if ((v & ST_SCOUTED) && k != ST_SCOUT)
+        if (k < ST_SPY || k > ST_FLAG || n->used[k] >= x->bl->pool[k] || !st_marks_allow(v, k))
             continue;
         w[k] = p[k];
         sum += w[k];
@@ -108,8 +99,7 @@ static float weights(const ex *x, const node *n, int cell, int moving, float w[S
         return sum;
     /* The belief left nothing here: any kind the pool and the marks allow. */
     for (int k = ST_SPY; k <= ST_FLAG; k++) {
-        if (n->used[k] >= x->bl->pool[k] || ((moving || (v & ST_MOVED)) && !movable(k)) ||
-            ((v & ST_SCOUTED) && k != ST_SCOUT))
+        if (n->used[k] >= x->bl->pool[k] || !st_marks_allow(v, k))
             continue;
         w[k] = 1;
         sum += 1;
@@ -131,7 +121,7 @@ static int danger_of(const ex *x, const node *n, int c, uint8_t v, int k)
     if (w1 == 0)
         return 0;
     if (k != ST_UNKNOWN)
-        return k == ST_MINER ? w1 : movable(k) ? w0 : 0;
+        return k == ST_MINER ? w1 : st_movable(k) ? w0 : 0;
     if (v & ST_SCOUTED)
         return w0;
     /* a piece of unknown rank: a Miner by its chance of being one */
@@ -181,7 +171,7 @@ static int evaluate(const ex *x, const node *n)
             }
         }
         score[s] += worth(x, k, (v & ST_REVEALED) != 0);
-        if (!movable(k))
+        if (!st_movable(k))
             continue;
         movers[s] += 256;
         if (k == ST_MARSHAL)
@@ -432,7 +422,7 @@ static void prepare(ex *x, const st_pos *view, node *root)
         float any = 0, moved = 0, msum = 0;
         for (int k = ST_SPY; k <= ST_FLAG; k++) {
             any += p[k] * (float)worth(x, k, 0);
-            if (movable(k)) {
+            if (st_movable(k)) {
                 moved += p[k] * (float)worth(x, k, 0);
                 msum += p[k];
             }

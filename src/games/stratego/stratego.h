@@ -86,6 +86,22 @@ typedef struct st_pos {
     uint8_t lost[2][ST_NKINDS]; /* per side, its pieces of each kind removed */
 } st_pos;
 
+/* 1 if pieces of kind move (the ranks; not a Bomb or the Flag). */
+static inline int st_movable(int kind)
+{
+    return kind >= ST_SPY && kind <= ST_MARSHAL;
+}
+
+/* 1 if a piece whose public marks are those of cell value v (moved,
+ * scouted) can be of kind: a piece that moved is no Bomb or Flag, one that
+ * ran is a Scout (what a view tells of an unknown piece). */
+static inline int st_marks_allow(uint8_t v, int kind)
+{
+    if ((v & ST_MOVED) && !st_movable(kind))
+        return 0;
+    return !(v & ST_SCOUTED) || kind == ST_SCOUT;
+}
+
 /* A move: from cell, to cell, and whether the target held an enemy. */
 #define ST_MOVE(from, to, attack)                                                   \
     ((game_move)((unsigned)(from) | ((unsigned)(to) << 8) | ((unsigned)(attack) << 16)))
