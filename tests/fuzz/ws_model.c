@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/store/store_int.h"
 #include "ws_model.h"
 
 ws_state S;
@@ -94,6 +95,24 @@ int64_t jint(json_t *o, const char *key)
 replay replays[8];
 static int next_replay;
 
+/* The stored moves of a game from ply ?2 up to ?3, on the store's own
+ * connection (kept from input to input, as is this statement). */
+static sqlite3_stmt *moves_from(store *st)
+{
+    static sqlite3 *db;
+    static sqlite3_stmt *stmt;
+    if (db != st->db) {
+        sqlite3_finalize(stmt);
+        db = st->db;
+        if (sqlite3_prepare_v2(db,
+                               "SELECT ply, text FROM moves WHERE game = ?1 AND ply >= ?2 "
+                               "AND ply < ?3 ORDER BY ply",
+                               -1, &stmt, NULL) != SQLITE_OK)
+            fake_fail("moves_from: %s", sqlite3_errmsg(db));
+    }
+    return stmt;
+}
+
 static const game_variant *stored_pos(int k, int64_t gid, int ply, void *pos, store_game *sg,
                                       const char *what)
 {
@@ -131,18 +150,25 @@ static const game_variant *stored_pos(int k, int64_t gid, int ply, void *pos, st
                 ops->set_option(r->pos, "MoveLimit", sg->move_limit, &ge);
     }
     if (r->ply < ply) {
-        store_move *moves = malloc((size_t)sg->nmoves * sizeof *moves);
-        if (!moves || store_moves(S.w.st, gid, moves, sg->nmoves, &e) != sg->nmoves)
-            fake_fail("game %lld: the stored moves cannot be read", (long long)gid);
+        /* only the moves not yet replayed (store_moves reads them all: a
+         * long game read whole at every ply was a fifth of an input's time) */
+        sqlite3_stmt *st = moves_from(S.w.st);
+        sqlite3_bind_int64(st, 1, gid);
+        sqlite3_bind_int(st, 2, r->ply);
+        sqlite3_bind_int(st, 3, ply);
         for (int i = r->ply; i < ply; i++) {
+            if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != i)
+                fake_fail("game %lld: stored move %d cannot be read", (long long)gid, i);
+            const char *text = (const char *)sqlite3_column_text(st, 1);
             game_move m;
             _Alignas(16) unsigned char undo[GAME_POS_MAX];
-            if (ops->parse_move(r->pos, moves[i].text, &m, &ge) != 0)
+            if (ops->parse_move(r->pos, text ? text : "", &m, &ge) != 0)
                 fake_fail("game %lld: stored move %d '%s': %s", (long long)gid, i,
-                          moves[i].text, ge.msg);
+                          text ? text : "", ge.msg);
             ops->make(r->pos, m, undo);
         }
-        free(moves);
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
         r->ply = ply;
     }
     memcpy(pos, r->pos, ops->pos_size);

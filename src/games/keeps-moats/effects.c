@@ -8,7 +8,9 @@
  *
  * Read off km_make itself: the move is played on a copy and the boards
  * compared, so what is reported is exactly what the rules did. A piece
- * that changed owner (Gained) is neither taken nor removed.
+ * that changed owner (Gained) is neither taken nor removed. The threats
+ * are km_effects' captures of every such move, found without playing the
+ * moves that cannot assassinate (tests/unit/test_effects.c compares them).
  */
 #include <string.h>
 
@@ -54,13 +56,23 @@ int km_threats(const km_pos *pos, char (*out)[GAME_SQUARE_NAME], int max)
         turn.stm = (uint8_t)k;
         game_move moves[GAME_MAX_MOVES];
         int n = km_gen(&turn, moves);
+        /* what km_effects reports as taken, without playing every move: the
+         * square a move lands on holds another kingdom's piece (read off
+         * the board, as km_effects does), or an assassination's victim
+         * leaves the board (km_make says so) */
         for (int i = 0; i < n; i++) {
-            game_effects e;
-            km_effects(&turn, moves[i], &e);
-            for (int c = 0; c < e.ncaptured; c++) {
-                int sq = km_parse_square(e.captured[c], strlen(e.captured[c]));
-                if (sq >= 0)
-                    attacked[sq] = 1;
+            game_move m = moves[i];
+            if ((m & KM_PASS) || KM_IS_RESIGN(m))
+                continue;
+            int from = KM_FROM(m), to = KM_TO(m);
+            if (turn.sq[to] && KM_OWNER(turn.sq[to]) != KM_OWNER(turn.sq[from]))
+                attacked[to] = 1;
+            int victim = KM_ARG(m);
+            if (KM_KIND(m) == KM_ASSASSINATE && turn.sq[victim] && !attacked[victim]) {
+                km_pos after = turn;
+                km_make(&after, m);
+                if (!after.sq[victim])
+                    attacked[victim] = 1;
             }
         }
     }
