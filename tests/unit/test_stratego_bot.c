@@ -138,6 +138,60 @@ static void test_S5_expectimax_weighs_attacks_by_the_belief(void **state)
     assert_int_equal(stx_search(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, NULL), attack);
 }
 
+/* S7: a piece that can only be a Bomb or the Flag never moves, so it is
+ * no threat and no tempo. Here every unknown enemy piece is a Bomb or the
+ * Flag (the pool holds nothing else) and only the enemy Marshal moves: the
+ * search sends a Miner to the Bombs. (It used to value the "attacks" of
+ * those Bombs on a Miner beside them as a draw, and shuffled a Lieutenant
+ * instead, to the move limit.) */
+static void test_S7_expectimax_knows_bombs_do_not_move(void **state)
+{
+    (void)state;
+    st_pos view;
+    game_error err = { "" };
+    assert_int_equal(st_parse(&view, "xx1x2N+1xx/x1N+6x/10/G+5m*+2E+/2~~L+E+~~J*+1/2~~2~~2/10/"
+                                     "10/B8B/FB1B4B*B r 960 - -", &err), 0);
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    bl.pool[ST_BOMB] = 6;
+    bl.pool[ST_FLAG] = 1;
+    for (int c = 0; c < ST_CELLS; c++)
+        if (ST_IS_PIECE(view.sq[c]) && ST_KIND(view.sq[c]) == ST_UNKNOWN) {
+            bl.p[c][ST_BOMB] = 6.0f / 7;
+            bl.p[c][ST_FLAG] = 1.0f / 7;
+        }
+    game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_int_equal(ST_KIND(view.sq[ST_FROM(m)]), ST_MINER);
+}
+
+/* A Flag found by a guess against the odds counts FLAG_GUESS more than the
+ * attacker has, not a fixed score: far ahead, a Scout still attacks the
+ * last unmoved pieces, each a third the Flag (S5: a Bomb takes the Scout),
+ * rather than stand (a one-ply search: deeper, the same attack a move
+ * later is worth as much). With a fixed 400 a side this far ahead never
+ * looked for the Flag. */
+static void test_S5_far_ahead_a_scout_still_looks_for_the_flag(void **state)
+{
+    (void)state;
+    st_pos view;
+    game_error err = { "" };
+    assert_int_equal(st_parse(&view, "xxx7/1O+8/10/10/2~~2~~e*+1/2~~2~~2/10/10/EEEELLLL2/FB2MG4 r 100 - -",
+                              &err), 0);
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    bl.pool[ST_BOMB] = 2;
+    bl.pool[ST_FLAG] = 1;
+    for (int f = 0; f < 3; f++) {
+        bl.p[ST_CELL(9, f)][ST_BOMB] = 2.0f / 3;
+        bl.p[ST_CELL(9, f)][ST_FLAG] = 1.0f / 3;
+    }
+    game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 1, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_true(ST_ATTACK(m));
+    assert_int_equal(ST_FROM(m), ST_CELL(8, 1));
+}
+
 /* The belief: samples keep the view's known pieces, put no Bomb or Flag
  * on a piece that moved, a Scout on every piece that ran, exactly one Flag,
  * and never more of a kind than an army has. */
@@ -283,6 +337,8 @@ int main(void)
         cmocka_unit_test(test_S8_samples_respect_the_view),
         cmocka_unit_test(test_S7_bot_takes_the_flag_it_can_deduce),
         cmocka_unit_test(test_S5_expectimax_weighs_attacks_by_the_belief),
+        cmocka_unit_test(test_S7_expectimax_knows_bombs_do_not_move),
+        cmocka_unit_test(test_S5_far_ahead_a_scout_still_looks_for_the_flag),
         cmocka_unit_test(test_S8_wrong_view_still_answers),
         cmocka_unit_test(test_attacker_attacks_when_it_can),
         cmocka_unit_test(test_level3_beats_random),

@@ -12,6 +12,7 @@
  */
 #include "expect.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../base/timer.h"
@@ -19,7 +20,7 @@
 #define WIN 5000
 #define INF 100000
 #define QDEPTH 3
-#define FLAG_GUESS 400   /* a Flag found by a guess the belief thinks unlikely */
+#define FLAG_GUESS 400   /* a Flag found by a guess the belief thinks unlikely: more than now */
 #define CHECK_EVERY 1024
 #define MAX_DEPTH 32
 
@@ -47,11 +48,16 @@ typedef struct ex {
     int ev[ST_CELLS][2];         /* expected worth of an unknown piece: [0] any, [1] if it moved */
     int mov[ST_CELLS];           /* the chance that it moves at all, times 256 */
     int miner[ST_CELLS];         /* the chance that it is a Miner, times 256 */
+    uint8_t may_move[ST_CELLS];  /* 1 if the belief lets it be a mover at all */
     int scout_worth;             /* what an unknown piece that ran is worth */
     int target;                  /* the likeliest cell of the enemy Flag, 0 if none */
     /* Steps from each cell to our Flag: [0] around our Bombs, [1] through
      * them (a Miner's way); 99 where there is no way. */
     uint8_t to_flag[2][ST_CELLS];
+    /* Quiet moves that cut the search off: by from and to for each side
+     * (their depth squared, summed), and the last two at each ply. */
+    int (*hist)[ST_CELLS][ST_CELLS];
+    game_move killer[MAX_DEPTH + 1][2];
     uint64_t nodes, max_nodes, deadline;
     atomic_int *stop;
     int can_stop;                /* 0 until the first depth is done */
@@ -105,6 +111,23 @@ static float weights(const ex *x, const node *n, int cell, int moving, float w[S
         sum += 1;
     }
     return sum;
+}
+
+/* 0 if m is a move of an unknown piece that cannot be a mover: the belief
+ * gives it no movable kind, or the line has revealed every one the pool
+ * holds (so a side whose unknown pieces are all Bombs and its Flag has no
+ * move, S7, rather than a move with no outcome). */
+static int possible(const ex *x, const node *n, game_move m)
+{
+    int from = ST_FROM(m);
+    if (ST_KIND(n->p.sq[from]) != ST_UNKNOWN)
+        return 1;
+    if (!x->may_move[n->home[from]])
+        return 0;
+    for (int k = ST_SPY; k <= ST_MARSHAL; k++)
+        if (n->used[k] < x->bl->pool[k])
+            return 1;
+    return 0;
 }
 
 /* --- evaluation ---------------------------------------------------------- */
@@ -253,8 +276,17 @@ static int child_value(ex *x, const node *n, game_move m, int depth, int alpha, 
         int s;
         if (k == ST_FLAG) {
             /* only a defender can be the Flag: the attacker wins the game,
-             * but a guess against the odds is not counted as a sure win */
-            s = w[k] * 2 >= sum ? WIN - ply : FLAG_GUESS;
+             * but a guess against the odds is not counted as a sure win,
+             * only as FLAG_GUESS more than the attacker has now (a fixed
+             * score would be worth less than standing still to a side
+             * already that far ahead, which then never looks for the Flag) */
+            if (w[k] * 2 >= sum)
+                s = WIN - ply;
+            else {
+                s = evaluate(x, n) + FLAG_GUESS;
+                if (s > WIN - ply - 1)
+                    s = WIN - ply - 1;
+            }
         } else {
             node c = *n;
             c.p.sq[unknown] = (uint8_t)((c.p.sq[unknown] & ~15u) | (unsigned)k);
@@ -282,29 +314,39 @@ static int blind_attack(const node *n, game_move m)
     return ST_ATTACK(m) && ST_KIND(n->p.sq[ST_FROM(m)]) == ST_UNKNOWN;
 }
 
-/* Attacks first, the likelier gains before; quiet moves after; attacks by
- * pieces of unknown rank last, because their worth depends on the best of
- * the other moves. */
-static int order_key(const node *n, game_move m)
+/* Attacks first, the likelier gains before, then the killers, then
+ * attacks on unknown pieces and attacks known to lose; quiet moves after
+ * by their history; attacks by pieces of unknown rank last, because their
+ * worth depends on the best of the other moves. x is NULL where there is
+ * no history (the quiescence search, whose moves are all attacks). */
+static int order_key(const ex *x, const node *n, game_move m, int ply)
 {
-    if (!ST_ATTACK(m))
-        return 0;
+    if (!ST_ATTACK(m)) {
+        if (!x)
+            return 0;
+        if (ply <= MAX_DEPTH && m == x->killer[ply][0])
+            return (1 << 26) + 1;
+        if (ply <= MAX_DEPTH && m == x->killer[ply][1])
+            return 1 << 26;
+        int h = x->hist ? x->hist[n->p.stm][ST_FROM(m)][ST_TO(m)] : 0;
+        return h < (1 << 24) ? h : (1 << 24) - 1;
+    }
     if (blind_attack(n, m))
         return -1;
     int a = ST_KIND(n->p.sq[ST_FROM(m)]), d = ST_KIND(n->p.sq[ST_TO(m)]);
     if (d == ST_FLAG)
-        return 100000;
+        return 1 << 30;
     if (a == ST_UNKNOWN || d == ST_UNKNOWN)
-        return 1000 - value[a == ST_UNKNOWN ? 0 : a];
+        return (1 << 25) + 1000 - value[a == ST_UNKNOWN ? 0 : a];
     int r = st_combat(a, d);
-    return r == ST_ATTACKER_WINS ? 10000 + value[d] : r == ST_BOTH_DIE ? 5000 : 100;
+    return r == ST_ATTACKER_WINS ? (1 << 28) + value[d] : r == ST_BOTH_DIE ? 1 << 27 : 1 << 24;
 }
 
-static void order(const node *n, game_move *list, int count)
+static void order(const ex *x, const node *n, game_move *list, int count, int ply)
 {
     int key[ST_MAX_MOVES];
     for (int i = 0; i < count; i++)
-        key[i] = order_key(n, list[i]);
+        key[i] = order_key(x, n, list[i], ply);
     for (int i = 1; i < count; i++) {
         game_move m = list[i];
         int k = key[i], j = i - 1;
@@ -330,8 +372,10 @@ static int quiesce(ex *x, const node *n, int alpha, int beta, int qdepth, int pl
         alpha = stand;
     game_move list[ST_MAX_MOVES];
     int count = st_gen_attacks(&n->p, list);
-    order(n, list, count);
+    order(NULL, n, list, count, ply);
     for (int i = 0; i < count; i++) {
+        if (!possible(x, n, list[i]))
+            continue;
         int s = child_value(x, n, list[i], -1, alpha, beta, ply, qdepth - 1, alpha);
         if (x->aborted)
             return 0;
@@ -354,11 +398,11 @@ static int search(ex *x, const node *n, int depth, int alpha, int beta, int ply)
         return 0;
     game_move list[ST_MAX_MOVES];
     int count = st_gen(&n->p, list);
-    if (count == 0)
-        return -WIN + ply;  /* no legal move: the side to move loses (S7) */
-    order(n, list, count);
+    order(x, n, list, count, ply);
     int best = -INF;
     for (int i = 0; i < count; i++) {
+        if (!possible(x, n, list[i]))
+            continue;
         int s = child_value(x, n, list[i], depth - 1, alpha, beta, ply, QDEPTH, best);
         if (x->aborted)
             return 0;
@@ -366,9 +410,21 @@ static int search(ex *x, const node *n, int depth, int alpha, int beta, int ply)
             best = s;
         if (s > alpha)
             alpha = s;
-        if (alpha >= beta)
+        if (alpha >= beta) {
+            game_move m = list[i];
+            if (!ST_ATTACK(m)) {
+                if (x->hist)
+                    x->hist[n->p.stm][ST_FROM(m)][ST_TO(m)] += depth * depth;
+                if (ply <= MAX_DEPTH && x->killer[ply][0] != m) {
+                    x->killer[ply][1] = x->killer[ply][0];
+                    x->killer[ply][0] = m;
+                }
+            }
             break;
+        }
     }
+    if (best == -INF)
+        return -WIN + ply;  /* no possible move: the side to move loses (S7) */
     return best;
 }
 
@@ -431,6 +487,7 @@ static void prepare(ex *x, const st_pos *view, node *root)
         x->ev[c][1] = msum > 0 ? (int)(moved / msum) : worth(x, ST_SCOUT, 0);
         x->mov[c] = (int)(msum * 256);
         x->miner[c] = (int)(p[ST_MINER] * 256);
+        x->may_move[c] = msum > 0 || (v & ST_MOVED);
         if (!(v & ST_MOVED) && p[ST_FLAG] > best_flag) {
             best_flag = p[ST_FLAG];
             x->target = c;
@@ -452,13 +509,16 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
     x.stop = stop;
     node root;
     prepare(&x, view, &root);
+    x.hist = calloc(2, sizeof *x.hist);  /* without it, quiet moves keep their order */
     game_move list[ST_MAX_MOVES];
     int count = st_legal(view, list);
     if (rep)
         *rep = (stx_report){ 0, 0, 0 };
-    if (count == 0)
+    if (count == 0) {
+        free(x.hist);
         return GAME_MOVE_NONE;
-    order(&root, list, count);
+    }
+    order(&x, &root, list, count, 0);
     if (max_depth <= 0 || max_depth > MAX_DEPTH)
         max_depth = MAX_DEPTH;
     game_move best = list[0];
@@ -501,5 +561,6 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
     }
     if (rep)
         *rep = (stx_report){ done, best_score, x.nodes };
+    free(x.hist);
     return best;
 }
