@@ -72,6 +72,15 @@ static int worth(const ex *x, int kind, int shown)
     return w;
 }
 
+/* What an enemy piece of kind k is worth while we do not know it: its
+ * worth unshown, and as much again for what knowing it is worth to us
+ * (where the Marshal is, which piece is no Bomb), so that finding out
+ * pays: a Scout that runs into an unknown piece buys that. */
+static int unknown_worth(const ex *x, int kind)
+{
+    return worth(x, kind, 0) + ((x->features & STX_F_HIDDEN) ? hidden_bonus[kind] : 0);
+}
+
 /* --- making moves on a node ------------------------------------------------ */
 
 static void make(node *n, game_move m)
@@ -459,7 +468,7 @@ static void prepare(ex *x, const st_pos *view, node *root)
     memset(root, 0, sizeof *root);
     root->p = *view;
     memset(x->to_flag, 99, sizeof x->to_flag);
-    x->scout_worth = worth(x, ST_SCOUT, 0);
+    x->scout_worth = unknown_worth(x, ST_SCOUT);
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
         uint8_t v = view->sq[c];
         if (ST_IS_PIECE(v) && ST_SIDE(v) == x->us && ST_KIND(v) == ST_FLAG) {
@@ -477,14 +486,14 @@ static void prepare(ex *x, const st_pos *view, node *root)
         const float *p = x->bl->p[c];
         float any = 0, moved = 0, msum = 0;
         for (int k = ST_SPY; k <= ST_FLAG; k++) {
-            any += p[k] * (float)worth(x, k, 0);
+            any += p[k] * (float)unknown_worth(x, k);
             if (st_movable(k)) {
-                moved += p[k] * (float)worth(x, k, 0);
+                moved += p[k] * (float)unknown_worth(x, k);
                 msum += p[k];
             }
         }
         x->ev[c][0] = (int)any;
-        x->ev[c][1] = msum > 0 ? (int)(moved / msum) : worth(x, ST_SCOUT, 0);
+        x->ev[c][1] = msum > 0 ? (int)(moved / msum) : unknown_worth(x, ST_SCOUT);
         x->mov[c] = (int)(msum * 256);
         x->miner[c] = (int)(p[ST_MINER] * 256);
         x->may_move[c] = msum > 0 || (v & ST_MOVED);
