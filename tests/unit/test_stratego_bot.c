@@ -192,6 +192,42 @@ static void test_S5_far_ahead_a_scout_still_looks_for_the_flag(void **state)
     assert_int_equal(ST_FROM(m), ST_CELL(8, 1));
 }
 
+/* What a player may learn from how the enemy moves (S6's record of the
+ * last move, public): an unknown piece that keeps coming towards our Flag
+ * is believed likelier a Miner than one that moved elsewhere, though the
+ * counts alone give both the same chance (two Miners among five movers). */
+static void test_S6_a_piece_that_keeps_coming_to_our_flag_is_likelier_a_miner(void **state)
+{
+    (void)state;
+    st_pos pos;
+    game_error err = { "" };
+    assert_int_equal(st_parse(&pos, "fb1n1l1a2/10/9e/10/2~~n+1~~2/2~~2~~2/10/1E8/8L1/4F5 r 0 - -",
+                              &err), 0);
+    static const char *const line[] = { "b3b2", "e6e5", "b2b1", "e5e4", "i2i3",
+                                        "j8j7", "i3i4", "e4e3" };
+    stbot *b = stbot_new(6, 5);
+    static st_belief bel;
+    st_pos view;
+    for (size_t i = 0; i < sizeof line / sizeof *line; i++) {
+        if (pos.stm == ST_RED) {
+            st_view(&pos, ST_RED, &view);
+            assert_int_equal(stbot_belief(b, &view, &bel, NULL), 0);
+        }
+        game_move m;
+        assert_int_equal(st_parse_move(&pos, line[i], &m, &err), 0);
+        st_make(&pos, m);
+    }
+    st_view(&pos, ST_RED, &view);
+    static st_belief counts;
+    assert_int_equal(stbot_belief(b, &view, &bel, &counts), 0);
+    const int walker = ST_CELL(2, 4), other = ST_CELL(6, 9);
+    assert_true(counts.p[walker][ST_MINER] > 0.39f && counts.p[walker][ST_MINER] < 0.41f);
+    assert_true(counts.p[other][ST_MINER] > 0.39f && counts.p[other][ST_MINER] < 0.41f);
+    assert_true(bel.p[walker][ST_MINER] > 0.55f);
+    assert_true(bel.p[walker][ST_MINER] > bel.p[other][ST_MINER] + 0.2f);
+    stbot_free(b);
+}
+
 /* The belief: samples keep the view's known pieces, put no Bomb or Flag
  * on a piece that moved, a Scout on every piece that ran, exactly one Flag,
  * and never more of a kind than an army has. */
@@ -339,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_S5_expectimax_weighs_attacks_by_the_belief),
         cmocka_unit_test(test_S7_expectimax_knows_bombs_do_not_move),
         cmocka_unit_test(test_S5_far_ahead_a_scout_still_looks_for_the_flag),
+        cmocka_unit_test(test_S6_a_piece_that_keeps_coming_to_our_flag_is_likelier_a_miner),
         cmocka_unit_test(test_S8_wrong_view_still_answers),
         cmocka_unit_test(test_attacker_attacks_when_it_can),
         cmocka_unit_test(test_level3_beats_random),

@@ -66,6 +66,11 @@ struct stbot {
     int have_prev;
     int last_samples;
     int struck;               /* the cell our Miner last attacked an unmoved piece on, 0 if none */
+    /* For each enemy piece of unknown rank, by the cell it stands on: how
+     * many of its moves brought it nearer our Flag (STB_F_EXPECT); watched
+     * is the ply of the view last read, plus one. */
+    uint8_t coming[ST_CELLS];
+    int32_t watched;
     st_belief bel;            /* the belief of the last move (STB_F_EXPECT) */
 };
 
@@ -96,6 +101,8 @@ void stbot_new_game(stbot *b)
     memset(b->prev_rev, 0, sizeof b->prev_rev);
     b->have_prev = 0;
     b->struck = 0;
+    memset(b->coming, 0, sizeof b->coming);
+    b->watched = 0;
 }
 
 int stbot_last_samples(const stbot *b)
@@ -236,7 +243,47 @@ typedef struct belief {
     int pool[ST_NKINDS];
     int ran[40], moved[40], still[40];
     int nran, nmoved, nstill;
+    const uint8_t *coming;    /* the bot's (stbot.coming) */
 } belief;
+
+static int manhattan(int a, int b)
+{
+    int dr = ST_ROW(a) - ST_ROW(b), df = ST_FILE(a) - ST_FILE(b);
+    return (dr < 0 ? -dr : dr) + (df < 0 ? -df : df);
+}
+
+/* Follows the enemy's last move (the view's two_from/two_to, S6's
+ * record): the piece that made it carries its count of moves towards our
+ * Flag, one more if this one came nearer and ended within COMING_NEAR
+ * steps of it; counts stay only on enemy pieces of unknown rank. Once per
+ * view. */
+#define COMING_NEAR 6
+
+static void watch(stbot *b, const st_pos *view)
+{
+    if (b->watched == view->ply + 1)
+        return;
+    int us = view->stm, them = us ^ 1, flag = 0;
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9) && !flag; c++)
+        if (ST_IS_PIECE(view->sq[c]) && ST_SIDE(view->sq[c]) == us && ST_KIND(view->sq[c]) == ST_FLAG)
+            flag = c;
+    uint8_t next[ST_CELLS] = { 0 };
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
+        uint8_t v = view->sq[c];
+        if (ST_IS_PIECE(v) && ST_SIDE(v) == them && ST_KIND(v) == ST_UNKNOWN)
+            next[c] = b->coming[c];
+    }
+    int from = view->two_from[them], to = view->two_to[them];
+    if (from && to) {
+        uint8_t v = view->sq[to];
+        int d = flag ? manhattan(to, flag) : 99;
+        int n = b->coming[from] + (d <= COMING_NEAR && d < manhattan(from, flag));
+        if (ST_IS_PIECE(v) && ST_SIDE(v) == them && ST_KIND(v) == ST_UNKNOWN)
+            next[to] = (uint8_t)(n < 255 ? n : 255);
+    }
+    memcpy(b->coming, next, sizeof next);
+    b->watched = view->ply + 1;
+}
 
 static int home_depth(int side, int cell)
 {
@@ -251,6 +298,7 @@ static int read_view(stbot *b, const st_pos *view, belief *bl)
     int them = view->stm ^ 1;
     int rev[ST_NKINDS] = { 0 };
     memset(bl, 0, sizeof *bl);
+    bl->coming = b->coming;
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
         uint8_t v = view->sq[c];
         if (!ST_IS_PIECE(v))
@@ -274,6 +322,8 @@ static int read_view(stbot *b, const st_pos *view, belief *bl)
         else
             bl->still[bl->nstill++] = c;
     }
+    if (b->features & STB_F_EXPECT)
+        watch(b, view);
     /* Our Miner that took an unmoved piece most likely took a Bomb. */
     if ((b->features & STB_F_EXPECT) && b->struck) {
         uint8_t v = view->sq[b->struck];
@@ -452,7 +502,17 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
     for (int i = 0; i < bl->nmoved; i++) {
         int k;
         int w[ST_NKINDS];
-        if ((features & STB_F_BOLD) && bold_weights(view, bl->moved[i], features, w))
+        int weighed = (features & STB_F_BOLD) && bold_weights(view, bl->moved[i], features, w);
+        int coming = (features & STB_F_EXPECT) ? bl->coming[bl->moved[i]] : 0;
+        if (coming >= 2) {
+            /* it keeps coming towards our Flag: a Miner come to dig */
+            if (!weighed)
+                for (int j = 0; j < ST_NKINDS; j++)
+                    w[j] = st_movable(j);
+            weighed = 1;
+            w[ST_MINER] *= 1 + 2 * (coming < 4 ? coming - 1 : 3);
+        }
+        if (weighed)
             k = draw_weighted(g, pool, w);
         else
             k = draw(g, pool, ST_SPY, ST_MARSHAL, 1);
