@@ -422,8 +422,9 @@ static int search(ex *x, const node *n, int depth, int alpha, int beta, int ply)
         if (alpha >= beta) {
             game_move m = list[i];
             if (!ST_ATTACK(m)) {
-                if (x->hist)
-                    x->hist[n->p.stm][ST_FROM(m)][ST_TO(m)] += depth * depth;
+                int *h = x->hist ? &x->hist[n->p.stm][ST_FROM(m)][ST_TO(m)] : NULL;
+                if (h && *h < (1 << 24))  /* the cap of order_key; no overflow in long thinks */
+                    *h += depth * depth;
                 if (ply <= MAX_DEPTH && x->killer[ply][0] != m) {
                     x->killer[ply][1] = x->killer[ply][0];
                     x->killer[ply][0] = m;
