@@ -138,6 +138,20 @@ static void test_S5_expectimax_weighs_attacks_by_the_belief(void **state)
     assert_int_equal(stx_search(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, NULL), attack);
 }
 
+/* A belief in which the enemy's unknown pieces are `bombs` Bombs and the
+ * Flag, each piece any of them alike. */
+static void bombs_and_flag(const st_pos *view, int bombs, st_belief *bl)
+{
+    memset(bl, 0, sizeof *bl);
+    bl->pool[ST_BOMB] = bombs;
+    bl->pool[ST_FLAG] = 1;
+    for (int c = 0; c < ST_CELLS; c++)
+        if (ST_IS_PIECE(view->sq[c]) && ST_KIND(view->sq[c]) == ST_UNKNOWN) {
+            bl->p[c][ST_BOMB] = (float)bombs / (float)(bombs + 1);
+            bl->p[c][ST_FLAG] = 1.0f / (float)(bombs + 1);
+        }
+}
+
 /* S7: a piece that can only be a Bomb or the Flag never moves, so it is
  * no threat and no tempo. Here every unknown enemy piece is a Bomb or the
  * Flag (the pool holds nothing else) and only the enemy Marshal moves: the
@@ -152,14 +166,7 @@ static void test_S7_expectimax_knows_bombs_do_not_move(void **state)
     assert_int_equal(st_parse(&view, "xx1x2N+1xx/x1N+6x/10/G+5m*+2E+/2~~L+E+~~J*+1/2~~2~~2/10/"
                                      "10/B8B/FB1B4B*B r 960 - -", &err), 0);
     static st_belief bl;
-    memset(&bl, 0, sizeof bl);
-    bl.pool[ST_BOMB] = 6;
-    bl.pool[ST_FLAG] = 1;
-    for (int c = 0; c < ST_CELLS; c++)
-        if (ST_IS_PIECE(view.sq[c]) && ST_KIND(view.sq[c]) == ST_UNKNOWN) {
-            bl.p[c][ST_BOMB] = 6.0f / 7;
-            bl.p[c][ST_FLAG] = 1.0f / 7;
-        }
+    bombs_and_flag(&view, 6, &bl);
     game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, NULL);
     assert_true(is_legal(&view, m));
     assert_int_equal(ST_KIND(view.sq[ST_FROM(m)]), ST_MINER);
@@ -179,13 +186,7 @@ static void test_S5_far_ahead_a_scout_still_looks_for_the_flag(void **state)
     assert_int_equal(st_parse(&view, "xxx7/1O+8/10/10/2~~2~~e*+1/2~~2~~2/10/10/EEEELLLL2/FB2MG4 r 100 - -",
                               &err), 0);
     static st_belief bl;
-    memset(&bl, 0, sizeof bl);
-    bl.pool[ST_BOMB] = 2;
-    bl.pool[ST_FLAG] = 1;
-    for (int f = 0; f < 3; f++) {
-        bl.p[ST_CELL(9, f)][ST_BOMB] = 2.0f / 3;
-        bl.p[ST_CELL(9, f)][ST_FLAG] = 1.0f / 3;
-    }
+    bombs_and_flag(&view, 2, &bl);
     game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 1, 0, NULL, NULL);
     assert_true(is_legal(&view, m));
     assert_true(ST_ATTACK(m));

@@ -246,12 +246,6 @@ typedef struct belief {
     const uint8_t *coming;    /* the bot's (stbot.coming) */
 } belief;
 
-static int manhattan(int a, int b)
-{
-    int dr = ST_ROW(a) - ST_ROW(b), df = ST_FILE(a) - ST_FILE(b);
-    return (dr < 0 ? -dr : dr) + (df < 0 ? -df : df);
-}
-
 /* Follows the enemy's last move (the view's two_from/two_to, S6's
  * record): the piece that made it carries its count of moves towards our
  * Flag, one more if this one came nearer and ended within COMING_NEAR
@@ -276,8 +270,8 @@ static void watch(stbot *b, const st_pos *view)
     int from = view->two_from[them], to = view->two_to[them];
     if (from && to) {
         uint8_t v = view->sq[to];
-        int d = flag ? manhattan(to, flag) : 99;
-        int n = b->coming[from] + (d <= COMING_NEAR && d < manhattan(from, flag));
+        int d = flag ? st_steps(to, flag) : 99;
+        int n = b->coming[from] + (d <= COMING_NEAR && d < st_steps(from, flag));
         if (ST_IS_PIECE(v) && ST_SIDE(v) == them && ST_KIND(v) == ST_UNKNOWN)
             next[to] = (uint8_t)(n < 255 ? n : 255);
     }

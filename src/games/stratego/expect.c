@@ -161,12 +161,6 @@ static int danger_of(const ex *x, const node *n, int c, uint8_t v, int k)
     return (mov * (((256 - m) * w0 + m * w1) >> 8)) >> 8;
 }
 
-static int dist(int a, int b)
-{
-    int dr = ST_ROW(a) - ST_ROW(b), df = ST_FILE(a) - ST_FILE(b);
-    return (dr < 0 ? -dr : dr) + (df < 0 ? -df : df);
-}
-
 /* Material (unknown pieces at their expected worth), the last movers, the
  * Spy's and the Miners' jobs, the danger to our Flag, and the pull of our
  * nearest piece and nearest Miner towards the likeliest square of the
@@ -213,7 +207,7 @@ static int evaluate(const ex *x, const node *n)
         else if (k == ST_MINER)
             miners[s] += 256;
         if (s == us && t) {
-            int d = dist(c, t);
+            int d = st_steps(c, t);
             if (d < near)
                 near = d;
             if (k == ST_MINER && d < near_miner)

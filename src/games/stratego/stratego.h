@@ -92,6 +92,13 @@ static inline int st_movable(int kind)
     return kind >= ST_SPY && kind <= ST_MARSHAL;
 }
 
+/* Steps between two cells as a piece walks, lakes aside (|rows| + |files|). */
+static inline int st_steps(int a, int b)
+{
+    int dr = ST_ROW(a) - ST_ROW(b), df = ST_FILE(a) - ST_FILE(b);
+    return (dr < 0 ? -dr : dr) + (df < 0 ? -df : df);
+}
+
 /* 1 if a piece whose public marks are those of cell value v (moved,
  * scouted) can be of kind: a piece that moved is no Bomb or Flag, one that
  * ran is a Scout (what a view tells of an unknown piece). */
