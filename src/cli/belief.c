@@ -9,6 +9,13 @@
  * it; it prints the means, over all such pieces and apart for pieces that
  * never moved and pieces that moved. The true ranks are read from the
  * full position only to score; the bots never see it.
+ *
+ * Then how each player (by its name in the records) played, the figures
+ * of issue 15's targets: its games and results, its losses for want of a
+ * movable piece, its attacks by pieces other than Miners on pieces it
+ * could not see that had never moved (of them by Scouts), its attacks by
+ * its top three ranks on unknown pieces, and the games in which it lost
+ * its Marshal. An attack is judged on the attacker's view before it.
  */
 #include "belief.h"
 
@@ -25,6 +32,30 @@ typedef struct tally {
     double belief, counts;
     long n;
 } tally;
+
+#define PLAYERS_MAX 16
+
+typedef struct play {
+    char name[64];
+    long games, won, lost, drawn, no_moves;
+    long unmoved_attacks, scout_unmoved_attacks, top_unknown_attacks, marshal_lost;
+} play;
+
+static play players[PLAYERS_MAX];
+static int nplayers;
+
+static play *player(const char *name)
+{
+    for (int i = 0; i < nplayers; i++)
+        if (strcmp(players[i].name, name) == 0)
+            return &players[i];
+    if (nplayers == PLAYERS_MAX)
+        return NULL;
+    play *p = &players[nplayers++];
+    memset(p, 0, sizeof *p);
+    memcpy(p->name, name, strlen(name) + 1);  /* header() kept it shorter */
+    return p;
+}
 
 static char *read_all(const char *path)
 {
@@ -79,6 +110,14 @@ static int header(const char *rec, const char *end, const char *name, char *out,
 
 /* Scores the beliefs of both sides over one game; returns its plies, or
  * -1 if the record is not a Stratego game this can read. */
+static int has_kind(const st_pos *pos, int side, int kind)
+{
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++)
+        if (ST_IS_PIECE(pos->sq[c]) && ST_SIDE(pos->sq[c]) == side && ST_KIND(pos->sq[c]) == kind)
+            return 1;
+    return 0;
+}
+
 static int score_game(const char *rec, const char *end, uint64_t seed, tally t[3])
 {
     char text[512];
@@ -88,6 +127,17 @@ static int score_game(const char *rec, const char *end, uint64_t seed, tally t[3
     if (header(rec, end, "Start", text, sizeof text) != 0 || st_parse(&pos, text, NULL) != 0)
         return -1;
     pos.move_limit = 0;
+    play *who[2] = { NULL, NULL };
+    char result[32] = "", reason[32] = "";
+    char name[sizeof players[0].name];
+    if (header(rec, end, "Red", name, sizeof name) == 0)
+        who[0] = player(name);
+    if (header(rec, end, "Blue", name, sizeof name) == 0)
+        who[1] = player(name);
+    if (header(rec, end, "Result", result, sizeof result) != 0 ||
+        header(rec, end, "Reason", reason, sizeof reason) != 0)
+        who[0] = who[1] = NULL;
+    int marshal_lost[2] = { 0, 0 };
     const char *body = strstr(rec, "\n\n");
     if (!body || body >= end)
         return -1;
@@ -127,9 +177,35 @@ static int score_game(const char *rec, const char *end, uint64_t seed, tally t[3
                 }
             }
         }
+        if (who[side] && ST_ATTACK(m)) {
+            uint8_t seen = view.sq[ST_TO(m)];
+            int by = ST_KIND(pos.sq[ST_FROM(m)]);
+            if (ST_KIND(seen) == ST_UNKNOWN && !(seen & ST_MOVED) && by != ST_MINER) {
+                who[side]->unmoved_attacks++;
+                who[side]->scout_unmoved_attacks += by == ST_SCOUT;
+            }
+            if (ST_KIND(seen) == ST_UNKNOWN && by >= ST_COLONEL)
+                who[side]->top_unknown_attacks++;
+        }
         stbot_played(bots[side], &view, m);
         st_make(&pos, m);
         plies++;
+        for (int s2 = 0; s2 < 2; s2++)
+            if (!marshal_lost[s2] && !has_kind(&pos, s2, ST_MARSHAL))
+                marshal_lost[s2] = 1;
+    }
+    for (int s2 = 0; s2 < 2; s2++) {
+        play *p = who[s2];
+        if (!p)
+            continue;
+        const char *me = s2 == 0 ? "red" : "blue";
+        int won = strcmp(result, me) == 0, drawn = strcmp(result, "draw") == 0;
+        p->games++;
+        p->won += won;
+        p->drawn += drawn;
+        p->lost += !won && !drawn;
+        p->no_moves += !won && !drawn && strcmp(reason, "no-moves") == 0;
+        p->marshal_lost += marshal_lost[s2];
     }
     stbot_free(bots[0]);
     stbot_free(bots[1]);
@@ -167,5 +243,16 @@ int belief_main(int argc, char **argv)
     for (int i = 0; i < 3; i++)
         printf("%-20s %10ld %12.4f %12.4f\n", names[i], t[i].n,
                t[i].n ? t[i].belief / (double)t[i].n : 0.0, t[i].n ? t[i].counts / (double)t[i].n : 0.0);
+    printf("\n%-24s %6s %13s %9s %15s %11s %14s %13s\n", "player", "games", "won-lost-drawn",
+           "no-moves", "unmoved/game", "scouts/game", "top3 unknown", "marshal lost");
+    for (int i = 0; i < nplayers; i++) {
+        const play *p = &players[i];
+        double g = p->games ? (double)p->games : 1.0;
+        char wld[48];
+        snprintf(wld, sizeof wld, "%ld-%ld-%ld", p->won, p->lost, p->drawn);
+        printf("%-24s %6ld %13s %9ld %15.2f %11.2f %14.2f %13ld\n", p->name, p->games, wld,
+               p->no_moves, (double)p->unmoved_attacks / g, (double)p->scout_unmoved_attacks / g,
+               (double)p->top_unknown_attacks / g, p->marshal_lost);
+    }
     return games > 0 ? 0 : 1;
 }

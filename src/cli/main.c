@@ -38,7 +38,8 @@ static const char usage[] =
     "       [--concurrency C] [--passes K] [--seed S]\n"
     "                           fit Rampart's evaluation weights to self-play\n"
     "  belief RECORDS           Stratego: how likely the bots' belief finds each\n"
-    "                           unknown piece's true rank in recorded games\n"
+    "                           unknown piece's true rank in recorded games, and\n"
+    "                           how each player played (attacks on the unknown)\n"
     "  help                     this text\n";
 
 static int bad_usage(const char *what)
