@@ -108,8 +108,7 @@ static int header(const char *rec, const char *end, const char *name, char *out,
     return 0;
 }
 
-/* Scores the beliefs of both sides over one game; returns its plies, or
- * -1 if the record is not a Stratego game this can read. */
+/* 1 if side still has a piece of kind on the board. */
 static int has_kind(const st_pos *pos, int side, int kind)
 {
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++)
@@ -118,6 +117,9 @@ static int has_kind(const st_pos *pos, int side, int kind)
     return 0;
 }
 
+/* Scores the beliefs of both sides over one game, and adds its play to
+ * its players'; returns its plies, or -1 if the record is not a Stratego
+ * game this can read. */
 static int score_game(const char *rec, const char *end, uint64_t seed, tally t[3])
 {
     char text[512];
@@ -127,20 +129,20 @@ static int score_game(const char *rec, const char *end, uint64_t seed, tally t[3
     if (header(rec, end, "Start", text, sizeof text) != 0 || st_parse(&pos, text, NULL) != 0)
         return -1;
     pos.move_limit = 0;
-    play *who[2] = { NULL, NULL };
-    char result[32] = "", reason[32] = "";
-    char name[sizeof players[0].name];
-    if (header(rec, end, "Red", name, sizeof name) == 0)
-        who[0] = player(name);
-    if (header(rec, end, "Blue", name, sizeof name) == 0)
-        who[1] = player(name);
-    if (header(rec, end, "Result", result, sizeof result) != 0 ||
-        header(rec, end, "Reason", reason, sizeof reason) != 0)
-        who[0] = who[1] = NULL;
-    int marshal_lost[2] = { 0, 0 };
     const char *body = strstr(rec, "\n\n");
     if (!body || body >= end)
         return -1;
+    play *who[2] = { NULL, NULL };
+    char result[32] = "", reason[32] = "";
+    char name[sizeof players[0].name];
+    if (header(rec, end, "Result", result, sizeof result) == 0 &&
+        header(rec, end, "Reason", reason, sizeof reason) == 0) {
+        if (header(rec, end, "Red", name, sizeof name) == 0)
+            who[0] = player(name);
+        if (header(rec, end, "Blue", name, sizeof name) == 0)
+            who[1] = player(name);
+    }
+    int marshal_lost[2] = { 0, 0 };
     stbot *bots[2] = { stbot_new(STB_LEVELS, seed), stbot_new(STB_LEVELS, seed + 1) };
     static st_belief bel, cnt;
     int plies = 0;
@@ -244,7 +246,7 @@ int belief_main(int argc, char **argv)
         printf("%-20s %10ld %12.4f %12.4f\n", names[i], t[i].n,
                t[i].n ? t[i].belief / (double)t[i].n : 0.0, t[i].n ? t[i].counts / (double)t[i].n : 0.0);
     printf("\n%-24s %6s %13s %9s %15s %11s %14s %13s\n", "player", "games", "won-lost-drawn",
-           "no-moves", "unmoved/game", "scouts/game", "top3 unknown", "marshal lost");
+           "no-moves", "unmoved/game", "scouts/game", "top3/game", "marshal lost");
     for (int i = 0; i < nplayers; i++) {
         const play *p = &players[i];
         double g = p->games ? (double)p->games : 1.0;
