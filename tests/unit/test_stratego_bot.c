@@ -193,6 +193,40 @@ static void test_S5_far_ahead_a_scout_still_looks_for_the_flag(void **state)
     assert_int_equal(ST_FROM(m), ST_CELL(8, 1));
 }
 
+/* Our pieces hunt the enemy's shown ones they beat (S5: the higher rank
+ * wins): with the enemy General shown four steps from our Marshal, the
+ * Marshal steps towards it; while that piece's rank is unknown, the
+ * Marshal stays and the piece of ours nearest the likeliest square of the
+ * enemy Flag walks towards it instead (a one-ply search). */
+static void test_S5_a_piece_hunts_a_shown_weaker_one(void **state)
+{
+    (void)state;
+    static const char *const views[2] = {
+        "9x/10/g*9/10/2~~2~~2/2~~2~~2/M9/10/EEEELLLL2/4A4F r 40 - -",  /* General shown */
+        "9x/10/x+9/10/2~~2~~2/2~~2~~2/M9/10/EEEELLLL2/4A4F r 40 - -",  /* unknown, moved */
+    };
+    for (int shown = 0; shown < 2; shown++) {
+        st_pos view;
+        game_error err = { "" };
+        assert_int_equal(st_parse(&view, views[1 - shown], &err), 0);
+        static st_belief bl;
+        memset(&bl, 0, sizeof bl);
+        bl.pool[ST_GENERAL] = bl.pool[ST_MARSHAL] = bl.pool[ST_FLAG] = 1;
+        const int a8 = ST_CELL(7, 0), j10 = ST_CELL(9, 9);
+        bl.p[a8][ST_GENERAL] = 0.5f;
+        bl.p[a8][ST_MARSHAL] = 0.5f;
+        bl.p[j10][ST_FLAG] = 1;
+        game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 1, 0, NULL, NULL);
+        assert_true(is_legal(&view, m));
+        char text[16];
+        st_format_move(&view, m, text, sizeof text);
+        if (shown)
+            assert_string_equal(text, "a4a5");
+        else
+            assert_int_not_equal(ST_KIND(view.sq[ST_FROM(m)]), ST_MARSHAL);
+    }
+}
+
 /* What a player may learn from how the enemy moves (S6's record of the
  * last move, public): an unknown piece that keeps coming towards our Flag
  * is believed likelier a Miner than one that moved elsewhere, though the
@@ -376,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_S5_expectimax_weighs_attacks_by_the_belief),
         cmocka_unit_test(test_S7_expectimax_knows_bombs_do_not_move),
         cmocka_unit_test(test_S5_far_ahead_a_scout_still_looks_for_the_flag),
+        cmocka_unit_test(test_S5_a_piece_hunts_a_shown_weaker_one),
         cmocka_unit_test(test_S6_a_piece_that_keeps_coming_to_our_flag_is_likelier_a_miner),
         cmocka_unit_test(test_S8_wrong_view_still_answers),
         cmocka_unit_test(test_attacker_attacks_when_it_can),

@@ -146,6 +146,12 @@ static int possible(const ex *x, const node *n, game_move m)
  * a Flag it stands next to; the search sees that, this sees it coming. */
 static const int danger[8] = { 0, 400, 300, 150, 60, 25, 10, 0 };
 
+/* The pull of our best hunt: of our pieces that beat an enemy piece whose
+ * rank is shown, the pair with the most of the prey's worth times (10 -
+ * steps between them), over HUNT. Without it, two armies that know few of
+ * each other's ranks shuffle to the move limit. */
+#define HUNT 40
+
 static int danger_of(const ex *x, const node *n, int c, uint8_t v, int k)
 {
     int d0 = x->to_flag[0][c], d1 = x->to_flag[1][c];
@@ -162,15 +168,18 @@ static int danger_of(const ex *x, const node *n, int c, uint8_t v, int k)
 }
 
 /* Material (unknown pieces at their expected worth), the last movers, the
- * Spy's and the Miners' jobs, the danger to our Flag, and the pull of our
+ * Spy's and the Miners' jobs, the danger to our Flag, the pull of our
  * nearest piece and nearest Miner towards the likeliest square of the
- * enemy Flag. For the side to move; one pass over the board. */
+ * enemy Flag, and of our best hunt. For the side to move; one pass over
+ * the board (and the hunt over our movers and the enemy's shown ones). */
 static int evaluate(const ex *x, const node *n)
 {
     const int us = x->us, them = us ^ 1, t = x->target;
     int score[2] = { 0, 0 }, marshal[2] = { 0, 0 }, spy = 0;
     int movers[2] = { 0, 0 }, miners[2] = { 0, 0 };  /* times 256 */
     int near = 99, near_miner = 99, worst = 0;
+    uint8_t hunter[ST_ARMY], prey[ST_ARMY];
+    int nhunters = 0, nprey = 0;
     const uint8_t *sq = n->p.sq;
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
         uint8_t v = sq[c];
@@ -200,6 +209,10 @@ static int evaluate(const ex *x, const node *n)
         if (!st_movable(k))
             continue;
         movers[s] += 256;
+        if (s == us && nhunters < ST_ARMY)
+            hunter[nhunters++] = (uint8_t)c;
+        else if (s == them && nprey < ST_ARMY)
+            prey[nprey++] = (uint8_t)c;
         if (k == ST_MARSHAL)
             marshal[s] = 1;
         else if (k == ST_SPY && s == us)
@@ -215,6 +228,18 @@ static int evaluate(const ex *x, const node *n)
         }
     }
     score[us] -= worst;
+    if (nprey > 0) {
+        int best = 0;
+        for (int i = 0; i < nprey; i++) {
+            int kq = ST_KIND(sq[prey[i]]);
+            for (int j = 0; j < nhunters; j++) {
+                int d = st_steps(hunter[j], prey[i]), w = value[kq] * (10 - d);
+                if (d < 10 && w > best && st_combat(ST_KIND(sq[hunter[j]]), kq) == ST_ATTACKER_WINS)
+                    best = w;
+            }
+        }
+        score[us] += best / HUNT;
+    }
     for (int s = 0; s < 2; s++) {
         /* A side that cannot move loses (S7): the last movers count extra. */
         if (movers[s] < 8 * 256) {
