@@ -108,15 +108,6 @@ static int header(const char *rec, const char *end, const char *name, char *out,
     return 0;
 }
 
-/* 1 if side still has a piece of kind on the board. */
-static int has_kind(const st_pos *pos, int side, int kind)
-{
-    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++)
-        if (ST_IS_PIECE(pos->sq[c]) && ST_SIDE(pos->sq[c]) == side && ST_KIND(pos->sq[c]) == kind)
-            return 1;
-    return 0;
-}
-
 /* Scores the beliefs of both sides over one game, and adds its play to
  * its players'; returns its plies, or -1 if the record is not a Stratego
  * game this can read. */
@@ -142,7 +133,6 @@ static int score_game(const char *rec, const char *end, uint64_t seed, tally t[3
         if (header(rec, end, "Blue", name, sizeof name) == 0)
             who[1] = player(name);
     }
-    int marshal_lost[2] = { 0, 0 };
     stbot *bots[2] = { stbot_new(STB_LEVELS, seed), stbot_new(STB_LEVELS, seed + 1) };
     static st_belief bel, cnt;
     int plies = 0;
@@ -192,9 +182,6 @@ static int score_game(const char *rec, const char *end, uint64_t seed, tally t[3
         stbot_played(bots[side], &view, m);
         st_make(&pos, m);
         plies++;
-        for (int s2 = 0; s2 < 2; s2++)
-            if (!marshal_lost[s2] && !has_kind(&pos, s2, ST_MARSHAL))
-                marshal_lost[s2] = 1;
     }
     for (int s2 = 0; s2 < 2; s2++) {
         play *p = who[s2];
@@ -207,7 +194,7 @@ static int score_game(const char *rec, const char *end, uint64_t seed, tally t[3
         p->drawn += drawn;
         p->lost += !won && !drawn;
         p->no_moves += !won && !drawn && strcmp(reason, "no-moves") == 0;
-        p->marshal_lost += marshal_lost[s2];
+        p->marshal_lost += pos.lost[s2][ST_MARSHAL] > 0;  /* the position keeps what each side lost */
     }
     stbot_free(bots[0]);
     stbot_free(bots[1]);

@@ -202,13 +202,13 @@ static void test_S5_a_piece_hunts_a_shown_weaker_one(void **state)
 {
     (void)state;
     static const char *const views[2] = {
-        "9x/10/g*9/10/2~~2~~2/2~~2~~2/M9/10/EEEELLLL2/4A4F r 40 - -",  /* General shown */
         "9x/10/x+9/10/2~~2~~2/2~~2~~2/M9/10/EEEELLLL2/4A4F r 40 - -",  /* unknown, moved */
+        "9x/10/g*9/10/2~~2~~2/2~~2~~2/M9/10/EEEELLLL2/4A4F r 40 - -",  /* General shown */
     };
     for (int shown = 0; shown < 2; shown++) {
         st_pos view;
         game_error err = { "" };
-        assert_int_equal(st_parse(&view, views[1 - shown], &err), 0);
+        assert_int_equal(st_parse(&view, views[shown], &err), 0);
         static st_belief bl;
         memset(&bl, 0, sizeof bl);
         bl.pool[ST_GENERAL] = bl.pool[ST_MARSHAL] = bl.pool[ST_FLAG] = 1;
