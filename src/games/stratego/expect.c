@@ -25,7 +25,7 @@
 #define MAX_DEPTH 32
 
 static const int value[ST_NKINDS] = {
-    0, 60 /* Spy */, 15, 40, 30, 45, 80, 140, 220, 350, 500 /* Marshal */,
+    0, 60 /* Spy */, 20, 40, 30, 45, 80, 140, 220, 350, 500 /* Marshal */,
     40 /* Bomb */, 0 /* Flag */, 0,
 };
 
@@ -79,6 +79,16 @@ static int worth(const ex *x, int kind, int shown)
 static int unknown_worth(const ex *x, int kind)
 {
     return worth(x, kind, 0) + ((x->features & STX_F_HIDDEN) ? hidden_bonus[kind] : 0);
+}
+
+/* The same for a piece that never moved, whose rank is worth only half as
+ * much to know: it stands still, and finding out costs a probe. Counted
+ * in full, Scouts ran into 3.9 never-moved pieces a game against
+ * stratego-v1 (20 ms); with this and a Scout worth 20 rather than 15,
+ * 3.0, at no measured cost (docs/stratego.md). */
+static int unmoved_worth(const ex *x, int kind)
+{
+    return worth(x, kind, 0) + ((x->features & STX_F_HIDDEN) ? hidden_bonus[kind] / 2 : 0);
 }
 
 /* --- making moves on a node ------------------------------------------------ */
@@ -506,7 +516,7 @@ static void prepare(ex *x, const st_pos *view, node *root)
         const float *p = x->bl->p[c];
         float any = 0, moved = 0, msum = 0;
         for (int k = ST_SPY; k <= ST_FLAG; k++) {
-            any += p[k] * (float)unknown_worth(x, k);
+            any += p[k] * (float)unmoved_worth(x, k);
             if (st_movable(k)) {
                 moved += p[k] * (float)unknown_worth(x, k);
                 msum += p[k];
