@@ -17,10 +17,11 @@
  * Games offer bots of their own through game.h's factory (game_ops.bots),
  * living in the game's folder: bots the game plays itself (Stratego's
  * "level=N", its sampling player, and "cautious", "stratego-v1",
- * "stratego-f=N"; Keeps & Moats's "capture") and style bots, src/ai's
- * multi-player search built from a game's styles and levels
- * ("balanced=3", multi_bot.h). A variant's own spec wins over a generic
- * one: "level=3" is Stratego's player in Stratego, the searcher elsewhere.
+ * "stratego-f=N"; Keeps & Moats's "capture"; Rampart's "ab-material")
+ * and style bots, src/ai's multi-player search built from a game's styles
+ * and levels ("balanced=3", multi_bot.h). A variant's own spec wins over
+ * a generic one: "level=3" is Stratego's player in Stratego, the searcher
+ * elsewhere.
  * bot_specs lists them all.
  *
  * Any spec but "uci:" and the style bots (which read "/paranoid", "/maxn",

@@ -4,7 +4,10 @@
  * 16 MB table each, one thread, the strongest level: the total node count
  * is the search's fingerprint (it changes exactly when search behaviour
  * does) and is quoted in commit messages. `bench perft` times bulk-counted
- * perft from the Classic start.
+ * perft from the Classic start. `bench ab-material` searches the same
+ * positions to a fixed depth with Rampart's reference opponent
+ * (src/games/rampart/ab_material.h), for its speed: its nodes are not the
+ * fingerprint, and the default bench never runs it.
  */
 #include "bench.h"
 
@@ -15,6 +18,7 @@
 #include "../ai/search.h"
 #include "../base/timer.h"
 #include "../games/game.h"
+#include "../games/rampart/ab_material.h"
 
 static const struct {
     const char *variant, *fen;
@@ -81,5 +85,42 @@ int bench_perft(int depth)
     printf("Nodes: %llu\n", (unsigned long long)nodes);
     printf("Time: %.3f s\n", (double)ns / 1e9);
     printf("NPS: %.0f\n", (double)nodes * 1e9 / (double)(ns ? ns : 1));
+    return 0;
+}
+
+int bench_ab_material(int depth)
+{
+    rp_ab *ab = rp_ab_new(1);
+    if (!ab) {
+        fprintf(stderr, "citadel: out of memory\n");
+        return 1;
+    }
+    uint64_t total = 0, t0 = timer_ns();
+    for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
+        const game_variant *v = game_variant_find(positions[i].variant);
+        rp_pos pos;
+        game_error err;
+        if (!v || v->ops->parse(v, &pos, positions[i].fen, &err) != 0) {
+            fprintf(stderr, "citadel: bench position %zu: %s\n", i + 1, err.msg);
+            rp_ab_free(ab);
+            return 1;
+        }
+        rp_ab_new_game(ab);
+        game_limits lim = { .depth = depth, .time = { -1, -1 } };
+        rp_ab_report rep;
+        game_move m = rp_ab_move(ab, &pos, &lim, NULL, &rep);
+        char mv[32] = "(none)";
+        if (m)
+            v->ops->format_move(&pos, m, mv, sizeof mv);
+        printf("position %2zu  %-10s  bestmove %-6s score %6d  depth %2d  nodes %llu\n", i + 1,
+               positions[i].variant, mv, rep.score, rep.depth, (unsigned long long)rep.nodes);
+        total += rep.nodes;
+    }
+    uint64_t ns = timer_ns() - t0;
+    printf("\nab-material to depth %d\n", depth);
+    printf("Nodes: %llu\n", (unsigned long long)total);
+    printf("Time: %.3f s\n", (double)ns / 1e9);
+    printf("NPS: %.0f\n", (double)total * 1e9 / (double)(ns ? ns : 1));
+    rp_ab_free(ab);
     return 0;
 }

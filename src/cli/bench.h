@@ -7,6 +7,12 @@
 /* Searches the bench positions to `depth`; prints each and the totals. */
 int bench_search(int depth);
 
+/* Searches the bench positions to `depth` with Rampart's reference
+ * opponent ab-material; prints each and its speed. */
+#define BENCH_AB_DEPTH 7
+#define BENCH_AB_MAX_DEPTH 127  /* RP_AB_MAX_PLY - 1 */
+int bench_ab_material(int depth);
+
 /* Times bulk-counted perft from the Classic start. */
 int bench_perft(int depth);
 

@@ -31,6 +31,8 @@ static const char usage[] =
     "                           --set changes a setting (`citadel uci` lists them)\n"
     "  bench [--depth N]        search the bench positions: node count and speed\n"
     "  bench perft [--depth N]  time bulk-counted perft from the Classic start\n"
+    "  bench ab-material [--depth N]\n"
+    "                           the bench positions searched by ab-material: its speed\n"
     "  match A B [options]      bot against bot: score, Elo +/- error, SPRT\n"
     "                           (`citadel match --help` lists the options)\n"
     "  variants                 list every variant\n"
@@ -140,14 +142,17 @@ static int cmd_perft(int argc, char **argv)
 static int cmd_bench(int argc, char **argv)
 {
     int perft = argc >= 1 && strcmp(argv[0], "perft") == 0;
-    long depth = perft ? 6 : BENCH_DEPTH;
-    for (int i = perft; i < argc; i++) {
+    int ab = argc >= 1 && strcmp(argv[0], "ab-material") == 0;
+    long depth = perft ? 6 : ab ? BENCH_AB_DEPTH : BENCH_DEPTH;
+    for (int i = perft || ab; i < argc; i++) {
         if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc) {
-            if (parse_int(argv[++i], 1, perft ? 12 : 60, &depth))
+            if (parse_int(argv[++i], 1, perft ? 12 : ab ? BENCH_AB_MAX_DEPTH : 60, &depth))
                 return bad_usage("--depth is out of range");
         } else
             return bad_usage("unknown bench option");
     }
+    if (ab)
+        return bench_ab_material((int)depth);
     return perft ? bench_perft((int)depth) : bench_search((int)depth);
 }
 

@@ -179,6 +179,10 @@ int rp_evaluate(const rp_pos *pos);
 int rp_blockade(const rp_pos *pos);
 int rp_evaluate_with(const rp_pos *pos, const rp_weights *w);
 
+/* bots.c: the game's own bots (game_ops.bots): ab_material.h's reference
+ * opponent. The levels are src/ai's generic searcher. */
+extern const game_bot_ops rp_bots;
+
 /* variants.c */
 typedef struct rp_variant_data {
     int w, h;

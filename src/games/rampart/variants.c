@@ -297,6 +297,7 @@ static const game_ops rp_ops = {
     .side_name = op_side_name,
     .effects = op_effects,
     .threats = op_threats,
+    .bots = &rp_bots,
 };
 
 #define RAMPART(ident, nm, ttl, abt, israted, nstarts, dat)                                  \
