@@ -176,25 +176,14 @@ static int playout(mcts *m, const game_variant *v, void *pos, game_move *moves, 
     return r.over ? r.winner : material_winner(v, pos);
 }
 
-/* The playout budget and the time allowed (0 = none), as search.c plans:
- * a thirtieth of the clock plus most of the increment. */
+/* The playout budget and the time allowed (0 = none): a fixed move time
+ * in full, on a clock the soft limit of game_plan_time. */
 static void plan(const search_limits *lim, int side, uint64_t *playouts, uint64_t *ms)
 {
+    int64_t soft, hard;
+    game_plan_time(lim, side, &soft, &hard);
     *playouts = lim->nodes;
-    *ms = 0;
-    if (lim->movetime > 0) {
-        *ms = (uint64_t)lim->movetime;
-    } else if (!lim->infinite && lim->time[side] >= 0) {
-        int64_t left = lim->time[side], inc = lim->inc[side] > 0 ? lim->inc[side] : 0;
-        int64_t margin = left / 20 < 50 ? left / 20 : 50;
-        int64_t usable = left - margin > 1 ? left - margin : 1;
-        int64_t t = usable / 30 + inc * 3 / 4;
-        if (t > usable / 3 + inc)
-            t = usable / 3 + inc;
-        if (t > usable)
-            t = usable;
-        *ms = (uint64_t)(t > 1 ? t : 1);
-    }
+    *ms = (uint64_t)(lim->movetime > 0 ? hard : soft);
     if (!*playouts && !*ms && !lim->infinite)
         *playouts = MCTS_DEFAULT_PLAYOUTS;
 }

@@ -379,35 +379,6 @@ static int root_search(searcher *s, void *pos, int depth, int prev)
     }
 }
 
-/* Time for this move: a share of the clock plus most of the increment, and
- * a hard limit no search passes. */
-static void plan_time(searcher *s, const search_limits *lim, int side)
-{
-    s->soft_ms = s->hard_ms = 0;
-    if (lim->movetime > 0) {
-        /* The time is the move's alone: nothing is saved by stopping early,
-         * and an unfinished iteration still improves the move (search_run). */
-        s->hard_ms = lim->movetime;
-        return;
-    }
-    if (lim->infinite || lim->time[side] < 0)
-        return;
-    int64_t left = lim->time[side], inc = lim->inc[side] > 0 ? lim->inc[side] : 0;
-    int64_t margin = left / 20 < 50 ? left / 20 : 50;  /* lag allowance */
-    int64_t usable = left - margin;
-    if (usable < 1)
-        usable = 1;
-    s->soft_ms = usable / 30 + inc * 3 / 4;
-    s->hard_ms = s->soft_ms * 4;
-    if (s->hard_ms > usable / 3 + inc)
-        s->hard_ms = usable / 3 + inc;
-    if (s->hard_ms > usable)
-        s->hard_ms = usable;
-    if (s->soft_ms > s->hard_ms)
-        s->soft_ms = s->hard_ms;
-    if (s->hard_ms < 1)
-        s->hard_ms = s->soft_ms = 1;
-}
 
 game_move search_run(searcher *s, const game_variant *v, const void *root,
                      const search_limits *lim, atomic_int *stop, search_info_fn info,
@@ -423,7 +394,7 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
     s->seldepth = 0;
     int side = v->ops->side_to_move(pos);
     s->root_team = v->ops->team_of(pos, side);
-    plan_time(s, lim, side & 1);
+    game_plan_time(lim, side & 1, &s->soft_ms, &s->hard_ms);
     s->node_limit = lim->nodes;
     if (s->lv.max_nodes && (!s->node_limit || s->node_limit > s->lv.max_nodes))
         s->node_limit = s->lv.max_nodes;

@@ -359,6 +359,14 @@ struct game_variant {
  * -1: the shared way a game reports an error. */
 int game_fail(game_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The time a player of `side` may take over one move under lim, in ms: a
+ * fixed move time is the hard limit, in full (soft 0); on a clock a
+ * thirtieth of what is left (less a lag allowance) plus three quarters of
+ * the increment, the soft limit no new iteration starts after, and a hard
+ * limit no search passes (four times that, at most a third of the clock
+ * plus the increment); both 0 with no time limit. */
+void game_plan_time(const game_limits *lim, int side, int64_t *soft_ms, int64_t *hard_ms);
+
 /* The registry of every variant, in menu order, ending with NULL. */
 const game_variant *const *game_variants(void);
 

@@ -168,34 +168,6 @@ static int check_limits(rp_ab *s)
     return s->stopped;
 }
 
-/* Time for this move, as src/ai/search.c plans it: a fixed move time in
- * full; on a clock a share of what is left plus most of the increment,
- * with a hard limit no search passes. */
-static void plan_time(rp_ab *s, const game_limits *lim, int side)
-{
-    s->soft_ms = s->hard_ms = 0;
-    if (lim->movetime > 0) {
-        s->hard_ms = lim->movetime;
-        return;
-    }
-    if (lim->infinite || lim->time[side] < 0)
-        return;
-    int64_t left = lim->time[side], inc = lim->inc[side] > 0 ? lim->inc[side] : 0;
-    int64_t margin = left / 20 < 50 ? left / 20 : 50;
-    int64_t usable = left - margin;
-    if (usable < 1)
-        usable = 1;
-    s->soft_ms = usable / 30 + inc * 3 / 4;
-    s->hard_ms = s->soft_ms * 4;
-    if (s->hard_ms > usable / 3 + inc)
-        s->hard_ms = usable / 3 + inc;
-    if (s->hard_ms > usable)
-        s->hard_ms = usable;
-    if (s->soft_ms > s->hard_ms)
-        s->soft_ms = s->hard_ms;
-    if (s->hard_ms < 1)
-        s->hard_ms = s->soft_ms = 1;
-}
 
 /* --- move ordering ---------------------------------------------------- */
 
@@ -492,7 +464,7 @@ game_move rp_ab_move(rp_ab *s, const rp_pos *pos, const game_limits *lim, atomic
     s->node_limit = lim->nodes ? lim->nodes : UINT64_MAX;
     s->next_check = s->node_limit < CHECK_EVERY ? s->node_limit : CHECK_EVERY;
     s->prevlen = 0;
-    plan_time(s, lim, pos->stm);
+    game_plan_time(lim, pos->stm, &s->soft_ms, &s->hard_ms);
     board_values(s->val, pos->g);
 
     game_move moves[RP_MAX_MOVES];
