@@ -254,21 +254,25 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
     if (ply >= SEARCH_MAX_PLY)
         return evaluate(s, pos);
 
+    if (depth <= 0) {
+        /* qsearch asks result() whether the game is over, which covers
+         * "no legal move": no need to generate the moves here. */
+        s->nodes--;  /* counted again by qsearch */
+        return qsearch(s, pos, alpha, beta, ply, 0);
+    }
+    /* Transposition table. Draws score by whose search it is (contempt):
+     * keep the sides apart. The entry is fetched from memory while the
+     * moves are generated. */
+    uint64_t key = s->ops->hash(pos) ^ (s->root_team ? ROOT_TEAM_KEY : 0);
+    tt_entry *e = &s->tt[key & s->tt_mask];
+    __builtin_prefetch(e);
     game_move moves[GAME_MAX_MOVES];
     int n = s->ops->moves(pos, moves);
     if (n == 0)
         return end_score(s, pos, ply);
-    if (depth <= 0) {
-        s->nodes--;  /* counted again by qsearch */
-        return qsearch(s, pos, alpha, beta, ply, 0);
-    }
     if (ply > s->seldepth)
         s->seldepth = ply;
 
-    /* Transposition table. */
-    /* Draws score by whose search it is (contempt): keep the sides apart. */
-    uint64_t key = s->ops->hash(pos) ^ (s->root_team ? ROOT_TEAM_KEY : 0);
-    tt_entry *e = &s->tt[key & s->tt_mask];
     game_move hash_move = GAME_MOVE_NONE;
     if (e->key == key) {
         hash_move = e->move;

@@ -66,8 +66,9 @@ static void test_interface_perft_agrees(void **state)
     }
 }
 
-/* rp_count (setwise Queens) equals the number of generated moves, and
- * every generated move is distinct, in positions along random games. */
+/* rp_count (setwise Queens) equals the number of generated moves, every
+ * generated move is distinct, and rp_queen_attacks (setwise) is the union
+ * of rp_queen_reach over a side's Queens, in positions along random games. */
 static void test_count_matches_generation(void **state)
 {
     (void)state;
@@ -81,6 +82,13 @@ static void test_count_matches_generation(void **state)
             game_move list[RP_MAX_MOVES];
             int n = rp_gen(&p, list);
             assert_int_equal(n, rp_count(&p));
+            uint64_t occ = p.occ[0] | p.occ[1];
+            for (int side = 0; side < 2; side++) {
+                uint64_t one = 0;
+                for (uint64_t q = p.pc[side][RP_QUEEN]; q; q &= q - 1)
+                    one |= rp_queen_reach(p.g, __builtin_ctzll(q), occ);
+                assert_true(rp_queen_attacks(p.g, p.pc[side][RP_QUEEN], occ) == one);
+            }
             for (int i = 0; i < n; i++)
                 for (int j = i + 1; j < n; j++)
                     assert_int_not_equal(list[i], list[j]);

@@ -51,23 +51,14 @@ const rp_weights rp_default_weights = {
 static uint64_t attacks(const rp_pos *pos, int side, int type)
 {
     const rp_geom *g = pos->g;
-    uint64_t occ = pos->occ[0] | pos->occ[1], a = 0;
-    for (uint64_t b = pos->pc[side][type]; b;) {
-        int sq = bits_pop(&b);
-        switch (type) {
-        case RP_QUEEN:
-            a |= rp_queen_reach(g, sq, occ);
-            break;
-        case RP_KNIGHT:
-            a |= g->knight[sq];
-            break;
-        case RP_KING:
-            a |= g->king[sq];
-            break;
-        default:
-            break;
-        }
-    }
+    uint64_t b = pos->pc[side][type], a = 0;
+    if (type == RP_QUEEN)
+        return b ? rp_queen_attacks(g, b, pos->occ[0] | pos->occ[1]) : 0;
+    if (type == RP_BLOCKER)
+        return 0;
+    const uint64_t *reach = type == RP_KNIGHT ? g->knight : g->king;
+    while (b)
+        a |= reach[bits_pop(&b)];
     return a;
 }
 

@@ -91,6 +91,31 @@ int rp_gen(const rp_pos *pos, game_move *out)
         n += bits_count(acc);               \
     } while (0)
 
+/* Every square some Queen of q reaches (R3), whatever stands there: one
+ * direction at a time for all Queens at once, up to three steps, going on
+ * only from empty squares. */
+uint64_t rp_queen_attacks(const rp_geom *g, uint64_t q, uint64_t occ)
+{
+    const int w = g->w;
+    const uint64_t empty = g->board & ~occ;
+    uint64_t a = 0;
+#define QUEEN_FILL(SH)                         \
+    do {                                       \
+        uint64_t s1 = SH(q), s2 = SH(s1 & empty); \
+        a |= s1 | s2 | SH(s2 & empty);         \
+    } while (0)
+    QUEEN_FILL(SH_N);
+    QUEEN_FILL(SH_S);
+    QUEEN_FILL(SH_E);
+    QUEEN_FILL(SH_W);
+    QUEEN_FILL(SH_NE);
+    QUEEN_FILL(SH_NW);
+    QUEEN_FILL(SH_SE);
+    QUEEN_FILL(SH_SW);
+#undef QUEEN_FILL
+    return a & g->board;
+}
+
 int rp_count(const rp_pos *pos)
 {
     const rp_geom *g = pos->g;

@@ -114,6 +114,7 @@ uint64_t rp_targets(const rp_pos *pos, int side, int type, int sq);
 /* Squares a Queen on sq reaches (1-3 squares, up to and including the
  * first occupied square in each direction). */
 uint64_t rp_queen_reach(const rp_geom *g, int sq, uint64_t occ);
+uint64_t rp_queen_attacks(const rp_geom *g, uint64_t queens, uint64_t occ);
 /* Writes the moves that capture or enclose (for quiescence search). */
 int rp_gen_noisy(const rp_pos *pos, game_move *out);
 /* Interior squares with three of their four neighbours in `mine` and the
