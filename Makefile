@@ -20,8 +20,14 @@ LIBS    := -lm -lpthread
 
 SRC_LIB := $(wildcard src/base/*.c) $(wildcard src/games/*.c) $(wildcard src/games/*/*.c) \
            $(wildcard src/ai/*.c) src/cli/uci.c src/cli/bench.c src/cli/tune.c \
-           src/cli/match_cmd.c src/cli/belief.c
+           src/cli/match_cmd.c src/cli/belief.c src/cli/train.c src/cli/train_gen.c \
+           src/cli/train_fit.c
 SRC_CLI := src/cli/main.c
+# Rampart's learnt evaluation (src/games/rampart/nnue.h), trained by
+# `citadel train` and embedded as a C array.
+NET     := src/games/rampart/rampart.nnue
+GEN_NET := build/gen/rampart_net.c
+SRC_LIB += $(GEN_NET)
 # The server, linked into the `citadel` binary only (the unit tests and fuzz
 # targets need none of its libraries).
 SRC_SRV := $(wildcard src/server/*.c) $(wildcard src/store/*.c)
@@ -100,6 +106,14 @@ build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*/*.h src/*/*/*.h)
 -include tests/fuzz/server.mk
 
 fuzz: $(addprefix build/fuzz/,$(FUZZ))
+
+# Remade on every run (the net may have appeared or gone), but replaced
+# only when it changed, so that nothing is rebuilt for nothing.
+$(GEN_NET): FORCE
+	@mkdir -p $(dir $@)
+	@bash tools/embed rn_blob $(wildcard $(NET)) > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+FORCE:
 
 test:
 	bash tests/run.sh

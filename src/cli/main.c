@@ -13,6 +13,7 @@
 #include "belief.h"
 #include "bench.h"
 #include "match_cmd.h"
+#include "train.h"
 #include "tune.h"
 #include "uci.h"
 
@@ -39,6 +40,8 @@ static const char usage[] =
     "  tune [--games N] [--depth D] [--level L] [--move-limit M] [--plies P]\n"
     "       [--concurrency C] [--passes K] [--seed S]\n"
     "                           fit Rampart's evaluation weights to self-play\n"
+    "  train gen|fit ...        Rampart's learnt evaluation from self-play\n"
+    "                           (`citadel train` lists the options)\n"
     "  belief RECORDS           Stratego: how likely the bots' belief finds each\n"
     "                           unknown piece's true rank in recorded games, and\n"
     "                           how each player played (attacks on the unknown)\n"
@@ -210,6 +213,8 @@ int main(int argc, char **argv)
         return cmd_variants();
     if (strcmp(cmd, "tune") == 0)
         return cmd_tune(argc - 2, argv + 2);
+    if (strcmp(cmd, "train") == 0)
+        return train_main(argc - 2, argv + 2);
     if (strcmp(cmd, "belief") == 0)
         return belief_main(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

@@ -19,6 +19,7 @@
 
 #include "../../base/bits.h"
 #include "../../base/rng.h"
+#include "nnue.h"
 #include "rampart.h"
 
 static const rp_variant_data classic_data = {
@@ -211,9 +212,13 @@ static uint64_t op_hash(const void *vpos)
     return key;
 }
 
-static int op_evaluate(const void *pos)
+/* The learnt evaluation where a net was trained for the board (nnue.h),
+ * else the hand-written one. */
+static int op_evaluate(const void *vpos)
 {
-    return rp_evaluate(pos);
+    const rp_pos *pos = vpos;
+    const rn_net *net = rn_for(pos);
+    return net ? rn_evaluate(net, pos) : rp_evaluate(pos);
 }
 
 static int op_blockade(const void *pos)
