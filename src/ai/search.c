@@ -56,6 +56,7 @@ struct searcher {
     int32_t history[2][HIST];
     level_params lv;
     uint64_t seed;
+    int contempt;      /* draws and blockades cost the side searching */
 
     /* One run. */
     const game_ops *ops;
@@ -80,6 +81,7 @@ searcher *search_new(size_t hash_mb)
         return NULL;
     }
     search_set_level(s, SEARCH_LEVELS, 1);
+    s->contempt = 1;
     return s;
 }
 
@@ -114,6 +116,11 @@ void search_clear(searcher *s)
     memset(s->history, 0, sizeof s->history);
 }
 
+void search_set_contempt(searcher *s, int on)
+{
+    s->contempt = on != 0;
+}
+
 void search_set_level(searcher *s, int level, uint64_t seed)
 {
     if (level < 1)
@@ -141,7 +148,7 @@ static int end_score(const searcher *s, const void *pos, int ply)
         return 0;
     int us = s->ops->team_of(pos, s->ops->side_to_move(pos));
     if (r.winner < 0)
-        return us == s->root_team ? -SEARCH_CONTEMPT : SEARCH_CONTEMPT;
+        return !s->contempt ? 0 : us == s->root_team ? -SEARCH_CONTEMPT : SEARCH_CONTEMPT;
     return r.winner == us ? SEARCH_WIN - ply : -(SEARCH_WIN - ply);
 }
 
@@ -150,7 +157,7 @@ static int evaluate(const searcher *s, const void *pos)
     int e = s->ops->evaluate ? s->ops->evaluate(pos) : 0;
     /* Contempt for a blockade, as for a draw: the side searching wants
      * out, and expects its opponent to be content. */
-    if (s->ops->blockade && s->ops->blockade(pos)) {
+    if (s->contempt && s->ops->blockade && s->ops->blockade(pos)) {
         int us = s->ops->team_of(pos, s->ops->side_to_move(pos));
         e += us == s->root_team ? -SEARCH_BLOCKADE : SEARCH_BLOCKADE;
     }

@@ -62,6 +62,12 @@ int search_resize(searcher *s, size_t hash_mb);
 /* Level 1 (a beginner) to SEARCH_LEVELS (the strongest, the default). */
 void search_set_level(searcher *s, int level, uint64_t seed);
 
+/* Contempt on (the default) or off: with it off a draw scores 0 and a
+ * blockade nothing, for both sides, so that the scores say what a position
+ * is worth and not what the side searching would rather do (the labels of
+ * `citadel train gen`). */
+void search_set_contempt(searcher *s, int on);
+
 /* Searches pos (not changed) and returns the best move, or GAME_MOVE_NONE
  * if the game is over. info, if not NULL, is called after each iteration.
  * The final report is left in *last if not NULL. */

@@ -3,7 +3,7 @@
  * The strongest level plays both sides with a node limit per move, from
  * openings of random plies, under the move limit, so every game ends.
  * Each position it searched is kept with the search's score for the side
- * to move, unless the move played captures or encloses (the score of a
+ * to move (searched without contempt, search.h), unless the move played captures or encloses (the score of a
  * position in the middle of an exchange says little about the position as
  * it stands); when the game ends, each kept position gets its result from
  * the side to move's view. A game's positions are written together, so an
@@ -96,6 +96,9 @@ static void *gen_thread(void *arg)
         p.move_limit = o->move_limit;
         search_clear(se);
         search_set_level(se, SEARCH_LEVELS, rng_next(&g));
+        /* Contempt would make every level position look worse for the
+         * side to move, whose search it is: a tempo the net would learn. */
+        search_set_contempt(se, 0);
         int plies = o->plies_min +
                     (int)rng_below(&g, (uint64_t)(o->plies_max - o->plies_min + 1));
         size_t n = 0;
