@@ -8,8 +8,9 @@
  * and rows swapped) are worth the same to the side to move; the move-limit
  * buckets follow R7.3's count of plies left; pieces already enclosed (R5)
  * are not seen; the shipped net is valid for Classic and XL and calls their
- * symmetric starts about even; and the trainer, given positions whose
- * result is the material count, learns to tell who is ahead.
+ * symmetric starts about even; the trainer, given positions whose result
+ * is the material count, learns to tell who is ahead; and its labels are
+ * searched without contempt.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "../../src/ai/search.h"
 #include "../../src/base/rng.h"
 #include "../../src/cli/train.h"
 #include "../../src/games/rampart/nnue.h"
@@ -475,6 +477,31 @@ static void test_trainer_learns_material(void **state)
     rmdir(dir);
 }
 
+/* The labels of `citadel train gen` are searched without contempt: at the
+ * move limit with material level, every move of Top ends the game drawn
+ * (R7.3); with contempt that scores -SEARCH_CONTEMPT for the side
+ * searching, without it 0. */
+static void test_labels_without_contempt(void **state)
+{
+    (void)state;
+    const game_variant *v = game_variant_find("rampart");
+    assert_non_null(v);
+    rp_pos pos;
+    parse(&pos, "1qqq1/1nnn1/1kkk1/1bbb1/5/1BBB1/1KKK1/1NNN1/1QQQ1 t 100");
+    pos.move_limit = 100;
+    searcher *se = search_new(1);
+    assert_non_null(se);
+    search_limits lim = { .depth = 3, .time = { -1, -1 } };
+    search_report rep;
+    search_run(se, v, &pos, &lim, NULL, NULL, NULL, &rep);
+    assert_int_equal(rep.score, -SEARCH_CONTEMPT);
+    search_clear(se);
+    search_set_contempt(se, 0);
+    search_run(se, v, &pos, &lim, NULL, NULL, NULL, &rep);
+    assert_int_equal(rep.score, 0);
+    search_free(se);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -484,6 +511,7 @@ int main(void)
         cmocka_unit_test(test_R7_3_buckets_count_plies_left),
         cmocka_unit_test(test_shipped_net),
         cmocka_unit_test(test_trainer_learns_material),
+        cmocka_unit_test(test_labels_without_contempt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
