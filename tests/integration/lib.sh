@@ -30,6 +30,23 @@ $3"; fi
 }
 
 # uci LINES...: runs `citadel uci` with the lines as input (quit is added).
+# A quit read while a search runs stops it: to see a search to its end, use
+# uci_search.
 uci() {
     printf '%s\n' "$@" quit | timeout 120 "$CITADEL" uci
+}
+
+# uci_search LINES...: as uci, but quit is sent only once the engine has
+# answered bestmove (or after 120 s).
+uci_search() {
+    local line
+    coproc ENGINE { timeout 120 "$CITADEL" uci; }
+    printf '%s\n' "$@" >&"${ENGINE[1]}"
+    while IFS= read -r -t 120 line <&"${ENGINE[0]}"; do
+        printf '%s\n' "$line"
+        case $line in bestmove*) break ;; esac
+    done
+    printf 'quit\n' >&"${ENGINE[1]}" 2>/dev/null
+    wait "$ENGINE_PID" 2>/dev/null
+    return 0
 }
