@@ -47,19 +47,31 @@ const rp_weights rp_default_weights = {
     .centre = 7,
 };
 
-/* Squares attacked by `side`'s pieces of type t, whatever stands there. */
-static uint64_t attacks(const rp_pos *pos, int side, int type)
+uint64_t rp_attacks(const rp_geom *g, int type, uint64_t b, uint64_t occ)
 {
-    const rp_geom *g = pos->g;
-    uint64_t b = pos->pc[side][type], a = 0;
     if (type == RP_QUEEN)
-        return b ? rp_queen_attacks(g, b, pos->occ[0] | pos->occ[1]) : 0;
+        return b ? rp_queen_attacks(g, b, occ) : 0;
     if (type == RP_BLOCKER)
         return 0;
     const uint64_t *reach = type == RP_KNIGHT ? g->knight : g->king;
+    uint64_t a = 0;
     while (b)
         a |= reach[bits_pop(&b)];
     return a;
+}
+
+uint64_t rp_doomed(const rp_pos *pos)
+{
+    const rp_geom *g = pos->g;
+    uint64_t mine = pos->occ[pos->stm];
+    return pos->occ[pos->stm ^ 1] & (mine >> g->w) & (mine << g->w) &
+           ((mine & g->not_first) >> 1) & ((mine & g->not_last) << 1);
+}
+
+/* Squares attacked by `side`'s pieces of type t, whatever stands there. */
+static uint64_t attacks(const rp_pos *pos, int side, int type)
+{
+    return rp_attacks(pos->g, type, pos->pc[side][type], pos->occ[0] | pos->occ[1]);
 }
 
 int rp_evaluate_with(const rp_pos *in, const rp_weights *wt)
@@ -69,9 +81,7 @@ int rp_evaluate_with(const rp_pos *in, const rp_weights *wt)
      * fall with our next move, whatever it is: judge the board without. */
     rp_pos gone;
     const rp_pos *pos = in;
-    uint64_t mine = in->occ[in->stm];
-    uint64_t doomed = in->occ[in->stm ^ 1] & (mine >> g->w) & (mine << g->w) &
-                      ((mine & g->not_first) >> 1) & ((mine & g->not_last) << 1);
+    uint64_t doomed = rp_doomed(in);
     if (doomed) {
         gone = *in;
         for (int t = 0; t < RP_NTYPES; t++)
@@ -143,10 +153,7 @@ int rp_evaluate_with(const rp_pos *in, const rp_weights *wt)
  * whose search it is (SEARCH_BLOCKADE in src/ai/search.h). */
 int rp_blockade(const rp_pos *pos)
 {
-    const rp_geom *g = pos->g;
-    uint64_t mine = pos->occ[pos->stm];
-    if (pos->occ[pos->stm ^ 1] & (mine >> g->w) & (mine << g->w) &
-        ((mine & g->not_first) >> 1) & ((mine & g->not_last) << 1))
+    if (rp_doomed(pos))
         return 0;
     for (int s = 0; s < 2; s++)
         for (int t = 0; t < RP_BLOCKER; t++)

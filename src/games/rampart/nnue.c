@@ -128,30 +128,14 @@ int rn_bucket(const rp_pos *pos)
     return b;
 }
 
-/* Squares attacked by pieces of type t in b (R3, R4), on a board holding occ. */
-static uint64_t attacks(const rp_geom *g, int t, uint64_t b, uint64_t occ)
-{
-    if (t == RP_QUEEN)
-        return b ? rp_queen_attacks(g, b, occ) : 0;
-    if (t == RP_BLOCKER)
-        return 0;
-    const uint64_t *reach = t == RP_KNIGHT ? g->knight : g->king;
-    uint64_t a = 0;
-    while (b)
-        a |= reach[bits_pop(&b)];
-    return a;
-}
-
 /* The features of both perspectives at once (the threats are found once):
  * out[RP_BOTTOM] and out[RP_TOP], n[] their counts. */
 static void features2(const rp_pos *pos, int out[2][RN_MAX_ACTIVE], int n[2])
 {
     const rp_geom *g = pos->g;
-    /* Enemy pieces already walled in on all four sides (they stepped in)
-     * fall with the next move, whatever it is (R5): they are not seen. */
-    uint64_t mine = pos->occ[pos->stm];
-    uint64_t doomed = pos->occ[pos->stm ^ 1] & (mine >> g->w) & (mine << g->w) &
-                      ((mine & g->not_first) >> 1) & ((mine & g->not_last) << 1);
+    /* Enemy pieces already walled in fall with the next move, whatever it
+     * is (R5): they are not seen. */
+    uint64_t doomed = rp_doomed(pos);
     uint64_t pc[2][RP_NTYPES], occ[2] = { 0, 0 }, att[2][RP_NTYPES];
     for (int s = 0; s < 2; s++)
         for (int t = 0; t < RP_NTYPES; t++) {
@@ -160,7 +144,7 @@ static void features2(const rp_pos *pos, int out[2][RN_MAX_ACTIVE], int n[2])
         }
     for (int s = 0; s < 2; s++)
         for (int t = 0; t < RP_NTYPES; t++)
-            att[s][t] = attacks(g, t, pc[s][t], occ[0] | occ[1]);
+            att[s][t] = rp_attacks(g, t, pc[s][t], occ[0] | occ[1]);
     const uint64_t empty = g->board & ~(occ[0] | occ[1]);
     int nb = 0, nt = 0;
     int *ob = out[RP_BOTTOM], *ot = out[RP_TOP];

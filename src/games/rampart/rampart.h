@@ -175,6 +175,12 @@ typedef struct rp_weights {
 } rp_weights;
 extern const rp_weights rp_default_weights;
 int rp_evaluate(const rp_pos *pos);
+/* Squares that pieces of type t on the squares of b attack (R3, R4), on a
+ * board holding occ, whatever stands on them. */
+uint64_t rp_attacks(const rp_geom *g, int type, uint64_t b, uint64_t occ);
+/* Pieces of the side not to move walled in on all four sides by the side
+ * to move (they stepped in): they fall with its next move (R5). */
+uint64_t rp_doomed(const rp_pos *pos);
 /* A mutual blockade: no Queen, Knight or King of either side attacked by
  * the type that takes it, and no piece walled in (game_ops.blockade). */
 int rp_blockade(const rp_pos *pos);
