@@ -35,7 +35,7 @@ SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lsodium -lcmark -lcurl
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
 # the real server driven over the wire by that client.
-SRVTEST := test_store test_store_results test_store_community test_quota test_markdown \
+SRVTEST := test_store test_store_results test_store_community test_quota test_clock test_markdown \
            test_client_selftest test_server test_hidden test_guard test_faults \
            test_effects_live test_keeps_live test_community test_support test_moderation
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -73,6 +73,10 @@ build/$(1)/tests/test_quota: tests/server/test_quota.c src/server/quota.c src/se
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
 	    tests/server/test_quota.c src/server/quota.c -o $$@ -lcmocka $$(LIBS)
+build/$(1)/tests/test_clock: tests/server/test_clock.c src/server/clock.c src/server/clock.h
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
+	    tests/server/test_clock.c src/server/clock.c -o $$@ -lcmocka $$(LIBS)
 build/$(1)/tests/test_markdown: tests/server/test_markdown.c src/server/markdown.c \
         src/server/mail_text.c src/server/markdown.h src/server/mail.h
 	@mkdir -p $$(dir $$@)

@@ -10,9 +10,9 @@
  * state and tries again SRV_RETRY_MS later (live_retry_later); while an
  * end waits to be stored (g->ending) no move is taken.
  *
- * Clocks (Fischer).  The side to move has been thinking since turn_began;
- * a move is charged that time less a lag allowance of up to SRV_LAG_MS,
- * then gains the increment. A timer fires when the side to move's clock
+ * Clocks (Fischer, clock.h).  The side to move has been thinking since
+ * clk.began; a move is charged that time less a lag allowance of up to
+ * SRV_LAG_MS, then gains the increment. A timer fires when the side to move's clock
  * (plus the allowance) runs out, when a player gone from the server has
  * been gone abandon_ms on its turn, or when a failed write is due again.
  * After a restart, the side to move's clock resumes where it was stored:
@@ -223,17 +223,7 @@ void live_kick_bot(srv *s, live *g)
     bj->move_limit = g->g.move_limit;
     snprintf(bj->spec, sizeof bj->spec, "%s", g->players[stm].spec);
     bj->seed = rng_next(&s->rng);
-    /* Think about a thirtieth of the clock plus most of the increment,
-     * between 50 ms and 3 s; a second a move without a clock. */
-    int64_t think = 1000;
-    if (g->g.base_ms > 0) {
-        think = g->clock[stm] / 30 + g->g.inc_ms * 3 / 4;
-        if (think < 50)
-            think = 50;
-    }
-    if (think > s->cfg.bot_think_max_ms)
-        think = s->cfg.bot_think_max_ms;
-    bj->lim.movetime = think > 0 ? think : 1;
+    bj->lim.movetime = gclock_think(&g->clk, stm, s->cfg.bot_think_max_ms);
     bj->lim.time[0] = bj->lim.time[1] = -1;
     g->v->ops->view(g->pos, stm, bj->view);
     g->bot_busy = 1;
@@ -270,10 +260,10 @@ void live_arm(live *g)
                 earliest(&wait, g->gone[i] + g->s->cfg.abandon_ms - now);
     } else {
         int stm = live_to_move(g);
-        if (g->g.base_ms > 0)
-            earliest(&wait, g->turn_began + g->clock[stm] + SRV_LAG_MS - now);
+        if (gclock_timed(&g->clk))
+            earliest(&wait, gclock_flag_at(&g->clk, stm) - now);
         if (g->gone[stm]) {
-            int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
+            int64_t since = g->gone[stm] > g->clk.began ? g->gone[stm] : g->clk.began;
             earliest(&wait, since + g->s->cfg.abandon_ms - now);
         }
         if (g->bot_failed)
@@ -400,12 +390,12 @@ static void on_timer(void *arg)
         return;
     }
     int stm = live_to_move(g);
-    if (g->g.base_ms > 0 && now - g->turn_began >= g->clock[stm] + SRV_LAG_MS) {
-        g->clock[stm] = 0;
+    if (gclock_fallen(&g->clk, stm, now)) {
+        gclock_set(&g->clk, stm, 0);
         live_end_by_clock(s, g, stm, "time");
         return;
     }
-    int64_t since = g->gone[stm] > g->turn_began ? g->gone[stm] : g->turn_began;
+    int64_t since = g->gone[stm] > g->clk.began ? g->gone[stm] : g->clk.began;
     if ((g->gone[stm] && now - since >= s->cfg.abandon_ms) ||
         (g->bot_failed && now - g->bot_failed >= s->cfg.abandon_ms)) {
         live_end_by_clock(s, g, stm, "abandoned");
@@ -447,18 +437,13 @@ int live_apply_move(srv *s, live *g, int side, const char *text, client *from, j
                     g->players[side].name, text, gerr.msg);
         return -2;
     }
-    int64_t clock = g->clock[side];
-    if (g->g.base_ms > 0) {
-        int64_t used = net_mono_ms() - g->turn_began - SRV_LAG_MS;
-        if (used > 0)
-            clock -= used;
-        if (clock <= 0) {
-            g->clock[side] = 0;
-            live_end_by_clock(s, g, side, "time");
-            return -1;
-        }
-        clock += g->g.inc_ms;
+    int64_t now = net_mono_ms();
+    if (gclock_fallen(&g->clk, side, now)) {
+        gclock_set(&g->clk, side, 0);
+        live_end_by_clock(s, g, side, "time");
+        return -1;
     }
+    int64_t clock = gclock_charge(&g->clk, side, now, 1);
     return live_commit(s, g, m, clock, 1, from, ref, "move") == 0 ? 0 : -1;
 }
 
@@ -504,9 +489,9 @@ int live_commit(srv *s, live *g, game_move m, int64_t clock, int turn_ends, clie
     pm->combat = g->last ? json_incref(json_object_get(g->last, "combat")) : NULL;
     _Alignas(16) unsigned char undo[GAME_POS_MAX];
     ops->make(g->pos, m, undo);
-    g->clock[side] = clock;
+    gclock_set(&g->clk, side, clock);
     if (turn_ends) {
-        g->turn_began = net_mono_ms();
+        gclock_turn(&g->clk, net_mono_ms());
         g->draw_offer &= 1u << side;  /* moving declines the others' offers */
     }
     json_t *msg = json_pack("{s:s, s:I, s:i, s:s, s:o, s:i, s:o}", "type", "move", "game",
@@ -662,8 +647,8 @@ live *live_start(srv *s, const game_settings *set, const ident *players, char *e
     for (int i = 0; i < v->nsides; i++) {
         sg->players[i] = players[i].id;
         g->players[i] = players[i];
-        g->clock[i] = set->base_ms;
     }
+    gclock_init(&g->clk, set->base_ms, set->inc_ms, SRV_LAG_MS, net_mono_ms());
     sg->created = sg->started = net_wall_ms();
     if (g->setting_up)
         sg->started = 0;
@@ -675,11 +660,11 @@ live *live_start(srv *s, const game_settings *set, const ident *players, char *e
         return NULL;
     }
     g->id = sg->id;
-    g->turn_began = net_mono_ms();
+    gclock_turn(&g->clk, net_mono_ms());
     live_insert(s, g);
     for (int i = 0; i < v->nsides; i++)
         if (!players[i].bot && !client_of_player(s, players[i].id))
-            g->gone[i] = g->turn_began;
+            g->gone[i] = g->clk.began;
     if (g->setting_up)
         setup_bots(s, g);
     live_arm(g);
@@ -721,8 +706,8 @@ live *live_load(srv *s, int64_t id, char *err, size_t errlen)
         goto fail;
     }
     memcpy(g->start, g->pos, v->ops->pos_size);
+    gclock_init(&g->clk, sg.base_ms, sg.inc_ms, SRV_LAG_MS, net_mono_ms());
     for (int i = 0; i < v->nsides; i++) {
-        g->clock[i] = sg.base_ms;
         if (ident_load(s, sg.players[i], &g->players[i]) != 0) {
             snprintf(err, errlen, "game %lld: unknown player", (long long)id);
             goto fail;
@@ -760,7 +745,7 @@ live *live_load(srv *s, int64_t id, char *err, size_t errlen)
         pm->combat = g->last ? json_incref(json_object_get(g->last, "combat")) : NULL;
         _Alignas(16) unsigned char undo[GAME_POS_MAX];
         v->ops->make(g->pos, m, undo);
-        g->clock[side] = moves[i].clock_ms;
+        gclock_set(&g->clk, side, moves[i].clock_ms);
     }
     free(moves);
     moves = NULL;
@@ -795,11 +780,11 @@ int live_resume_all(srv *s)
             fprintf(stderr, "citadel serve: %s (left as stored)\n", err);
             continue;
         }
-        g->turn_began = net_mono_ms();
+        gclock_turn(&g->clk, net_mono_ms());
         live_insert(s, g);
         for (int k = 0; k < g->v->nsides; k++)
             if (!g->players[k].bot)
-                g->gone[k] = g->turn_began;
+                g->gone[k] = g->clk.began;
         resumed++;
         if (g->setting_up) {
             setup_resume(s, g);

@@ -15,17 +15,8 @@ json_t *live_clocks_json(const live *g)
     json_t *a = json_array();
     int stm = g->over ? -1 : live_to_move(g);
     int64_t now = net_mono_ms();
-    for (int i = 0; i < g->v->nsides; i++) {
-        int64_t c = g->clock[i];
-        if (i == stm && g->g.base_ms > 0) {
-            int64_t used = now - g->turn_began - SRV_LAG_MS;
-            if (used > 0)
-                c -= used;
-            if (c < 0)
-                c = 0;
-        }
-        json_array_append_new(a, json_integer(c));
-    }
+    for (int i = 0; i < g->v->nsides; i++)
+        json_array_append_new(a, json_integer(gclock_show(&g->clk, i, i == stm, now)));
     return a;
 }
 

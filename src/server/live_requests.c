@@ -93,17 +93,15 @@ static int winner_against(const live *g, int side)
 static void resign_side(srv *s, live *g, client *c, json_t *ref, int side, game_move m)
 {
     int stm = live_to_move(g);
-    int64_t clock = g->clock[stm];
-    if (side == stm && g->g.base_ms > 0) {
-        int64_t used = net_mono_ms() - g->turn_began - SRV_LAG_MS;
-        if (used > 0)
-            clock -= used;
-        if (clock <= 0) {
+    int64_t clock = g->clk.left[stm], now = net_mono_ms();
+    if (side == stm) {
+        if (gclock_fallen(&g->clk, stm, now)) {
             /* the flag fell first */
-            g->clock[stm] = 0;
+            gclock_set(&g->clk, stm, 0);
             live_end_by_clock(s, g, stm, "time");
             return;
         }
+        clock = gclock_charge(&g->clk, stm, now, 0);
     }
     live_commit(s, g, m, clock, side == stm, c, ref, "resignation");
 }

@@ -60,7 +60,7 @@ void setup_begin_play(srv *s, live *g)
         store_kv_del(s->st, g->players[i].id, key, &e);  /* a leftover is harmless */
     }
     g->setting_up = 0;
-    g->turn_began = net_mono_ms();
+    gclock_turn(&g->clk, net_mono_ms());
     for (int i = 0; i < g->nwatch; i++) {
         client *c = client_find(s, g->watchers[i]);
         if (!c)

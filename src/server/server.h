@@ -48,6 +48,7 @@
 #include "../games/game.h"
 #include "../store/community.h"
 #include "../store/store.h"
+#include "clock.h"
 #include "net.h"
 #include "quota.h"
 #include "workers.h"
@@ -202,8 +203,7 @@ struct live {
     _Alignas(16) unsigned char start[GAME_POS_MAX];
     played *moves;
     int nmoves, capmoves;
-    int64_t clock[GAME_MAX_SIDES];
-    int64_t turn_began;  /* monotonic ms the side to move began thinking */
+    gclock clk;          /* clock.h; clk.began: the side to move's turn began */
     ident players[GAME_MAX_SIDES];
     uint64_t *watchers;  /* client ids */
     int nwatch, capwatch;
