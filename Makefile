@@ -35,9 +35,11 @@ SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lsodium -lcmark -lcurl
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
 # the real server driven over the wire by that client.
-SRVTEST := test_store test_store_results test_store_community test_quota test_clock test_markdown \
+SRVTEST := test_store test_store_results test_store_community test_writer test_quota test_clock \
+           test_markdown \
            test_client_selftest test_server test_hidden test_guard test_faults \
-           test_effects_live test_keeps_live test_community test_support test_moderation
+           test_effects_live test_keeps_live test_community test_support test_moderation \
+           test_group_commit
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 release_CFLAGS := -O3 -march=native -DNDEBUG
@@ -69,6 +71,11 @@ build/$(1)/tests/test_store build/$(1)/tests/test_store_results build/$(1)/tests
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
 	    $$< $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lcmocka $$(LIBS)
+build/$(1)/tests/test_writer: tests/server/test_writer.c tests/server/store_fixture.h \
+        src/server/writer.c src/server/writer.h $$(wildcard src/store/*.c src/store/*.h)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
+	    $$< src/server/writer.c $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lcmocka $$(LIBS)
 build/$(1)/tests/test_quota: tests/server/test_quota.c src/server/quota.c src/server/quota.h
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \

@@ -67,7 +67,7 @@ build asan asan-tests
 note "unit (debug build)"
 # the tests that start a server (tests/server) run in their own tier below
 over_the_wire() {
-    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults|test_keeps_live|test_effects_live|test_community|test_support|test_moderation) return 0 ;; esac
+    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults|test_keeps_live|test_effects_live|test_community|test_support|test_moderation|test_group_commit) return 0 ;; esac
     return 1
 }
 for t in build/debug/tests/test_*; do
@@ -89,7 +89,8 @@ done
 # kills that server, and the tests after it fail). test_guard is the server
 # under attack; test_keeps_live is Keeps & Moats at four-seat tables (bots in
 # every seat, resigning, a restart); test_effects_live what the server sends
-# to draw a move with; test_faults walks a store fault over
+# to draw a move with; test_group_commit requests that wait for a game's
+# write (the test builds slow the store's writer down); test_faults walks a store fault over
 # every write of a scripted session, which needs the fault injection of the
 # test builds.
 # Every message the test client sends or receives in this tier is logged
@@ -98,11 +99,11 @@ wire_log=$PWD/build/wire-server.log
 rm -f "$wire_log"
 export CITADEL_WIRE_LOG=$wire_log
 note "server (release build)"
-for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation; do
+for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_group_commit; do
     CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-release
 done
 note "server (ASan + UBSan build)"
-for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation; do
+for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_group_commit; do
     CITADEL=build/asan/citadel run_cmocka build/debug/tests/$t server-asan
 done
 note "short soak (ASan + UBSan build)"

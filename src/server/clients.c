@@ -330,8 +330,24 @@ static void on_watch(srv *s, client *c, json_t *msg, json_t *ref, int on)
         live_unwatch(g, c);
 }
 
+/* 1 if msg, a request of type `type` for a live game, waits for a write of
+ * that game (live_store.c). */
+static int waits(srv *s, client *c, const char *type, json_t *msg)
+{
+    static const char *const game_requests[] = {"move", "resign", "draw", "rematch", "setup"};
+    for (size_t i = 0; i < sizeof game_requests / sizeof *game_requests; i++)
+        if (strcmp(type, game_requests[i]) == 0) {
+            json_t *id = json_object_get(msg, "game");
+            live *g = json_is_integer(id) ? live_find(s, json_integer_value(id)) : NULL;
+            return g && live_defer(g, c, msg);
+        }
+    return 0;
+}
+
 static void dispatch(srv *s, client *c, const char *type, json_t *msg, json_t *ref)
 {
+    if (waits(s, c, type, msg))
+        return;
     if (strcmp(type, "ping") == 0) {
         json_t *m = json_pack("{s:s}", "type", "pong");
         if (ref)
@@ -354,6 +370,13 @@ static void dispatch(srv *s, client *c, const char *type, json_t *msg, json_t *r
         live_on_setup(s, c, msg);
     else if (!lobby_message(s, c, type, msg, ref) && !chat_message(s, c, type, msg, ref))
         client_error(c, ref, "unknown message type '%.40s'", type);
+}
+
+void client_dispatch(srv *s, client *c, json_t *msg)
+{
+    const char *type = json_string_value(json_object_get(msg, "type"));
+    if (type)
+        dispatch(s, c, type, msg, json_object_get(msg, "ref"));
 }
 
 void srv_ws_message(void *app, net_conn *conn, const char *text, size_t len)

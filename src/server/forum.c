@@ -308,7 +308,7 @@ static json_t *post_json(render_ctx *r, const store_post *p, const ident *me, in
 
 /* The signed-in account that writes (401 if none, 403 if muted or closed);
  * 0, or -1 after answering. */
-static int writer(srv *s, net_http *h, const net_request *req, ident *me, const char *no)
+static int poster(srv *s, net_http *h, const net_request *req, ident *me, const char *no)
 {
     store_standing st;
     char err[200];
@@ -562,7 +562,7 @@ static void search_page(srv *s, net_http *h, const net_request *req)
 static void new_thread(srv *s, net_http *h, const net_request *req, const category *c)
 {
     ident me;
-    if (writer(s, h, req, &me, "sign in to post") != 0)
+    if (poster(s, h, req, &me, "sign in to post") != 0)
         return;
     json_t *body = body_object(req, h);
     const char *title, *text;
@@ -596,7 +596,7 @@ static void reply_post(srv *s, net_http *h, const net_request *req, int64_t id)
 {
     ident me;
     store_thread t;
-    if (writer(s, h, req, &me, "sign in to post") != 0 || visible_thread(s, h, id, &t) != 0)
+    if (poster(s, h, req, &me, "sign in to post") != 0 || visible_thread(s, h, id, &t) != 0)
         return;
     if (t.locked) {
         reply_error(h, 403, "this thread is locked");
@@ -664,7 +664,7 @@ static void edit_post(srv *s, net_http *h, const net_request *req, int64_t id)
         reply_error(h, 500, "out of memory");
         return;
     }
-    if (writer(s, h, req, &me, "sign in to edit your posts") != 0 ||
+    if (poster(s, h, req, &me, "sign in to edit your posts") != 0 ||
         own_post(s, h, id, &me, p, &t, "only its author may edit a post") != 0) {
         free(p);
         return;

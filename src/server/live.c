@@ -97,6 +97,7 @@ void live_free(live *g)
     }
     free(g->moves);
     free(g->watchers);
+    live_deferred_free(g);
     free(g);
 }
 
@@ -167,7 +168,11 @@ static void bot_done(void *app, job *j)
     srv *s = app;
     bot_job *bj = (bot_job *)j;
     live *g = live_find(s, bj->game);
-    if (g && g->nmoves != bj->ply && !g->over && !g->ending) {
+    if (g && g->writing) {
+        /* a write of the game is out (another side resigned): the bot
+         * thinks again once it is done (live_after_write) */
+        g->bot_busy = 0;
+    } else if (g && g->nmoves != bj->ply && !g->over && !g->ending) {
         /* the game moved on while the bot thought (another side resigned):
          * its answer is for a position gone; it thinks again */
         g->bot_busy = 0;
@@ -200,7 +205,7 @@ static void bot_done(void *app, job *j)
 
 void live_kick_bot(srv *s, live *g)
 {
-    if (g->over || g->ending || g->bot_busy || g->setting_up || g->retry_at)
+    if (g->over || g->ending || g->bot_busy || g->setting_up || g->retry_at || g->writing)
         return;
     int stm = live_to_move(g);
     if (!g->players[stm].bot)
@@ -281,87 +286,12 @@ void live_end_by_clock(srv *s, live *g, int side, const char *reason)
     live_end_or_retry(s, g, STORE_GAME_OVER, r.over ? r.winner : -1, reason);
 }
 
-int live_end(srv *s, live *g, int status, int winner, const char *reason)
-{
-    if (g->over)
-        return 0;
-    int sterile = status == STORE_GAME_OVER && winner < 0 && g->v->ops->sterile &&
-                  !g->setting_up && g->v->ops->sterile(g->start, g->pos);
-    store_rating_change ch[2];
-    int nch = 0;
-    store_err e;
-    if (status == STORE_GAME_OVER && g->g.rated && g->v->nsides == 2 && !sterile) {
-        store_rating r[2];
-        for (int i = 0; i < 2; i++)
-            if (store_rating_get(s->st, g->players[i].id, g->v->name, &r[i], &e) != 0) {
-                fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
-                return -1;
-            }
-        for (int i = 0; i < 2; i++) {
-            int team = g->v->ops->team_of(g->pos, i);
-            double score = winner < 0 ? 0.5 : winner == team ? 1.0 : 0.0;
-            ch[i].player = g->players[i].id;
-            ch[i].before = r[i].rating;
-            ch[i].after = elo_update(r[i].rating, r[i].games, r[i ^ 1].rating, score);
-        }
-        nch = 2;
-    }
-    int64_t now = net_wall_ms();
-    if (store_game_end(s->st, g->id, status, winner, reason, sterile, now, ch, nch, &e) != 0) {
-        fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
-        return -1;
-    }
-    json_t *ratings = json_array();
-    for (int i = 0; i < nch; i++)
-        json_array_append_new(ratings, json_pack("{s:s, s:f, s:f}", "name", g->players[i].name,
-                                                 "before", ch[i].before, "after",
-                                                 ch[i].after));
-    g->over = 1;
-    g->ending = 0;
-    g->retry_at = 0;
-    g->over_mono = net_mono_ms();
-    g->g.status = status;
-    g->g.winner = winner;
-    snprintf(g->g.reason, sizeof g->g.reason, "%s", reason);
-    g->g.sterile = sterile;
-    g->g.ended = now;
-    net_timer_cancel(g->timer);
-    g->end_msg = json_pack("{s:s, s:I, s:{s:i, s:s, s:b, s:o}, s:o}", "type", "end", "game",
-                           (json_int_t)g->id, "result", "winner", winner, "reason", reason,
-                           "sterile", sterile, "ratings", ratings, "clocks", live_clocks_json(g));
-    if (g->v->hidden && !g->setting_up) {
-        /* the game is over: everything in it is public now */
-        char full[2048];
-        g->v->ops->format(g->pos, full, sizeof full);
-        json_object_set_new(g->end_msg, "position", json_string(full));
-        json_object_set_new(g->end_msg, "start", json_string(g->g.start));
-    }
-    live_broadcast(g, g->end_msg, 0);
-    lobby_changed(s);
-    return 0;
-}
-
-void live_end_or_retry(srv *s, live *g, int status, int winner, const char *reason)
-{
-    if (g->over)
-        return;
-    char why[sizeof g->end_reason];
-    snprintf(why, sizeof why, "%s", reason);  /* reason may be g->end_reason */
-    if (live_end(s, g, status, winner, why) == 0)
-        return;
-    g->ending = 1;
-    g->end_status = status;
-    g->end_winner = winner;
-    memcpy(g->end_reason, why, sizeof why);
-    live_retry_later(g);
-}
-
 static void on_timer(void *arg)
 {
     live *g = arg;
     srv *s = g->s;
-    if (g->over)
-        return;
+    if (g->over || g->writing)
+        return;  /* a write out: its end arms the timer again */
     int64_t now = net_mono_ms();
     if (g->retry_at && now >= g->retry_at) {
         g->retry_at = 0;
@@ -445,87 +375,6 @@ int live_apply_move(srv *s, live *g, int side, const char *text, client *from, j
     }
     int64_t clock = gclock_charge(&g->clk, side, now, 1);
     return live_commit(s, g, m, clock, 1, from, ref, "move") == 0 ? 0 : -1;
-}
-
-int live_commit(srv *s, live *g, game_move m, int64_t clock, int turn_ends, client *from,
-                json_t *ref, const char *what)
-{
-    const game_ops *ops = g->v->ops;
-    int side = live_to_move(g);
-    if (g->nmoves == g->capmoves) {
-        int cap = g->capmoves ? 2 * g->capmoves : 64;
-        played *mv = realloc(g->moves, (size_t)cap * sizeof *mv);
-        if (!mv) {
-            if (from)
-                client_error(from, ref, "out of memory");
-            return -1;
-        }
-        g->moves = mv;
-        g->capmoves = cap;
-    }
-    char event[120] = "";
-    if (ops->describe)
-        ops->describe(g->pos, m, event, sizeof event);
-    char *ev = event[0] ? strdup(event) : NULL;
-    if (event[0] && !ev) {
-        if (from)
-            client_error(from, ref, "out of memory");
-        return -1;
-    }
-    store_move sm = {.ply = g->nmoves, .clock_ms = clock, .time = net_wall_ms()};
-    ops->format_move(g->pos, m, sm.text, sizeof sm.text);
-    store_err e;
-    if (store_move_add(s->st, g->id, &sm, 0, &e) != 0) {
-        free(ev);
-        if (from)
-            client_error(from, ref, "the %s could not be stored; try again", what);
-        fprintf(stderr, "citadel serve: game %lld: %s\n", (long long)g->id, e.msg);
-        return -1;
-    }
-    played *pm = &g->moves[g->nmoves++];
-    memcpy(pm->text, sm.text, sizeof pm->text);
-    pm->event = ev;
-    live_note_effects(g, m);
-    pm->combat = g->last ? json_incref(json_object_get(g->last, "combat")) : NULL;
-    _Alignas(16) unsigned char undo[GAME_POS_MAX];
-    ops->make(g->pos, m, undo);
-    gclock_set(&g->clk, side, clock);
-    if (turn_ends) {
-        gclock_turn(&g->clk, net_mono_ms());
-        g->draw_offer &= 1u << side;  /* moving declines the others' offers */
-    }
-    json_t *msg = json_pack("{s:s, s:I, s:i, s:s, s:o, s:i, s:o}", "type", "move", "game",
-                            (json_int_t)g->id, "ply", g->nmoves - 1, "move", sm.text,
-                            "position", live_position_json(g, NULL), "to_move", live_to_move(g),
-                            "clocks", live_clocks_json(g));
-    if (ops->material && !g->v->hidden)
-        json_object_set_new(msg, "material", live_material_json(g));
-    if (ops->describe)
-        json_object_set_new(msg, "event", json_string(event));
-    if (g->last)
-        json_object_set(msg, "effects", g->last);
-    json_t *threats = live_threats_json(g);
-    if (threats)
-        json_object_set_new(msg, "threats", threats);
-    game_result r = ops->result(g->pos);
-    if (r.over && g->v->hidden)
-        json_object_del(msg, "position");  /* the `end` brings the whole game */
-    /* the mover's ref goes back to the mover alone */
-    json_t *mine = NULL;
-    if (ref && from) {
-        mine = json_copy(msg);
-        json_object_set(mine, "ref", ref);
-    }
-    live_broadcast_to(g, msg, !r.over, from, mine);
-    json_decref(msg);
-    json_decref(mine);
-    if (r.over) {
-        live_end_or_retry(s, g, STORE_GAME_OVER, r.winner, r.reason);
-        return 0;
-    }
-    live_arm(g);
-    live_kick_bot(s, g);
-    return 0;
 }
 
 /* --- starting and resuming -------------------------------------------------------------- */

@@ -1,6 +1,6 @@
-/* live.h -- what live.c, live_requests.c, live_setup.c, live_json.c and
- * records.c share of a live game's insides; nothing outside those five
- * uses it. */
+/* live.h -- what live.c, live_store.c, live_requests.c, live_setup.c,
+ * live_json.c and records.c share of a live game's insides; nothing
+ * outside those six uses it. */
 #ifndef CITADEL_LIVE_H
 #define CITADEL_LIVE_H
 
@@ -55,13 +55,22 @@ int live_apply_move(srv *s, live *g, int side, const char *text, client *from, j
  * -1 after telling `from` that the `what` ("move") could not be stored. */
 int live_commit(srv *s, live *g, game_move m, int64_t clock, int turn_ends, client *from,
                 json_t *ref, const char *what);
-/* Ends the game: winner is a team or -1 (a draw). Stores the result and
- * the rating changes in one transaction, and only then tells everyone.
- * Returns 0, or -1 if the store refused (nothing changed, nobody told). */
-int live_end(srv *s, live *g, int status, int winner, const char *reason);
+/* Ends the game: winner is a team or -1 (a draw). The store writes the
+ * result and the rating changes in one transaction, and only then is
+ * everyone told. If the store refuses, nothing changes: `from` (a player
+ * who asked, or NULL) is told that the `what` could not be stored; an end
+ * nobody asked for waits (g->ending) and is tried again later. */
+void live_end(srv *s, live *g, int status, int winner, const char *reason, client *from,
+              json_t *ref, const char *what);
 /* Ends the game as the game's rule on flags says for `side` (reason
  * "time" or "abandoned"), or tries again later if the store refuses. */
 void live_end_by_clock(srv *s, live *g, int side, const char *reason);
+
+/* live_store.c: a game's writes wait for each other. When a write is
+ * done, live_after_write runs the requests that waited for it
+ * (live_defer, server.h), arms the game's timer and wakes its bot. */
+void live_after_write(srv *s, live *g);
+void live_deferred_free(live *g);
 
 /* live.c, for live_setup.c */
 /* Sets the game's timer for the next thing that can end it (or retry). */

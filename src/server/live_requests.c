@@ -130,8 +130,7 @@ void live_on_resign(srv *s, client *c, json_t *msg)
     }
     if (g->setting_up) {
         /* leaving before the game began: it never happened, for nobody's rating */
-        if (live_end(s, g, STORE_GAME_ABORTED, -1, "aborted") != 0)
-            client_error(c, ref, "the resignation could not be stored; try again");
+        live_end(s, g, STORE_GAME_ABORTED, -1, "aborted", c, ref, "resignation");
         return;
     }
     const game_ops *ops = g->v->ops;
@@ -166,8 +165,7 @@ void live_on_resign(srv *s, client *c, json_t *msg)
     /* one device playing both sides resigns for the side to move */
     if (side < 0)
         side = (mine & (mine - 1)) ? stm : __builtin_ctz(mine);
-    if (live_end(s, g, STORE_GAME_OVER, winner_against(g, side), "resign") != 0)
-        client_error(c, ref, "the resignation could not be stored; try again");
+    live_end(s, g, STORE_GAME_OVER, winner_against(g, side), "resign", c, ref, "resignation");
 }
 
 /* A draw needs the offer of every person still in, and no bot still in
@@ -197,8 +195,7 @@ void live_on_draw(srv *s, client *c, json_t *msg)
     }
     g->draw_offer |= mine & in;
     if ((g->draw_offer & people) == people) {
-        if (live_end(s, g, STORE_GAME_OVER, -1, "agreement") != 0)
-            client_error(c, ref, "the draw could not be stored; try again");
+        live_end(s, g, STORE_GAME_OVER, -1, "agreement", c, ref, "draw");
         return;
     }
     json_t *m = json_pack("{s:s, s:I, s:o}", "type", "draw_offer", "game", (json_int_t)g->id,

@@ -34,7 +34,7 @@ static void on_signal(int sig)
 
 static const char serve_usage[] =
     "usage: citadel serve [--listen ADDR:PORT] [--db FILE] [--web DIR] [--workers N]\n"
-    "                     [--ipv6] [--sync-full] [--abandon-ms MS] [--limit NAME=N]...\n"
+    "                     [--ipv6] [--sync-normal] [--abandon-ms MS] [--limit NAME=N]...\n"
     "                     [--allow-origin ORIGIN]... [--behind-tls] [--trust-proxy ADDR]\n"
     "                     [--tls-cert FILE --tls-key FILE] [--bot NAME=SPEC]...\n"
     "                     [--smtp URL --support-to ADDRESS [--mail-from ADDRESS]] [--site URL]\n"
@@ -45,7 +45,8 @@ static const char serve_usage[] =
     "                  half as many of its own\n"
     "  --ipv6          also listen on IPv6 (off unless asked)\n"
     "  --abandon-ms    how long a player may be gone on its turn (default 60000)\n"
-    "  --sync-full     make every stored move survive a power cut, not only a crash\n"
+    "  --sync-normal   stored moves survive a crash but perhaps not a power cut (by\n"
+    "                  default they survive both: a disk flush a group of writes)\n"
     "  --limit         change one of the limits below (0: no limit)\n"
     "  --allow-origin  a page origin besides the server's own that may use it\n"
     "                  (https://play.example.org), e.g. behind a proxy that rewrites Host\n"
@@ -72,7 +73,7 @@ int serve_main(int argc, char **argv)
 {
     const char *listen = "127.0.0.1:8080", *db = "citadel.db", *web = "web/dist";
     const char *tls_cert = NULL, *tls_key = NULL;
-    int ipv6 = 0, sync_full = 0;
+    int ipv6 = 0, sync_full = 1;
     long nworkers = sysconf(_SC_NPROCESSORS_ONLN);
     srv_config cfg;
     srv_config_default(&cfg);
@@ -140,8 +141,10 @@ int serve_main(int argc, char **argv)
             cfg.behind_tls = 1;
         else if (strcmp(a, "--ipv6") == 0)
             ipv6 = 1;
-        else if (strcmp(a, "--sync-full") == 0)
+        else if (strcmp(a, "--sync-full") == 0)  /* the default; kept for old scripts */
             sync_full = 1;
+        else if (strcmp(a, "--sync-normal") == 0)
+            sync_full = 0;
         else {
             snprintf(err, sizeof err, "bad option '%.60s'", a);
             return usage(err);
@@ -198,6 +201,11 @@ int serve_main(int argc, char **argv)
         fprintf(stderr, "citadel serve: %s\n", err);
         goto out;
     }
+    s->writer = writer_new(st, db, sync_full, s->net, s, &e);
+    if (!s->writer) {
+        fprintf(stderr, "citadel serve: %s\n", e.msg);
+        goto out;
+    }
     s->pool = workers_new((int)nworkers, s->net);
     s->hash_pool = workers_new(nworkers > 1 ? (int)nworkers / 2 : 1, s->net);
     if (!s->pool || !s->hash_pool) {
@@ -222,6 +230,9 @@ out:
     workers_free(s->hash_pool);
     workers_free(s->mail_pool);
     s->pool = s->hash_pool = s->mail_pool = NULL;
+    /* the writer commits what it holds; answers to it go nowhere now */
+    writer_free(s->writer);
+    s->writer = NULL;
     /* timers and clients go before the net they live in */
     srv_stop(s);
     net_free(s->net);

@@ -193,6 +193,8 @@ static void on_http(void *app, net_http *h, const net_request *req)
 static void on_wake(void *app)
 {
     srv *s = app;
+    if (s->writer)
+        writer_drain(s->writer, s);
     if (s->pool)
         workers_drain(s->pool, s);
     if (s->hash_pool)

@@ -52,12 +52,14 @@
 #include "net.h"
 #include "quota.h"
 #include "workers.h"
+#include "writer.h"
 
 #define SRV_GAME_BUCKETS 4096
 #define SRV_LOBBY_MS 250    /* lobby changes are sent at most this often */
 #define SRV_LOBBY_SEEKS 100 /* open seeks a lobby message lists, newest first */
 #define SRV_CLIENT_BUCKETS 4096
 #define SRV_LAG_MS 100             /* lag allowance per move */
+#define SRV_DEFERRED_MAX 16        /* requests for one game waiting on its write */
 #define SRV_ABANDON_MS 60000       /* default: a player gone this long on its turn loses */
 #define SRV_KEEP_OVER_MS 120000    /* default: finished games stay in memory this long */
 #define SRV_RETRY_MS 1000          /* a store write that failed is tried again after this */
@@ -72,6 +74,7 @@
 typedef struct srv srv;
 typedef struct client client;
 typedef struct live live;
+typedef struct deferred deferred;  /* live_store.c */
 
 /* Every live game of s, as g (newest first); g may not be removed inside. */
 #define LIVE_EACH(s, g) for (live *g = (s)->all_games; g; g = g->all_next)
@@ -218,6 +221,10 @@ struct live {
     int bot_busy;            /* a bot job is out for the current ply */
     int64_t bot_failed;      /* monotonic ms the bot to move first failed to answer; 0 */
     int64_t retry_at;        /* monotonic ms to try a failed store write again; 0 */
+    /* A write of the game is out (live_store.c): requests for it wait. */
+    int writing;
+    deferred *deferred, *deferred_tail;
+    int ndeferred;
     /* An end the store has not taken yet: announced only once stored. */
     int ending;
     int end_status, end_winner;
@@ -233,7 +240,8 @@ struct live {
 struct srv {
     srv_config cfg;
     net *net;
-    store *st;
+    store *st;               /* the loop's connection: reads, and the rarer writes */
+    writer *writer;          /* moves and ends, off the loop, in groups (writer.h) */
     workers *pool;           /* bot moves */
     workers *hash_pool;      /* password hashing, apart so bots cannot starve sign-in */
     rng rng;
@@ -284,6 +292,9 @@ void srv_check(srv *s);
 
 /* clients.c */
 client *client_find(srv *s, uint64_t id);
+/* Runs one message of client c (an object with a "type"), as if it had
+ * just arrived: live_store.c replays with it the requests that waited. */
+void client_dispatch(srv *s, client *c, json_t *msg);
 void client_send(client *c, json_t *msg);          /* does not steal msg */
 /* Makes s valid UTF-8 in place: each byte of a broken or cut sequence
  * becomes '?' (JSON strings must be UTF-8; an error quoting input may cut
@@ -405,6 +416,9 @@ void reply_error(net_http *h, int status, const char *what);
 
 /* live.c */
 live *live_find(srv *s, int64_t id);
+/* live_store.c: 1 if a write of g is out and msg, c's request for g, now
+ * waits for it (or was refused: too many wait); 0 to run it now. */
+int live_defer(live *g, client *c, json_t *msg);
 /* Starts a game between players (one per side); NULL with err on failure. */
 live *live_start(srv *s, const game_settings *set, const ident *players, char *err,
                  size_t errlen);

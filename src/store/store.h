@@ -6,18 +6,20 @@
  * (PostgreSQL, for several servers) would implement the same functions.
  *
  * Durability.  Every function that writes returns only after its change is
- * committed: a process killed at any moment afterwards loses nothing that
- * a write function reported as done. (SQLite: WAL, synchronous=NORMAL by
- * default, which survives a killed process; store_open's `sync_full`
- * makes it survive a power cut as well.)
+ * committed (in a batch, below: is committed when the batch is): a process
+ * killed at any moment afterwards loses nothing that a write function
+ * reported as done. (SQLite: WAL; store_open's `sync_full`, the server's
+ * default, makes a commit survive a power cut as well as a killed process,
+ * synchronous=NORMAL only the latter.)
  *
  * Locks.  A write that finds the database locked (by another process, say)
  * waits at most a quarter of a second, and while the lock stays taken
  * fails at once: the caller's thread (the server's event loop) never
  * stalls for long.
  *
- * Threads.  A store is used by one thread at a time (the server's event
- * loop). Functions return 0 on success and -1 on failure with a line for
+ * Threads.  A store is used by one thread at a time. The server opens two
+ * on one database: the event loop's, and its writer's (src/server/writer.h),
+ * which writes the moves and results in batches. Functions return 0 on success and -1 on failure with a line for
  * people in err; "not found" is reported as STORE_NOT_FOUND (1) where
  * the function says so, and a name already taken as STORE_TAKEN (2).
  *
@@ -50,6 +52,20 @@ void store_close(store *s);
 
 /* The schema version the store is at after store_open. */
 int store_schema_version(store *s);
+
+/* --- group commit --------------------------------------------------------
+ * Between store_batch_begin and store_batch_commit the write functions
+ * run inside one transaction, each as a savepoint of its own: a write that
+ * fails undoes only itself and the others stand, and what they report as
+ * done is committed when the batch is, with one sync of the disk for the
+ * lot. A write error that takes the whole transaction with it (a full
+ * disk, an I/O error) leaves store_batch_intact 0: every write of the batch
+ * is lost, and store_batch_commit says so. store_batch_abandon undoes the
+ * batch. Reads in a batch see its writes. */
+int store_batch_begin(store *s, store_err *err);
+int store_batch_intact(store *s);
+int store_batch_commit(store *s, store_err *err);
+void store_batch_abandon(store *s);
 
 /* --- players ------------------------------------------------------------ */
 typedef struct store_player {
@@ -181,6 +197,18 @@ typedef struct store_rating_change {
 int store_game_end(store *s, int64_t game, int status, int winner, const char *reason,
                    int sterile, int64_t ended, const store_rating_change *changes, int n,
                    store_err *err);
+/* Ends a rated two-sided game (STORE_GAME_OVER, not sterile) and rates it
+ * in the same transaction, from the two players' ratings as they stand
+ * inside it, so two ends committed at once never lose an update: side i,
+ * players[i], scored score[i] (1, 0.5 or 0) and is rated
+ * update(its rating, its rated games, the opponent's rating, score[i]).
+ * The changes made are written to out. */
+typedef double (*store_rating_update)(double rating, int games, double opponent,
+                                      double score);
+int store_game_end_rated(store *s, int64_t game, int winner, const char *reason,
+                         int64_t ended, const int64_t players[2], const double score[2],
+                         store_rating_update update, store_rating_change out[2],
+                         store_err *err);
 
 /* Ids of every live game, oldest first (for resuming after a restart);
  * returns how many, or -1. */

@@ -211,9 +211,12 @@ static int write_ratings(store *s, int64_t game, const char *variant, int64_t en
     return 0;
 }
 
-int store_game_end(store *s, int64_t game, int status, int winner, const char *reason,
-                   int sterile, int64_t ended, const store_rating_change *changes, int n,
-                   store_err *err)
+/* store_game_end, and with `update` store_game_end_rated: then each
+ * change's before and after are worked out here, from the ratings as they
+ * stand inside the transaction, and side i scored score[i]. */
+static int end_game(store *s, int64_t game, int status, int winner, const char *reason,
+                    int sterile, int64_t ended, store_rating_change *changes, int n,
+                    store_rating_update update, const double *score, store_err *err)
 {
     assert(s && (changes || n <= 0));
     const char *what = "end game";
@@ -247,6 +250,16 @@ int store_game_end(store *s, int64_t game, int status, int winner, const char *r
         fail(err, "%s: game %lld is not rated", what, (long long)game);
     if (rc != SQLITE_ROW || !live || (n > 0 && !rated))
         return rollback(s);
+    if (update) {
+        store_rating r[2];
+        for (int i = 0; i < n; i++)
+            if (store_rating_get(s, changes[i].player, variant, &r[i], err) != 0)
+                return rollback(s);
+        for (int i = 0; i < n; i++) {
+            changes[i].before = r[i].rating;
+            changes[i].after = update(r[i].rating, r[i].games, r[i ^ 1].rating, score[i]);
+        }
+    }
     st = use(s, ST_GAME_END);
     sqlite3_bind_int64(st, 1, game);
     sqlite3_bind_int(st, 2, status);
@@ -258,6 +271,32 @@ int store_game_end(store *s, int64_t game, int status, int winner, const char *r
         write_ratings(s, game, variant, ended, changes, n, err) != 0)
         return rollback(s);
     return commit(s, err, what);
+}
+
+int store_game_end(store *s, int64_t game, int status, int winner, const char *reason,
+                   int sterile, int64_t ended, const store_rating_change *changes, int n,
+                   store_err *err)
+{
+    if (n > STORE_MAX_SIDES)
+        return fail(err, "end game: %d rating changes", n);
+    store_rating_change ch[STORE_MAX_SIDES];
+    if (n > 0)
+        memcpy(ch, changes, (size_t)n * sizeof *ch);
+    return end_game(s, game, status, winner, reason, sterile, ended, ch, n, NULL, NULL, err);
+}
+
+int store_game_end_rated(store *s, int64_t game, int winner, const char *reason,
+                         int64_t ended, const int64_t players[2], const double score[2],
+                         store_rating_update update, store_rating_change out[2],
+                         store_err *err)
+{
+    assert(players && score && update && out);
+    for (int i = 0; i < 2; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].player = players[i];
+    }
+    return end_game(s, game, STORE_GAME_OVER, winner, reason, 0, ended, out, 2, update, score,
+                    err);
 }
 
 int store_live_games(store *s, int64_t *out, int max, store_err *err)

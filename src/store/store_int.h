@@ -23,7 +23,7 @@
 /* --- statements --------------------------------------------------------- */
 
 enum {
-    ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
+    ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAVEPOINT, ST_RELEASE, ST_ROLLBACK_TO,
     ST_PLAYER_ADD, ST_PLAYER_BY_NAME, ST_PLAYER_BY_ID, ST_BOTS,
     ST_SESSION_PURGE, ST_SESSION_ADD, ST_SESSION_PLAYER, ST_SESSION_DEL,
     ST_RATING_GET, ST_RATINGS, ST_HISTORY, ST_LADDER,
@@ -87,6 +87,9 @@ struct store {
      * BUSY_COOLDOWN_MS ago, failed (store_sqlite.c, busy_wait). */
     int64_t busy_since, busy_failed;
     long writes;         /* write calls so far (store_write_begin) */
+    /* Group commit (store_batch_begin): a transaction is open, and each
+     * write's own transaction is a savepoint inside it. */
+    int batch;
 };
 
 /* --- helpers ------------------------------------------------------------ */
@@ -156,22 +159,31 @@ static inline int step_done(store *s, sqlite3_stmt *st, store_err *err, const ch
     return rc == SQLITE_DONE ? 0 : db_fail(s, err, what);
 }
 
+/* A write's transaction: its own, or in a batch a savepoint of the
+ * batch's (store_batch_begin). */
 static inline int begin(store *s, store_err *err, const char *what)
 {
-    return step_done(s, use(s, ST_BEGIN), err, what);
+    return step_done(s, use(s, s->batch ? ST_SAVEPOINT : ST_BEGIN), err, what);
 }
 
-/* Undoes the open transaction. Keeps the error already in err. */
+/* Undoes the open transaction (in a batch: the write's savepoint, and the
+ * batch stands). Keeps the error already in err. */
 static inline int rollback(store *s)
 {
-    if (!sqlite3_get_autocommit(s->db))
+    if (sqlite3_get_autocommit(s->db))
+        return -1;
+    if (s->batch) {
+        step_done(s, use(s, ST_ROLLBACK_TO), NULL, "");
+        step_done(s, use(s, ST_RELEASE), NULL, "");
+    } else {
         step_done(s, use(s, ST_ROLLBACK), NULL, "");
+    }
     return -1;
 }
 
 static inline int commit(store *s, store_err *err, const char *what)
 {
-    if (step_done(s, use(s, ST_COMMIT), err, what) != 0)
+    if (step_done(s, use(s, s->batch ? ST_RELEASE : ST_COMMIT), err, what) != 0)
         return rollback(s);
     return 0;
 }

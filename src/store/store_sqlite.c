@@ -301,6 +301,9 @@ static const char *const sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
+    [ST_SAVEPOINT] = "SAVEPOINT w",
+    [ST_RELEASE] = "RELEASE w",
+    [ST_ROLLBACK_TO] = "ROLLBACK TO w",
 
     [ST_PLAYER_ADD] = "INSERT INTO players (name, pass_hash, is_bot, is_guest, bot_spec, "
                       "created) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -598,6 +601,39 @@ void store_close(store *s)
 int store_schema_version(store *s)
 {
     return s->version;
+}
+
+/* --- group commit ------------------------------------------------------- */
+
+int store_batch_begin(store *s, store_err *err)
+{
+    assert(s && !s->batch);
+    store_write_begin(s, "begin batch");
+    if (step_done(s, use(s, ST_BEGIN), err, "begin batch") != 0)
+        return -1;
+    s->batch = 1;
+    return 0;
+}
+
+int store_batch_intact(store *s)
+{
+    return s->batch && !sqlite3_get_autocommit(s->db);
+}
+
+int store_batch_commit(store *s, store_err *err)
+{
+    assert(s && s->batch);
+    s->batch = 0;
+    if (sqlite3_get_autocommit(s->db))
+        return fail(err, "commit batch: the transaction was lost to an earlier error");
+    return commit(s, err, "commit batch");
+}
+
+void store_batch_abandon(store *s)
+{
+    assert(s && s->batch);
+    s->batch = 0;
+    rollback(s);
 }
 
 /* --- players ------------------------------------------------------------ */

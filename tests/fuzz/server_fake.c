@@ -1005,6 +1005,10 @@ void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), voi
         fake_fail("out of memory");
     w->s->pool = w->pool;
     w->s->hash_pool = w->hash_pool;
+    store_err se;
+    w->s->writer = writer_new(w->st, NULL, 0, w->n, w->s, &se);  /* inline: no file */
+    if (!w->s->writer)
+        fake_fail("writer: %s", se.msg);
     if (srv_start(w->s) < 0)
         fake_fail("srv_start failed");
 }
@@ -1019,6 +1023,8 @@ void fake_world_free(fake_world *w)
     workers_free(w->pool);
     workers_free(w->hash_pool);
     s->pool = s->hash_pool = NULL;
+    writer_free(s->writer);
+    s->writer = NULL;
     srv_stop(s);
     while (w->n->conns)
         fake_ws_close(w->n, w->n->conns);

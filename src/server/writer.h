@@ -1,0 +1,61 @@
+/* writer.h -- the store's writes off the event loop, committed in groups.
+ *
+ * One thread with a store connection of its own takes the writes the loop
+ * submits and commits every write waiting at once as one transaction
+ * (store.h, group commit): under load one sync of the disk serves many
+ * moves, and a slow disk or a lock held by another process stalls the
+ * writes, never the loop.
+ *
+ * A write's `run` runs on the writer's thread with the writer's store,
+ * inside the batch, and touches nothing but its job; it returns 0, or -1
+ * with a reason in j->err (its changes are undone, the batch's others
+ * stand). Its `done` then runs on the loop thread (writer_drain, which
+ * the loop calls when net wakes it), with j->ok = 1 only if the batch that
+ * held the write was committed: whatever the loop tells anyone after that
+ * is on disk. `done` owns the job. Writes run, and are done, in the order
+ * submitted.
+ *
+ * A store that has no file (":memory:": tests, the fuzzers) cannot be
+ * opened twice: then each write runs at submission, on the loop's own
+ * store in a batch of one, and `done` is called before writer_submit
+ * returns.
+ */
+#ifndef CITADEL_WRITER_H
+#define CITADEL_WRITER_H
+
+#include "../store/store.h"
+#include "net.h"
+
+typedef struct wjob wjob;
+struct wjob {
+    wjob *next;
+    int (*run)(store *st, wjob *j);
+    void (*done)(void *app, wjob *j);
+    int ok;
+    store_err err;
+};
+
+typedef struct writer writer;
+
+/* A writer for the database at path, which `loop` (the loop's store) has
+ * open already; sync_full as store_open's. It wakes `wake` when writes
+ * are done. NULL with err on failure. */
+writer *writer_new(store *loop, const char *path, int sync_full, net *wake, void *app,
+                   store_err *err);
+/* Commits what is waiting, stops the thread; writes not yet done are
+ * freed with free() without their `done`. */
+void writer_free(writer *w);
+void writer_submit(writer *w, wjob *j);
+/* Calls `done` of every finished write, in order, on the calling (loop)
+ * thread. */
+void writer_drain(writer *w, void *app);
+
+typedef struct writer_stats {
+    long batches;    /* transactions committed or failed */
+    long writes;     /* writes in them */
+    long largest;    /* most writes in one batch */
+    int backlog;     /* submitted and not yet done */
+} writer_stats;
+void writer_get_stats(writer *w, writer_stats *out);
+
+#endif
