@@ -102,6 +102,12 @@ typedef struct move_job {
     char what[16];
 } move_job;
 
+static void move_drop(wjob *j)
+{
+    json_decref(((move_job *)j)->ref);
+    free(j);
+}
+
 static int move_run(store *st, wjob *j)
 {
     move_job *mj = (move_job *)j;
@@ -217,6 +223,7 @@ int live_commit(srv *s, live *g, game_move m, int64_t clock, int turn_ends, clie
     }
     mj->base.run = move_run;
     mj->base.done = move_done;
+    mj->base.drop = move_drop;
     mj->game = g->id;
     mj->m = m;
     mj->turn_ends = turn_ends;
@@ -247,6 +254,12 @@ typedef struct end_job {
     json_t *ref;
     char what[16];
 } end_job;
+
+static void end_drop(wjob *j)
+{
+    json_decref(((end_job *)j)->ref);
+    free(j);
+}
 
 static int end_run(store *st, wjob *j)
 {
@@ -345,6 +358,7 @@ void live_end(srv *s, live *g, int status, int winner, const char *reason, clien
     }
     ej->base.run = end_run;
     ej->base.done = end_done;
+    ej->base.drop = end_drop;
     ej->game = g->id;
     ej->status = status;
     ej->winner = winner;

@@ -168,7 +168,10 @@ static void free_list(wjob *j)
 {
     while (j) {
         wjob *next = j->next;
-        free(j);
+        if (j->drop)
+            j->drop(j);
+        else
+            free(j);
         j = next;
     }
 }

@@ -31,6 +31,7 @@ struct wjob {
     wjob *next;
     int (*run)(store *st, wjob *j);
     void (*done)(void *app, wjob *j);
+    void (*drop)(wjob *j);  /* frees a job never done (writer_free); NULL: free() */
     int ok;
     store_err err;
 };
@@ -43,7 +44,7 @@ typedef struct writer writer;
 writer *writer_new(store *loop, const char *path, int sync_full, net *wake, void *app,
                    store_err *err);
 /* Commits what is waiting, stops the thread; writes not yet done are
- * freed with free() without their `done`. */
+ * dropped (their `drop`, or free()) without their `done`. */
 void writer_free(writer *w);
 void writer_submit(writer *w, wjob *j);
 /* Calls `done` of every finished write, in order, on the calling (loop)
