@@ -231,6 +231,14 @@ out:
     workers_free(s->mail_pool);
     s->pool = s->hash_pool = s->mail_pool = NULL;
     /* the writer commits what it holds; answers to it go nowhere now */
+    if (s->writer) {
+        writer_stats ws;
+        writer_get_stats(s->writer, &ws);
+        fprintf(stderr,
+                "citadel serve: the writer committed %ld writes in %ld batches (at most %ld "
+                "in one), busy %.1f s, of which %.1f s committing\n",
+                ws.writes, ws.batches, ws.largest, ws.busy_ms / 1e3, ws.commit_ms / 1e3);
+    }
     writer_free(s->writer);
     s->writer = NULL;
     /* timers and clients go before the net they live in */

@@ -41,6 +41,13 @@ static void fail_all(wjob *list, wjob *upto, const char *why)
     }
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 /* Runs and commits one batch (a list linked by next, n long). */
 static void run_batch(writer *w, wjob *list, int n)
 {
@@ -49,6 +56,7 @@ static void run_batch(writer *w, wjob *list, int n)
         struct timespec ts = {w->delay_ms / 1000, (w->delay_ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }
+    double t0 = now_ms(), t1 = t0;
     wjob *first = list;  /* the first job of the open transaction */
     if (store_batch_begin(w->st, &e) != 0) {
         for (wjob *j = list; j; j = j->next) {
@@ -75,9 +83,13 @@ static void run_batch(writer *w, wjob *list, int n)
         if (!first)
             return;
     }
+    t1 = now_ms();
     if (store_batch_commit(w->st, &e) != 0)
         fail_all(first, NULL, e.msg);
+    double t2 = now_ms();
     pthread_mutex_lock(&w->lock);
+    w->stats.busy_ms += t2 - t0;
+    w->stats.commit_ms += t2 - t1;
     w->stats.batches++;
     w->stats.writes += n;
     if (n > w->stats.largest)

@@ -55,6 +55,8 @@ typedef struct writer_stats {
     long batches;    /* transactions committed or failed */
     long writes;     /* writes in them */
     long largest;    /* most writes in one batch */
+    double busy_ms;  /* time spent running and committing batches */
+    double commit_ms;  /* of which committing (the disk's flushes) */
     int backlog;     /* submitted and not yet done */
 } writer_stats;
 void writer_get_stats(writer *w, writer_stats *out);

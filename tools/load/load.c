@@ -48,6 +48,7 @@
 #define MAX_GAMES 20000
 #define MAX_SPECTATORS 20000
 #define MAX_SECONDS 86400
+#define STEADY_NS 10000000000LL  /* steady: moves sent this long after all were open */
 
 enum { P_IDLE, P_SEEKING, P_PLAYING };          /* a pair */
 
@@ -205,6 +206,13 @@ static void on_move(conn *p, json_t *m)
             st.lat_us = xrealloc(st.lat_us, st.caplat * sizeof *st.lat_us);
         }
         st.lat_us[st.nlat++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+        if (st.all_open_ns && pr->sent_ns >= st.all_open_ns + STEADY_NS) {
+            if (st.nsteady == st.capsteady) {
+                st.capsteady = st.capsteady ? st.capsteady * 2 : 65536;
+                st.steady_us = xrealloc(st.steady_us, st.capsteady * sizeof *st.steady_us);
+            }
+            st.steady_us[st.nsteady++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+        }
         pr->pending = 0;
         st.moves++;
     }
@@ -428,12 +436,17 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static double pct_of(const uint32_t *lat, size_t n, double q)
+{
+    if (!n)
+        return 0;
+    size_t i = (size_t)(q * (double)(n - 1) + 0.5);
+    return lat[i] / 1000.0;
+}
+
 static double pct(double q)
 {
-    if (!st.nlat)
-        return 0;
-    size_t i = (size_t)(q * (double)(st.nlat - 1) + 0.5);
-    return st.lat_us[i] / 1000.0;
+    return pct_of(st.lat_us, st.nlat, q);
 }
 
 /* Prints the summary; returns the number of errors. */
@@ -442,6 +455,8 @@ static long report(void)
     double secs = (double)(now_ns() - st.start_ns) / 1e9;
     if (st.nlat)
         qsort(st.lat_us, st.nlat, sizeof *st.lat_us, cmp_u32);
+    if (st.nsteady)
+        qsort(st.steady_us, st.nsteady, sizeof *st.steady_us, cmp_u32);
     printf("load: %d games on %s:%d for %.1f s, move delay %d ms, %d spectators, churn %g\n",
            opt.games, opt.host, opt.port, secs, opt.delay_ms, opt.spectators, opt.churn);
     printf("connections: peak %d, at end %d of %d", st.peak, st.open, nconns);
@@ -452,6 +467,16 @@ static long report(void)
     printf("latency ms (move sent -> opponent gets it): p50 %.2f  p90 %.2f  p99 %.2f  max %.2f"
            "  (n=%zu)\n",
            pct(0.50), pct(0.90), pct(0.99), pct(1.0), st.nlat);
+    long long steady_from = st.all_open_ns + STEADY_NS;
+    if (st.all_open_ns && now_ns() > steady_from) {
+        double span = (double)(now_ns() - steady_from) / 1e9;
+        printf("steady (moves sent %d s after all were open, %.1f s): %.1f moves per second, "
+               "latency ms p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  (n=%zu)\n",
+               (int)(STEADY_NS / 1000000000LL), span, (double)st.nsteady / span,
+               pct_of(st.steady_us, st.nsteady, 0.50), pct_of(st.steady_us, st.nsteady, 0.90),
+               pct_of(st.steady_us, st.nsteady, 0.99), pct_of(st.steady_us, st.nsteady, 1.0),
+               st.nsteady);
+    }
     printf("reconnects: players %ld (of %ld drops), spectators %ld (of %ld drops)\n",
            st.reconnects[0], st.drops[0], st.reconnects[1], st.drops[1]);
     printf("spectator watches: %ld (%ld games ended while watched, %ld left with unwatch)\n",

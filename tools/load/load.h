@@ -80,6 +80,10 @@ struct stats {
     long long start_ns, all_open_ns;
     uint32_t *lat_us;
     size_t nlat, caplat;
+    /* the same for moves sent once the run is steady (STEADY_NS after all
+     * connections were open): ramp-up excluded */
+    uint32_t *steady_us;
+    size_t nsteady, capsteady;
 };
 
 extern struct options opt;      /* the command line's options */
