@@ -61,7 +61,8 @@ typedef struct pair {
     long long sent_ns;
 } pair;
 
-struct options opt = { "127.0.0.1", 0, 0, 0, 1000, 100, 0, 18, 0, 0.0, "rampart" };
+struct options opt = { .host = "127.0.0.1", .delay_ms = 1000, .move_limit = 100, .rate = 18,
+                       .variant = "rampart" };
 
 conn *conns;
 static pair *pairs;
@@ -206,6 +207,10 @@ static void on_move(conn *p, json_t *m)
             st.lat_us = xrealloc(st.lat_us, st.caplat * sizeof *st.lat_us);
         }
         st.lat_us[st.nlat++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+        st.tl_moves++;
+        st.tl_slow += us > 100000;
+        if (us > st.tl_max_us)
+            st.tl_max_us = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
         if (st.all_open_ns && pr->sent_ns >= st.all_open_ns + STEADY_NS) {
             if (st.nsteady == st.capsteady) {
                 st.capsteady = st.capsteady ? st.capsteady * 2 : 65536;
@@ -505,7 +510,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: load --port P --games N --duration S [--move-delay-ms D]\n"
                     "            [--host 127.0.0.1] [--variant rampart] [--move-limit 100]\n"
-                    "            [--spectators N] [--churn P] [--games-total N] [--rate R]\n");
+                    "            [--spectators N] [--churn P] [--games-total N] [--rate R]\n"
+                    "            [--timeline 1]\n");
     exit(2);
 }
 
@@ -543,6 +549,8 @@ int main(int argc, char **argv)
             opt.spectators = arg_int(v, 0, MAX_SPECTATORS);
         else if (strcmp(a, "--games-total") == 0)
             opt.games_total = arg_long(v, 1, 1000000000L);
+        else if (strcmp(a, "--timeline") == 0)
+            opt.timeline = arg_int(v, 0, 1);
         else if (strcmp(a, "--rate") == 0)
             opt.rate = arg_int(v, 0, 100000);
         else if (strcmp(a, "--churn") == 0) {
@@ -599,7 +607,7 @@ int main(int argc, char **argv)
     }
     st.start_ns = now_ns();
     long long end_ns = st.start_ns + (long long)opt.seconds * 1000000000LL;
-    long long churn_ns = st.start_ns + 1000000000LL;
+    long long churn_ns = st.start_ns + 1000000000LL, tl_ns = churn_ns;
     start_next();
 
     struct epoll_event evs[256];
@@ -627,6 +635,14 @@ int main(int argc, char **argv)
         if (opt.churn > 0 && now >= churn_ns) {
             churn();
             churn_ns += 1000000000LL;
+        }
+        if (opt.timeline && now >= tl_ns) {
+            fprintf(stderr, "load: %3lld s: %ld moves, slowest %.1f ms, %ld over 100 ms\n",
+                    (tl_ns - st.start_ns) / 1000000000LL, st.tl_moves, st.tl_max_us / 1000.0,
+                    st.tl_slow);
+            st.tl_moves = st.tl_slow = 0;
+            st.tl_max_us = 0;
+            tl_ns += 1000000000LL;
         }
     }
     stopping = 1;

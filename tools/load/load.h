@@ -60,6 +60,7 @@ typedef struct timer {
 struct options {
     const char *host;
     int port, games, seconds, delay_ms, move_limit, spectators, rate;
+    int timeline;        /* print each second's moves and slowest latency */
     long games_total;
     double churn;
     const char *variant;
@@ -72,6 +73,8 @@ struct timer_heap {
 
 struct stats {
     long games_started, games_finished, moves;
+    long tl_moves, tl_slow;  /* this second (--timeline): moves, and those over 100 ms */
+    uint32_t tl_max_us;
     int open, peak;
     long err_connect, err_http, err_shake, err_move, err_other, err_closed, err_proto;
     long stale, drops[2], reconnects[2], watches, watch_ended, unwatches;
