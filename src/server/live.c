@@ -39,7 +39,6 @@
 #include <time.h>
 
 #include "../ai/bots.h"
-#include "../base/elo.h"
 #include "botpool.h"
 #include "live.h"
 #include "server.h"

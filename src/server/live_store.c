@@ -383,7 +383,6 @@ void live_end(srv *s, live *g, int status, int winner, const char *reason, clien
 
 void live_end_or_retry(srv *s, live *g, int status, int winner, const char *reason)
 {
-    char why[sizeof g->end_reason];
-    snprintf(why, sizeof why, "%s", reason);  /* reason may be g->end_reason */
-    live_end(s, g, status, winner, why, NULL, NULL, NULL);
+    /* reason may be g->end_reason: live_end copies it into its job first */
+    live_end(s, g, status, winner, reason, NULL, NULL, NULL);
 }
