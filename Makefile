@@ -15,7 +15,9 @@ CC      ?= cc
 FUZZCC  ?= clang
 WARN    := -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion -Wmissing-prototypes \
            -Wstrict-prototypes -Wpointer-arith -Wformat=2 -Wundef -Wvla -Werror
-STD     := -std=c11 -D_POSIX_C_SOURCE=200809L
+# libpq's header folder (Debian's libpq-dev), for the store's PostgreSQL backend.
+PG_INC  := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+STD     := -std=c11 -D_POSIX_C_SOURCE=200809L $(PG_INC)
 LIBS    := -lm -lpthread
 
 SRC_LIB := $(wildcard src/base/*.c) $(wildcard src/games/*.c) $(wildcard src/games/*/*.c) \
@@ -31,7 +33,7 @@ SRC_LIB += $(GEN_NET)
 # The server, linked into the `citadel` binary only (the unit tests and fuzz
 # targets need none of its libraries).
 SRC_SRV := $(wildcard src/server/*.c) $(wildcard src/store/*.c)
-SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lsodium -lcmark -lcurl
+SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lpq -lsodium -lcmark -lcurl
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
 # the real server driven over the wire by that client.
@@ -70,12 +72,12 @@ build/$(1)/tests/test_store build/$(1)/tests/test_store_results build/$(1)/tests
         tests/server/%.c tests/server/store_fixture.h $$(wildcard src/store/*.c src/store/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    $$< $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lcmocka $$(LIBS)
+	    $$< $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lpq -lcmocka $$(LIBS)
 build/$(1)/tests/test_writer: tests/server/test_writer.c tests/server/store_fixture.h \
         src/server/writer.c src/server/writer.h $$(wildcard src/store/*.c src/store/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    $$< src/server/writer.c $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lcmocka $$(LIBS)
+	    $$< src/server/writer.c $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lpq -lcmocka $$(LIBS)
 build/$(1)/tests/test_quota: tests/server/test_quota.c src/server/quota.c src/server/quota.h
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
@@ -96,7 +98,7 @@ build/$(1)/tests/test_%: tests/server/test_%.c $$(wildcard tests/server/*.h) \
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
 	    tests/server/client.c tests/server/wire.c tests/server/wirelog.c tests/server/smtp_sink.c \
-	    -o $$@ -ljansson -lsqlite3 -lcmocka -lcrypto \
+	    -o $$@ -ljansson -lsqlite3 -lpq -lcmocka -lcrypto \
 	    $$(LIBS)
 $(1): build/$(1)/citadel
 $(1)-tests: $$(addprefix build/$(1)/tests/,$$(UNIT) $$(SRVTEST))

@@ -4,6 +4,7 @@
 # Tiers:
 #   unit         cmocka tests on the debug build (position checks after
 #                every make)
+#   pg           the store's tests again, on a private PostgreSQL cluster
 #   sanitizers   the same unit tests, and the integration tests, built with
 #                AddressSanitizer + UndefinedBehaviorSanitizer
 #   server       `citadel serve` started on a loopback port and driven over
@@ -83,6 +84,29 @@ for t in build/asan/tests/test_*; do
     [ -x "$t" ] && run_cmocka "$t" asan
 done
 
+# --- PostgreSQL -------------------------------------------------------------------
+# A private PostgreSQL cluster (tests/pg.sh: a temporary folder, a free
+# port, stopped at the end of the run). The store's tests run on it once
+# more (the tests of SQLite's own files and pragmas skip themselves), and,
+# in the server tier below, the over-the-wire tests once more with every
+# server on a database of its own in it.
+note "store on PostgreSQL (debug and ASan + UBSan builds)"
+pg_dir=
+if pg_env=$(bash tests/pg.sh start 2>&1); then
+    eval "$pg_env"
+    pg_dir=$CITADEL_TEST_PG_DIR
+    for t in test_store test_store_results test_store_community test_writer; do
+        run_cmocka build/debug/tests/$t pg
+        run_cmocka build/asan/tests/$t pg-asan
+    done
+    pg_uri=$CITADEL_TEST_PG
+    unset CITADEL_TEST_PG CITADEL_TEST_PG_DIR
+else
+    echo "$pg_env" | tail -n 20
+    record fail "pg:cluster"
+fi
+trap 'rm -f "$RESULTS"; [ -n "$pg_dir" ] && bash tests/pg.sh stop "$pg_dir"' EXIT
+
 # --- the server over the wire ---------------------------------------------------
 # The real `citadel serve` on a loopback port, driven by tests/server/client.c;
 # once as the release build, once as the sanitizer build (a sanitizer report
@@ -102,6 +126,15 @@ note "server (release build)"
 for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_group_commit; do
     CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-release
 done
+if [ -n "$pg_dir" ]; then
+    note "server on PostgreSQL (release build; test_group_commit: ASan + UBSan build)"
+    for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation; do
+        CITADEL_TEST_PG=$pg_uri CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-pg
+    done
+    CITADEL_TEST_PG=$pg_uri CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_group_commit server-pg-asan
+    bash tests/pg.sh stop "$pg_dir"
+    pg_dir=
+fi
 note "server (ASan + UBSan build)"
 for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_group_commit; do
     CITADEL=build/asan/citadel run_cmocka build/debug/tests/$t server-asan

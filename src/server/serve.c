@@ -33,13 +33,14 @@ static void on_signal(int sig)
 }
 
 static const char serve_usage[] =
-    "usage: citadel serve [--listen ADDR:PORT] [--db FILE] [--web DIR] [--workers N]\n"
+    "usage: citadel serve [--listen ADDR:PORT] [--db FILE|URI] [--web DIR] [--workers N]\n"
     "                     [--ipv6] [--sync-normal] [--abandon-ms MS] [--limit NAME=N]...\n"
     "                     [--allow-origin ORIGIN]... [--behind-tls] [--trust-proxy ADDR]\n"
     "                     [--tls-cert FILE --tls-key FILE] [--bot NAME=SPEC]...\n"
     "                     [--smtp URL --support-to ADDRESS [--mail-from ADDRESS]] [--site URL]\n"
     "  --listen        address and port (default 127.0.0.1:8080; port 0 picks one)\n"
-    "  --db            the SQLite file (default citadel.db in the working folder)\n"
+    "  --db            the SQLite file (default citadel.db in the working folder), or\n"
+    "                  a PostgreSQL database: postgresql://user:password@host/name\n"
     "  --web           the built web page (default web/dist)\n"
     "  --workers       threads for bots (default: the cores); password hashing has\n"
     "                  half as many of its own\n"
@@ -184,6 +185,13 @@ int serve_main(int argc, char **argv)
         fprintf(stderr, "citadel serve: %s\n", e.msg);
         return 1;
     }
+    if (store_claim_server(st, &e) != 0) {
+        fprintf(stderr, "citadel serve: %s\n", e.msg);
+        store_close(st);
+        return 1;
+    }
+    char shown[256];
+    store_path_shown(db, shown, sizeof shown);
     int rc = 1, resumed = 0;
     srv *s = srv_new(&cfg, st, err, sizeof err);
     if (!s) {
@@ -219,7 +227,7 @@ int serve_main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     printf("citadel serve: listening on %s://%s:%d (database %s, %d games resumed)\n",
-           tls_cert ? "https" : "http", addr, net_port(s->net), db, resumed);
+           tls_cert ? "https" : "http", addr, net_port(s->net), shown, resumed);
     fflush(stdout);
     net_run(s->net);
     rc = 0;

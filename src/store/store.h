@@ -2,20 +2,23 @@
  *
  * The server stores players, sessions, games, every move with its clock
  * time, results, ratings and their history. This header is the only way it
- * does so; store_sqlite.c implements it on SQLite (WAL). Another backend
- * (PostgreSQL, for several servers) would implement the same functions.
+ * does so, on SQLite (WAL; store_sqlite.c) or PostgreSQL (store_pg.c): one
+ * implementation of the functions (store.c and the others, through db.h)
+ * runs on both, and the store's tests run against both.
  *
  * Durability.  Every function that writes returns only after its change is
  * committed (in a batch, below: is committed when the batch is): a process
  * killed at any moment afterwards loses nothing that a write function
  * reported as done. (SQLite: WAL; store_open's `sync_full`, the server's
  * default, makes a commit survive a power cut as well as a killed process,
- * synchronous=NORMAL only the latter.)
+ * synchronous=NORMAL only the latter. PostgreSQL: synchronous_commit on,
+ * or off without sync_full: then a crash of the database server itself
+ * may lose the last moments.)
  *
  * Locks.  A write that finds the database locked (by another process, say)
- * waits at most a quarter of a second, and while the lock stays taken
- * fails at once: the caller's thread (the server's event loop) never
- * stalls for long.
+ * waits at most a quarter of a second (on SQLite, while the lock stays
+ * taken, it then fails at once): the caller's thread (the server's event
+ * loop) never stalls for long.
  *
  * Threads.  A store is used by one thread at a time. The server opens two
  * on one database: the event loop's, and its writer's (src/server/writer.h),
@@ -45,13 +48,28 @@ typedef struct store_err {
 } store_err;
 
 /* Opens (creating if needed) the database at path and brings its schema
- * up to date by numbered migrations kept in the code (PRAGMA user_version).
- * ":memory:" gives a private in-memory store for tests. NULL on failure. */
+ * up to date by numbered migrations kept in the code (SQLite: PRAGMA
+ * user_version; PostgreSQL: the table citadel_schema). A path that begins
+ * postgresql:// or postgres:// is a libpq connection URI; ":memory:" gives
+ * a private in-memory SQLite store for tests; anything else is a SQLite
+ * file. NULL on failure. */
 store *store_open(const char *path, int sync_full, store_err *err);
 void store_close(store *s);
 
 /* The schema version the store is at after store_open. */
 int store_schema_version(store *s);
+
+/* Is the store on PostgreSQL? */
+int store_is_pg(store *s);
+
+/* Makes this store's connection the one server of its database (one
+ * PostgreSQL database may be reached by several): 0, or STORE_TAKEN while
+ * another connection holds the claim. PostgreSQL: a session advisory lock,
+ * let go when the connection ends, however it ends; SQLite: always 0. */
+int store_claim_server(store *s, store_err *err);
+
+/* path as it may be shown: a URI's password, if any, as "***". */
+void store_path_shown(const char *path, char *out, size_t size);
 
 /* --- group commit --------------------------------------------------------
  * Between store_batch_begin and store_batch_commit the write functions

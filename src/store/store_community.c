@@ -1,4 +1,4 @@
-/* store_community.c -- community.h on SQLite, all but the message board
+/* store_community.c -- community.h on either backend (db.h), all but the message board
  * (store_forum.c): players' roles, mutes and closed accounts,
  * notifications, support tickets, the mail queue, game chat, reports and
  * the moderators' audit log (store_sqlite.c tells the design; schema 4
@@ -55,16 +55,16 @@ static const char *const sql[CS_COUNT] = {
     [CS_CLOSE_SESSIONS] = "DELETE FROM sessions WHERE player = ?1",
 
     [CS_NOTE_ADD] = "INSERT INTO notifications (player, kind, sender, thread, post, ticket, "
-                    "title, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    "title, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
     [CS_NOTES] = "SELECT " NOTE_COLS " WHERE n.player = ?1 ORDER BY n.id DESC LIMIT ?2",
     [CS_NOTES_UNREAD] = "SELECT count(*) FROM notifications WHERE player = ?1 AND is_read = 0",
     [CS_NOTES_READ] = "UPDATE notifications SET is_read = 1 WHERE player = ?1 AND is_read = 0 "
                       "AND (?2 = 0 OR id <= ?2)",
 
     [CS_TICKET_ADD] = "INSERT INTO tickets (player, email, kind, subject, created, updated, "
-                      "status, messages) VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 1)",
+                      "status, messages) VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, 1) RETURNING id",
     [CS_TICKET_MSG_ADD] = "INSERT INTO ticket_messages (ticket, author, staff, created, body) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5)",
+                          "VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
     [CS_TICKET_GET] = "SELECT " TICKET_COLS " WHERE k.id = ?1",
     [CS_TICKET_TOUCH] = "UPDATE tickets SET updated = ?2, status = ?3, "
                         "messages = messages + 1 WHERE id = ?1",
@@ -83,7 +83,7 @@ static const char *const sql[CS_COUNT] = {
     [CS_TICKETS_COUNT_A] = "SELECT count(*) FROM tickets k " TICKETS_A,
 
     [CS_MAIL_ADD] = "INSERT INTO mail_queue (to_addr, reply_to, subject, body, created, "
-                    "next_try) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    "next_try) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
     [CS_MAIL_DUE] = "SELECT " MAIL_COLS " WHERE sent = 0 AND next_try <= ?1 "
                     "ORDER BY id LIMIT ?2",
     [CS_MAIL_GET] = "SELECT " MAIL_COLS " WHERE id = ?1",
@@ -93,14 +93,14 @@ static const char *const sql[CS_COUNT] = {
     [CS_MAIL_WAITING] = "SELECT count(*) FROM mail_queue WHERE sent = 0",
 
     [CS_CHAT_ADD] = "INSERT INTO chat_lines (game, room, author, time, text) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5)",
+                    "VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
     [CS_CHAT_LINES] = "SELECT " CHAT_COLS " WHERE c.game = ?1 AND c.room = ?2 AND c.hidden = 0 "
                       "ORDER BY c.id DESC LIMIT ?3",
     [CS_CHAT_GET] = "SELECT " CHAT_COLS " WHERE c.id = ?1",
     [CS_CHAT_HIDE] = "UPDATE chat_lines SET hidden = ?2 WHERE id = ?1",
 
     [CS_REPORT_ADD] = "INSERT INTO reports (reporter, kind, target, reason, created) "
-                      "VALUES (?1, ?2, ?3, ?4, ?5)",
+                      "VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
     [CS_REPORT_GET] = "SELECT " REPORT_COLS " WHERE r.id = ?1",
     [CS_REPORTS_OLDEST] = "SELECT " REPORT_COLS " WHERE r.status = ?3 "
                           "ORDER BY r.id LIMIT ?1 OFFSET ?2",
@@ -116,7 +116,7 @@ static const char *const sql[CS_COUNT] = {
                           "status = 1 WHERE id = ?1",
 
     [CS_AUDIT_ADD] = "INSERT INTO audit_log (actor, action, target_kind, target, detail, "
-                     "created) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                     "created) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
     [CS_AUDIT] = "SELECT l.id, l.actor, coalesce(a.name, ''), l.action, l.target_kind, "
                  "l.target, l.detail, l.created FROM audit_log l "
                  "LEFT JOIN players a ON a.id = l.actor ORDER BY l.id DESC LIMIT ?1 OFFSET ?2",
@@ -125,59 +125,57 @@ static const char *const sql[CS_COUNT] = {
 
 int store_community_prepare(store *s, store_err *err)
 {
-    return prepare_each(s, sql, s->cst, CS_COUNT, "community", err);
+    return prepare_each(s, sql, NULL, s->cst, CS_COUNT, "community", err);
 }
 
-static sqlite3_stmt *cs(store *s, int id)
+static dbq *cs(store *s, int id)
 {
     return fresh(s->cst[id]);
 }
 
-/* Runs an INSERT; on success *id (may be NULL) gets the new row's id. A
- * foreign key leading nowhere is said as `nobody`. */
-static int insert(store *s, sqlite3_stmt *st, int64_t *id, store_err *err, const char *what,
+/* Runs an INSERT ... RETURNING id; on success *id (may be NULL) gets the
+ * new row's id. A foreign key leading nowhere is said as `nobody`. */
+static int insert(store *s, dbq *st, int64_t *id, store_err *err, const char *what,
                   const char *nobody)
 {
-    int rc = sqlite3_step(st);
+    int rc = q_step(st);
+    if (rc == DB_ROW && id)
+        *id = q_col_int64(st, 0);
     done(st);
-    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+    if (rc == DB_FOREIGN)
         return fail(err, "%s: %s", what, nobody);
-    if (rc != SQLITE_DONE)
-        return db_fail(s, err, what);
-    if (id)
-        *id = sqlite3_last_insert_rowid(s->db);
-    return 0;
+    return rc == DB_ROW ? 0 : db_fail(s, err, what);
 }
 
 /* A row by its id: read fills out from it; STORE_NOT_FOUND if none. */
-static int get_one(store *s, int stmt, int64_t id, void (*read)(sqlite3_stmt *, void *),
+static int get_one(store *s, int stmt, int64_t id, void (*read)(dbq *, void *),
                    void *out, store_err *err, const char *what)
 {
-    sqlite3_stmt *st = cs(s, stmt);
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
+    dbq *st = cs(s, stmt);
+    q_int64(st, 1, id);
+    int rc = q_step(st);
+    if (rc == DB_ROW)
         read(st, out);
     done(st);
-    if (rc == SQLITE_DONE) {
+    if (rc == DB_DONE) {
         fail(err, "%s: no row %lld", what, (long long)id);
         return STORE_NOT_FOUND;
     }
-    return rc == SQLITE_ROW ? 0 : db_fail(s, err, what);
+    return rc == DB_ROW ? 0 : db_fail(s, err, what);
 }
 
 /* Rows of a list statement into out (room for max, each `size` bytes),
  * read by read; returns how many, or -1. */
-static int list(store *s, sqlite3_stmt *st, void (*read)(sqlite3_stmt *, void *), void *out,
+static int list(store *s, dbq *st, void (*read)(dbq *, void *), void *out,
                 size_t size, int max, store_err *err, const char *what)
 {
-    int n = 0, rc = SQLITE_DONE;
-    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW)
+    int n = 0, rc = DB_DONE;
+    while (n < max && (rc = q_step(st)) == DB_ROW)
         read(st, (char *)out + (size_t)n++ * size);
     if (n == max)
-        rc = SQLITE_DONE;
+        rc = DB_DONE;
     done(st);
-    return rc == SQLITE_DONE ? n : db_fail(s, err, what);
+    return rc == DB_DONE ? n : db_fail(s, err, what);
 }
 
 /* --- roles, mutes, closed accounts -------------------------------------- */
@@ -185,21 +183,21 @@ static int list(store *s, sqlite3_stmt *st, void (*read)(sqlite3_stmt *, void *)
 int store_standing_get(store *s, int64_t player, store_standing *out, store_err *err)
 {
     assert(s && out);
-    sqlite3_stmt *st = cs(s, CS_STANDING_GET);
-    sqlite3_bind_int64(st, 1, player);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
+    dbq *st = cs(s, CS_STANDING_GET);
+    q_int64(st, 1, player);
+    int rc = q_step(st);
+    if (rc == DB_ROW) {
         memset(out, 0, sizeof *out);
-        out->role = sqlite3_column_int(st, 0);
-        out->muted_until = sqlite3_column_int64(st, 1);
-        out->closed = sqlite3_column_int(st, 2);
+        out->role = q_col_int(st, 0);
+        out->muted_until = q_col_int64(st, 1);
+        out->closed = q_col_int(st, 2);
     }
     done(st);
-    if (rc == SQLITE_DONE) {
+    if (rc == DB_DONE) {
         fail(err, "no player %lld", (long long)player);
         return STORE_NOT_FOUND;
     }
-    return rc == SQLITE_ROW ? 0 : db_fail(s, err, "read standing");
+    return rc == DB_ROW ? 0 : db_fail(s, err, "read standing");
 }
 
 int store_role_set(store *s, int64_t player, int role, store_err *err)
@@ -208,17 +206,17 @@ int store_role_set(store *s, int64_t player, int role, store_err *err)
     if (role < STORE_ROLE_PLAYER || role > STORE_ROLE_ADMIN)
         return fail(err, "no role %d", role);
     store_write_begin(s, "set role");
-    sqlite3_stmt *st = cs(s, CS_ROLE_SET);
-    sqlite3_bind_int64(st, 1, player);
-    sqlite3_bind_int(st, 2, role);
+    dbq *st = cs(s, CS_ROLE_SET);
+    q_int64(st, 1, player);
+    q_int(st, 2, role);
     return update_one(s, st, err, "set role");
 }
 
 int store_role_count(store *s, int role, store_err *err)
 {
     assert(s);
-    sqlite3_stmt *st = cs(s, CS_ROLE_COUNT);
-    sqlite3_bind_int(st, 1, role);
+    dbq *st = cs(s, CS_ROLE_COUNT);
+    q_int(st, 1, role);
     int n = 0;
     return count_of(s, st, &n, err, "count a role") != 0 ? -1 : n;
 }
@@ -227,9 +225,9 @@ int store_mute_set(store *s, int64_t player, int64_t until, store_err *err)
 {
     assert(s);
     store_write_begin(s, "mute");
-    sqlite3_stmt *st = cs(s, CS_MUTE_SET);
-    sqlite3_bind_int64(st, 1, player);
-    sqlite3_bind_int64(st, 2, until);
+    dbq *st = cs(s, CS_MUTE_SET);
+    q_int64(st, 1, player);
+    q_int64(st, 2, until);
     return update_one(s, st, err, "mute");
 }
 
@@ -239,15 +237,15 @@ int store_account_close(store *s, int64_t player, store_err *err)
     store_write_begin(s, "close account");
     if (begin(s, err, "close account") != 0)
         return -1;
-    sqlite3_stmt *st = cs(s, CS_CLOSE);
-    sqlite3_bind_int64(st, 1, player);
+    dbq *st = cs(s, CS_CLOSE);
+    q_int64(st, 1, player);
     int rc = update_one(s, st, err, "close account");
     if (rc != 0) {
         rollback(s);
         return rc;
     }
     st = cs(s, CS_CLOSE_SESSIONS);
-    sqlite3_bind_int64(st, 1, player);
+    q_int64(st, 1, player);
     if (step_done(s, st, err, "close account: sessions") != 0)
         return rollback(s);
     return commit(s, err, "close account");
@@ -264,33 +262,33 @@ int store_note_add(store *s, const store_note *n, int64_t *id, store_err *err)
     if (!fits(n->title, STORE_TITLE_MAX))
         return fail(err, "a title has at most %d bytes", STORE_TITLE_MAX);
     store_write_begin(s, "add notification");
-    sqlite3_stmt *st = cs(s, CS_NOTE_ADD);
-    sqlite3_bind_int64(st, 1, n->player);
+    dbq *st = cs(s, CS_NOTE_ADD);
+    q_int64(st, 1, n->player);
     bind_text(st, 2, n->kind);
     bind_player(st, 3, n->from);
-    sqlite3_bind_int64(st, 4, n->thread);
-    sqlite3_bind_int64(st, 5, n->post);
-    sqlite3_bind_int64(st, 6, n->ticket);
+    q_int64(st, 4, n->thread);
+    q_int64(st, 5, n->post);
+    q_int64(st, 6, n->ticket);
     bind_text(st, 7, n->title);
-    sqlite3_bind_int64(st, 8, n->created);
+    q_int64(st, 8, n->created);
     return insert(s, st, id, err, "add notification", "no such player");
 }
 
-static void read_note(sqlite3_stmt *st, void *out)
+static void read_note(dbq *st, void *out)
 {
     store_note *n = out;
     memset(n, 0, sizeof *n);
-    n->id = sqlite3_column_int64(st, 0);
-    n->player = sqlite3_column_int64(st, 1);
+    n->id = q_col_int64(st, 0);
+    n->player = q_col_int64(st, 1);
     column_text(st, 2, n->kind, sizeof n->kind);
-    n->from = sqlite3_column_int64(st, 3);
+    n->from = q_col_int64(st, 3);
     column_text(st, 4, n->from_name, sizeof n->from_name);
-    n->thread = sqlite3_column_int64(st, 5);
-    n->post = sqlite3_column_int64(st, 6);
-    n->ticket = sqlite3_column_int64(st, 7);
+    n->thread = q_col_int64(st, 5);
+    n->post = q_col_int64(st, 6);
+    n->ticket = q_col_int64(st, 7);
     column_text(st, 8, n->title, sizeof n->title);
-    n->created = sqlite3_column_int64(st, 9);
-    n->read = sqlite3_column_int(st, 10);
+    n->created = q_col_int64(st, 9);
+    n->read = q_col_int(st, 10);
 }
 
 int store_notes(store *s, int64_t player, int max, store_note *out, int *unread,
@@ -300,14 +298,14 @@ int store_notes(store *s, int64_t player, int max, store_note *out, int *unread,
     if (!page_ok(0, max, err))
         return -1;
     if (unread) {
-        sqlite3_stmt *st = cs(s, CS_NOTES_UNREAD);
-        sqlite3_bind_int64(st, 1, player);
+        dbq *st = cs(s, CS_NOTES_UNREAD);
+        q_int64(st, 1, player);
         if (count_of(s, st, unread, err, "count notifications") != 0)
             return -1;
     }
-    sqlite3_stmt *st = cs(s, CS_NOTES);
-    sqlite3_bind_int64(st, 1, player);
-    sqlite3_bind_int(st, 2, max);
+    dbq *st = cs(s, CS_NOTES);
+    q_int64(st, 1, player);
+    q_int(st, 2, max);
     return list(s, st, read_note, out, sizeof *out, max, err, "list notifications");
 }
 
@@ -315,9 +313,9 @@ int store_notes_read(store *s, int64_t player, int64_t upto, store_err *err)
 {
     assert(s);
     store_write_begin(s, "read notifications");
-    sqlite3_stmt *st = cs(s, CS_NOTES_READ);
-    sqlite3_bind_int64(st, 1, player);
-    sqlite3_bind_int64(st, 2, upto);
+    dbq *st = cs(s, CS_NOTES_READ);
+    q_int64(st, 1, player);
+    q_int64(st, 2, upto);
     return step_done(s, st, err, "read notifications");
 }
 
@@ -346,20 +344,20 @@ int store_ticket_add(store *s, const store_ticket *t, const char *body, int64_t 
     store_write_begin(s, "add ticket");
     if (begin(s, err, "add ticket") != 0)
         return -1;
-    sqlite3_stmt *st = cs(s, CS_TICKET_ADD);
+    dbq *st = cs(s, CS_TICKET_ADD);
     bind_player(st, 1, t->player);
     bind_text(st, 2, t->email);
     bind_text(st, 3, t->kind);
     bind_text(st, 4, t->subject);
-    sqlite3_bind_int64(st, 5, now);
+    q_int64(st, 5, now);
     int64_t tid = 0;
     if (insert(s, st, &tid, err, "add ticket", "no such player") != 0)
         return rollback(s);
     st = cs(s, CS_TICKET_MSG_ADD);
-    sqlite3_bind_int64(st, 1, tid);
+    q_int64(st, 1, tid);
     bind_player(st, 2, t->player);
-    sqlite3_bind_int(st, 3, 0);
-    sqlite3_bind_int64(st, 4, now);
+    q_int(st, 3, 0);
+    q_int64(st, 4, now);
     bind_text(st, 5, body);
     if (insert(s, st, NULL, err, "add ticket: its message", "no such player") != 0)
         return rollback(s);
@@ -370,20 +368,20 @@ int store_ticket_add(store *s, const store_ticket *t, const char *body, int64_t 
     return 0;
 }
 
-static void read_ticket(sqlite3_stmt *st, void *out)
+static void read_ticket(dbq *st, void *out)
 {
     store_ticket *t = out;
     memset(t, 0, sizeof *t);
-    t->id = sqlite3_column_int64(st, 0);
-    t->player = sqlite3_column_int64(st, 1);
+    t->id = q_col_int64(st, 0);
+    t->player = q_col_int64(st, 1);
     column_text(st, 2, t->player_name, sizeof t->player_name);
     column_text(st, 3, t->email, sizeof t->email);
     column_text(st, 4, t->kind, sizeof t->kind);
     column_text(st, 5, t->subject, sizeof t->subject);
-    t->created = sqlite3_column_int64(st, 6);
-    t->updated = sqlite3_column_int64(st, 7);
-    t->status = sqlite3_column_int(st, 8);
-    t->messages = sqlite3_column_int(st, 9);
+    t->created = q_col_int64(st, 6);
+    t->updated = q_col_int64(st, 7);
+    t->status = q_col_int(st, 8);
+    t->messages = q_col_int(st, 9);
 }
 
 int store_ticket_get(store *s, int64_t id, store_ticket *out, store_err *err)
@@ -401,21 +399,21 @@ int store_tickets(store *s, int64_t player, int status, int offset, int max,
     /* CS_TICKETS_PS + 0 .. 3, as the enum orders them */
     int which = (player > 0 ? 0 : 2) + (status >= 0 ? 0 : 1);
     if (total) {
-        sqlite3_stmt *st = cs(s, CS_TICKETS_COUNT_PS + which);
+        dbq *st = cs(s, CS_TICKETS_COUNT_PS + which);
         if (player > 0)
-            sqlite3_bind_int64(st, 3, player);
+            q_int64(st, 3, player);
         if (status >= 0)
-            sqlite3_bind_int(st, 4, status);
+            q_int(st, 4, status);
         if (count_of(s, st, total, err, "count tickets") != 0)
             return -1;
     }
-    sqlite3_stmt *st = cs(s, CS_TICKETS_PS + which);
-    sqlite3_bind_int(st, 1, max);
-    sqlite3_bind_int(st, 2, offset);
+    dbq *st = cs(s, CS_TICKETS_PS + which);
+    q_int(st, 1, max);
+    q_int(st, 2, offset);
     if (player > 0)
-        sqlite3_bind_int64(st, 3, player);
+        q_int64(st, 3, player);
     if (status >= 0)
-        sqlite3_bind_int(st, 4, status);
+        q_int(st, 4, status);
     return list(s, st, read_ticket, out, sizeof *out, max, err, "list tickets");
 }
 
@@ -431,20 +429,20 @@ int store_ticket_reply(store *s, int64_t ticket, int64_t author, int staff,
     store_write_begin(s, "answer ticket");
     if (begin(s, err, "answer ticket") != 0)
         return -1;
-    sqlite3_stmt *st = cs(s, CS_TICKET_TOUCH);
-    sqlite3_bind_int64(st, 1, ticket);
-    sqlite3_bind_int64(st, 2, now);
-    sqlite3_bind_int(st, 3, status);
+    dbq *st = cs(s, CS_TICKET_TOUCH);
+    q_int64(st, 1, ticket);
+    q_int64(st, 2, now);
+    q_int(st, 3, status);
     int rc = update_one(s, st, err, "answer ticket");
     if (rc != 0) {
         rollback(s);
         return rc;
     }
     st = cs(s, CS_TICKET_MSG_ADD);
-    sqlite3_bind_int64(st, 1, ticket);
+    q_int64(st, 1, ticket);
     bind_player(st, 2, author);
-    sqlite3_bind_int(st, 3, staff != 0);
-    sqlite3_bind_int64(st, 4, now);
+    q_int(st, 3, staff != 0);
+    q_int64(st, 4, now);
     bind_text(st, 5, body);
     int64_t mid = 0;
     if (insert(s, st, &mid, err, "answer ticket", "no such player") != 0)
@@ -456,16 +454,16 @@ int store_ticket_reply(store *s, int64_t ticket, int64_t author, int staff,
     return 0;
 }
 
-static void read_ticket_msg(sqlite3_stmt *st, void *out)
+static void read_ticket_msg(dbq *st, void *out)
 {
     store_ticket_msg *m = out;
     memset(m, 0, sizeof *m);
-    m->id = sqlite3_column_int64(st, 0);
-    m->ticket = sqlite3_column_int64(st, 1);
-    m->author = sqlite3_column_int64(st, 2);
+    m->id = q_col_int64(st, 0);
+    m->ticket = q_col_int64(st, 1);
+    m->author = q_col_int64(st, 2);
     column_text(st, 3, m->author_name, sizeof m->author_name);
-    m->staff = sqlite3_column_int(st, 4);
-    m->created = sqlite3_column_int64(st, 5);
+    m->staff = q_col_int(st, 4);
+    m->created = q_col_int64(st, 5);
     column_text(st, 6, m->body, sizeof m->body);
 }
 
@@ -475,9 +473,9 @@ int store_ticket_messages(store *s, int64_t ticket, store_ticket_msg *out, int m
     assert(s && (out || max <= 0));
     if (!page_ok(0, max, err))
         return -1;
-    sqlite3_stmt *st = cs(s, CS_TICKET_MESSAGES);
-    sqlite3_bind_int64(st, 1, ticket);
-    sqlite3_bind_int(st, 2, max);
+    dbq *st = cs(s, CS_TICKET_MESSAGES);
+    q_int64(st, 1, ticket);
+    q_int(st, 2, max);
     return list(s, st, read_ticket_msg, out, sizeof *out, max, err, "list ticket messages");
 }
 
@@ -488,10 +486,10 @@ int store_ticket_set_status(store *s, int64_t ticket, int status, int64_t now,
     if (!status_ok(status, err))
         return -1;
     store_write_begin(s, "set ticket status");
-    sqlite3_stmt *st = cs(s, CS_TICKET_STATUS);
-    sqlite3_bind_int64(st, 1, ticket);
-    sqlite3_bind_int(st, 2, status);
-    sqlite3_bind_int64(st, 3, now);
+    dbq *st = cs(s, CS_TICKET_STATUS);
+    q_int64(st, 1, ticket);
+    q_int(st, 2, status);
+    q_int64(st, 3, now);
     return update_one(s, st, err, "set ticket status");
 }
 
@@ -508,29 +506,29 @@ int store_mail_add(store *s, const store_mail *m, int64_t now, int64_t *id, stor
     if (!fits(m->body, FIELD_MAX(store_mail, body)))
         return fail(err, "a mail's body has at most %zu bytes", FIELD_MAX(store_mail, body));
     store_write_begin(s, "queue mail");
-    sqlite3_stmt *st = cs(s, CS_MAIL_ADD);
+    dbq *st = cs(s, CS_MAIL_ADD);
     bind_text(st, 1, m->to);
     bind_text(st, 2, m->reply_to);
     bind_text(st, 3, m->subject);
     bind_text(st, 4, m->body);
-    sqlite3_bind_int64(st, 5, now);
-    sqlite3_bind_int64(st, 6, m->next_try > 0 ? m->next_try : now);
+    q_int64(st, 5, now);
+    q_int64(st, 6, m->next_try > 0 ? m->next_try : now);
     return insert(s, st, id, err, "queue mail", "");
 }
 
-static void read_mail(sqlite3_stmt *st, void *out)
+static void read_mail(dbq *st, void *out)
 {
     store_mail *m = out;
     memset(m, 0, sizeof *m);
-    m->id = sqlite3_column_int64(st, 0);
+    m->id = q_col_int64(st, 0);
     column_text(st, 1, m->to, sizeof m->to);
     column_text(st, 2, m->reply_to, sizeof m->reply_to);
     column_text(st, 3, m->subject, sizeof m->subject);
     column_text(st, 4, m->body, sizeof m->body);
-    m->created = sqlite3_column_int64(st, 5);
-    m->attempts = sqlite3_column_int(st, 6);
-    m->next_try = sqlite3_column_int64(st, 7);
-    m->sent = sqlite3_column_int64(st, 8);
+    m->created = q_col_int64(st, 5);
+    m->attempts = q_col_int(st, 6);
+    m->next_try = q_col_int64(st, 7);
+    m->sent = q_col_int64(st, 8);
     column_text(st, 9, m->error, sizeof m->error);
 }
 
@@ -539,9 +537,9 @@ int store_mail_due(store *s, int64_t now, store_mail *out, int max, store_err *e
     assert(s && (out || max <= 0));
     if (!page_ok(0, max, err))
         return -1;
-    sqlite3_stmt *st = cs(s, CS_MAIL_DUE);
-    sqlite3_bind_int64(st, 1, now);
-    sqlite3_bind_int(st, 2, max);
+    dbq *st = cs(s, CS_MAIL_DUE);
+    q_int64(st, 1, now);
+    q_int(st, 2, max);
     return list(s, st, read_mail, out, sizeof *out, max, err, "list due mail");
 }
 
@@ -555,9 +553,9 @@ int store_mail_sent(store *s, int64_t id, int64_t now, store_err *err)
 {
     assert(s);
     store_write_begin(s, "mail sent");
-    sqlite3_stmt *st = cs(s, CS_MAIL_SENT);
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, now > 0 ? now : 1);  /* 0 would mean unsent */
+    dbq *st = cs(s, CS_MAIL_SENT);
+    q_int64(st, 1, id);
+    q_int64(st, 2, now > 0 ? now : 1);  /* 0 would mean unsent */
     return update_one(s, st, err, "mail sent");
 }
 
@@ -579,9 +577,9 @@ int store_mail_failed(store *s, int64_t id, int64_t next_try, const char *error,
         memcpy(text, error, len);
     text[len] = '\0';
     store_write_begin(s, "mail failed");
-    sqlite3_stmt *st = cs(s, CS_MAIL_FAILED);
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, next_try);
+    dbq *st = cs(s, CS_MAIL_FAILED);
+    q_int64(st, 1, id);
+    q_int64(st, 2, next_try);
     bind_text(st, 3, text);
     return update_one(s, st, err, "mail failed");
 }
@@ -604,26 +602,26 @@ int store_chat_add(store *s, int64_t game, int room, int64_t author, const char 
     if (!fits(text, STORE_CHAT_MAX))
         return fail(err, "a chat line has at most %d bytes", STORE_CHAT_MAX);
     store_write_begin(s, "add chat line");
-    sqlite3_stmt *st = cs(s, CS_CHAT_ADD);
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int(st, 2, room);
+    dbq *st = cs(s, CS_CHAT_ADD);
+    q_int64(st, 1, game);
+    q_int(st, 2, room);
     bind_player(st, 3, author);
-    sqlite3_bind_int64(st, 4, now);
+    q_int64(st, 4, now);
     bind_text(st, 5, text);
     return insert(s, st, id, err, "add chat line", "no such game or player");
 }
 
-static void read_chat(sqlite3_stmt *st, void *out)
+static void read_chat(dbq *st, void *out)
 {
     store_chat *c = out;
     memset(c, 0, sizeof *c);
-    c->id = sqlite3_column_int64(st, 0);
-    c->game = sqlite3_column_int64(st, 1);
-    c->room = sqlite3_column_int(st, 2);
-    c->author = sqlite3_column_int64(st, 3);
+    c->id = q_col_int64(st, 0);
+    c->game = q_col_int64(st, 1);
+    c->room = q_col_int(st, 2);
+    c->author = q_col_int64(st, 3);
     column_text(st, 4, c->author_name, sizeof c->author_name);
-    c->time = sqlite3_column_int64(st, 5);
-    c->hidden = sqlite3_column_int(st, 6);
+    c->time = q_col_int64(st, 5);
+    c->hidden = q_col_int(st, 6);
     column_text(st, 7, c->text, sizeof c->text);
 }
 
@@ -634,10 +632,10 @@ int store_chat_lines(store *s, int64_t game, int room, int max, store_chat *out,
     if (!page_ok(0, max, err))
         return -1;
     /* the newest first, turned round below */
-    sqlite3_stmt *st = cs(s, CS_CHAT_LINES);
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int(st, 2, room);
-    sqlite3_bind_int(st, 3, max);
+    dbq *st = cs(s, CS_CHAT_LINES);
+    q_int64(st, 1, game);
+    q_int(st, 2, room);
+    q_int(st, 3, max);
     int n = list(s, st, read_chat, out, sizeof *out, max, err, "list chat");
     for (int i = 0, j = n - 1; i < j; i++, j--) {
         store_chat t = out[i];
@@ -657,9 +655,9 @@ int store_chat_set_hidden(store *s, int64_t id, int hidden, store_err *err)
 {
     assert(s);
     store_write_begin(s, "hide chat line");
-    sqlite3_stmt *st = cs(s, CS_CHAT_HIDE);
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int(st, 2, hidden != 0);
+    dbq *st = cs(s, CS_CHAT_HIDE);
+    q_int64(st, 1, id);
+    q_int(st, 2, hidden != 0);
     return update_one(s, st, err, "hide chat line");
 }
 
@@ -674,29 +672,29 @@ int store_report_add(store *s, const store_report *r, int64_t now, int64_t *id,
     if (!fits(r->reason, STORE_REASON_MAX))
         return fail(err, "a reason has at most %d bytes", STORE_REASON_MAX);
     store_write_begin(s, "add report");
-    sqlite3_stmt *st = cs(s, CS_REPORT_ADD);
+    dbq *st = cs(s, CS_REPORT_ADD);
     bind_player(st, 1, r->reporter);
     bind_text(st, 2, r->kind);
-    sqlite3_bind_int64(st, 3, r->target);
+    q_int64(st, 3, r->target);
     bind_text(st, 4, r->reason);
-    sqlite3_bind_int64(st, 5, now);
+    q_int64(st, 5, now);
     return insert(s, st, id, err, "add report", "no such player");
 }
 
-static void read_report(sqlite3_stmt *st, void *out)
+static void read_report(dbq *st, void *out)
 {
     store_report *r = out;
     memset(r, 0, sizeof *r);
-    r->id = sqlite3_column_int64(st, 0);
-    r->reporter = sqlite3_column_int64(st, 1);
+    r->id = q_col_int64(st, 0);
+    r->reporter = q_col_int64(st, 1);
     column_text(st, 2, r->reporter_name, sizeof r->reporter_name);
     column_text(st, 3, r->kind, sizeof r->kind);
-    r->target = sqlite3_column_int64(st, 4);
+    r->target = q_col_int64(st, 4);
     column_text(st, 5, r->reason, sizeof r->reason);
-    r->created = sqlite3_column_int64(st, 6);
-    r->status = sqlite3_column_int(st, 7);
-    r->resolved_by = sqlite3_column_int64(st, 8);
-    r->resolved_at = sqlite3_column_int64(st, 9);
+    r->created = q_col_int64(st, 6);
+    r->status = q_col_int(st, 7);
+    r->resolved_by = q_col_int64(st, 8);
+    r->resolved_at = q_col_int64(st, 9);
 }
 
 int store_report_get(store *s, int64_t id, store_report *out, store_err *err)
@@ -712,20 +710,20 @@ int store_reports(store *s, int status, int offset, int max, store_report *out, 
     if (!page_ok(offset, max, err))
         return -1;
     if (total) {
-        sqlite3_stmt *st = cs(s, status < 0 ? CS_REPORTS_COUNT_ANY : CS_REPORTS_COUNT);
+        dbq *st = cs(s, status < 0 ? CS_REPORTS_COUNT_ANY : CS_REPORTS_COUNT);
         if (status >= 0)
-            sqlite3_bind_int(st, 3, status);
+            q_int(st, 3, status);
         if (count_of(s, st, total, err, "count reports") != 0)
             return -1;
     }
     int stmt = status < 0                    ? CS_REPORTS_ANY
                : status == STORE_REPORT_OPEN ? CS_REPORTS_OLDEST
                                              : CS_REPORTS_NEWEST;
-    sqlite3_stmt *st = cs(s, stmt);
-    sqlite3_bind_int(st, 1, max);
-    sqlite3_bind_int(st, 2, offset);
+    dbq *st = cs(s, stmt);
+    q_int(st, 1, max);
+    q_int(st, 2, offset);
     if (status >= 0)
-        sqlite3_bind_int(st, 3, status);
+        q_int(st, 3, status);
     return list(s, st, read_report, out, sizeof *out, max, err, "list reports");
 }
 
@@ -733,17 +731,17 @@ int store_report_resolve(store *s, int64_t id, int64_t by, int64_t now, store_er
 {
     assert(s);
     store_write_begin(s, "resolve report");
-    sqlite3_stmt *st = cs(s, CS_REPORT_RESOLVE);
-    sqlite3_bind_int64(st, 1, id);
+    dbq *st = cs(s, CS_REPORT_RESOLVE);
+    q_int64(st, 1, id);
     bind_player(st, 2, by);
-    sqlite3_bind_int64(st, 3, now);
-    int rc = sqlite3_step(st);
+    q_int64(st, 3, now);
+    int rc = q_step(st);
     done(st);
-    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+    if (rc == DB_FOREIGN)
         return fail(err, "resolve report: no player %lld", (long long)by);
-    if (rc != SQLITE_DONE)
+    if (rc != DB_DONE)
         return db_fail(s, err, "resolve report");
-    if (sqlite3_changes(s->db) == 0) {
+    if (db_changes(s->db) == 0) {
         fail(err, "no report %lld", (long long)id);
         return STORE_NOT_FOUND;
     }
@@ -763,28 +761,28 @@ int store_audit_add(store *s, int64_t actor, const char *action, const char *tar
         return fail(err, "an audit detail has at most %zu bytes",
                     FIELD_MAX(store_audit_row, detail));
     store_write_begin(s, "add audit row");
-    sqlite3_stmt *st = cs(s, CS_AUDIT_ADD);
+    dbq *st = cs(s, CS_AUDIT_ADD);
     bind_player(st, 1, actor);
     bind_text(st, 2, action);
     bind_text(st, 3, target_kind);
-    sqlite3_bind_int64(st, 4, target);
+    q_int64(st, 4, target);
     bind_text(st, 5, detail ? detail : "");
-    sqlite3_bind_int64(st, 6, now);
+    q_int64(st, 6, now);
     return insert(s, st, NULL, err, "add audit row", "no such player");
 }
 
-static void read_audit(sqlite3_stmt *st, void *out)
+static void read_audit(dbq *st, void *out)
 {
     store_audit_row *a = out;
     memset(a, 0, sizeof *a);
-    a->id = sqlite3_column_int64(st, 0);
-    a->actor = sqlite3_column_int64(st, 1);
+    a->id = q_col_int64(st, 0);
+    a->actor = q_col_int64(st, 1);
     column_text(st, 2, a->actor_name, sizeof a->actor_name);
     column_text(st, 3, a->action, sizeof a->action);
     column_text(st, 4, a->target_kind, sizeof a->target_kind);
-    a->target = sqlite3_column_int64(st, 5);
+    a->target = q_col_int64(st, 5);
     column_text(st, 6, a->detail, sizeof a->detail);
-    a->created = sqlite3_column_int64(st, 7);
+    a->created = q_col_int64(st, 7);
 }
 
 int store_audit(store *s, int offset, int max, store_audit_row *out, int *total,
@@ -795,8 +793,8 @@ int store_audit(store *s, int offset, int max, store_audit_row *out, int *total,
         return -1;
     if (total && count_of(s, cs(s, CS_AUDIT_COUNT), total, err, "count audit rows") != 0)
         return -1;
-    sqlite3_stmt *st = cs(s, CS_AUDIT);
-    sqlite3_bind_int(st, 1, max);
-    sqlite3_bind_int(st, 2, offset);
+    dbq *st = cs(s, CS_AUDIT);
+    q_int(st, 1, max);
+    q_int(st, 2, offset);
     return list(s, st, read_audit, out, sizeof *out, max, err, "list audit rows");
 }

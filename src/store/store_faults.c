@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "store_int.h"
 
 #ifdef CITADEL_FAULTS

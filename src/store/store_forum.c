@@ -1,6 +1,6 @@
-/* store_forum.c -- community.h on SQLite: the message board, its threads
- * and posts, and their search (store_sqlite.c tells the design; schema 4
- * made the tables).
+/* store_forum.c -- community.h's message board, on either backend (db.h):
+ * its threads and posts, and their search (store.c tells the design;
+ * schema 4 made the tables).
  *
  * Nothing here is ever deleted: an author's deletion and a moderator's
  * hiding set flags, and the lists for players leave the flagged rows out.
@@ -15,8 +15,10 @@
  *     thread's title). forum_search is an external-content FTS5 table, so
  *     a row leaves the index with the very text it went in with: every
  *     change of a body or a title takes the row out before the change and
- *     puts it back after. Flagged posts stay in the index; the search
- *     leaves them out as the lists do.
+ *     puts it back after. On PostgreSQL the index is the column
+ *     forum_posts.search, rewritten from forum_text after each change.
+ *     Flagged posts stay in the index; the search leaves them out as the
+ *     lists do.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -46,9 +48,9 @@
 
 static const char *const sql[FS_COUNT] = {
     [FS_THREAD_ADD] = "INSERT INTO forum_threads (category, title, author, created, last_post, "
-                      "posts) VALUES (?1, ?2, ?3, ?4, ?4, 1)",
+                      "posts) VALUES (?1, ?2, ?3, ?4, ?4, 1) RETURNING id",
     [FS_POST_ADD] = "INSERT INTO forum_posts (thread, author, created, body) "
-                    "VALUES (?1, ?2, ?3, ?4)",
+                    "VALUES (?1, ?2, ?3, ?4) RETURNING id",
     [FS_THREAD_FIRST] = "UPDATE forum_threads SET first_post = ?2 WHERE id = ?1",
     [FS_INDEX_ADD] = "INSERT INTO forum_search (rowid, title, body) "
                      "SELECT id, title, body FROM forum_text WHERE id = ?1",
@@ -69,7 +71,7 @@ static const char *const sql[FS_COUNT] = {
                                   "AND first_post = ?1",
     /* before hidden becomes ?2: the count changes if the post's visibility does */
     [FS_POST_RECOUNT] = "UPDATE forum_threads SET posts = posts + "
-                        "(CASE WHEN ?2 THEN -1 ELSE 1 END) WHERE id = "
+                        "(CASE WHEN ?2 != 0 THEN -1 ELSE 1 END) WHERE id = "
                         "(SELECT thread FROM forum_posts WHERE id = ?1 AND deleted = 0 "
                         "AND hidden != ?2)",
     [FS_POST_HIDE] = "UPDATE forum_posts SET hidden = ?2 WHERE id = ?1",
@@ -99,15 +101,38 @@ static const char *const sql[FS_COUNT] = {
                   "coalesce((SELECT name FROM players WHERE id = p.author), ''), p.created, "
                   "snippet(forum_search, 1, char(1), char(2), '\xe2\x80\xa6', 16) " SEARCH_FROM
                   " ORDER BY f.rank, p.id DESC LIMIT ?2 OFFSET ?3",
-    [FS_SEARCH_COUNT] = "SELECT count(*) FROM (SELECT 1 " SEARCH_FROM " LIMIT ?2)",
+    [FS_SEARCH_COUNT] = "SELECT count(*) FROM (SELECT 1 " SEARCH_FROM " LIMIT ?2) AS hits",
+};
+
+/* PostgreSQL's search: forum_posts.search holds each post's words (its
+ * body and, for an opening post, the thread's title), set from forum_text
+ * by FS_INDEX_ADD and read through a GIN index; ?1 is a tsquery (match_of). */
+#define SEARCH_FROM_PG                                                                   \
+    "FROM forum_posts p JOIN forum_threads t ON t.id = p.thread, "                       \
+    "to_tsquery('simple', ?1) AS query "                                                 \
+    "WHERE p.search @@ query AND " POST_VISIBLE " AND " THREAD_VISIBLE
+
+static const char *const sql_pg[FS_COUNT] = {
+    [FS_INDEX_ADD] = "UPDATE forum_posts SET search = (SELECT to_tsvector('simple', "
+                     "f.title || ' ' || f.body) FROM forum_text f WHERE f.id = ?1) "
+                     "WHERE id = ?1",
+    /* nothing to take out: FS_INDEX_ADD rewrites the post's words */
+    [FS_INDEX_DEL] = "SELECT 1 WHERE ?1::bigint IS NULL",
+    [FS_SEARCH] = "SELECT p.id, p.thread, t.category, t.title, p.author, "
+                  "coalesce((SELECT name FROM players WHERE id = p.author), ''), p.created, "
+                  "ts_headline('simple', p.body, query, 'StartSel=\"' || chr(1) || "
+                  "'\", StopSel=\"' || chr(2) || '\", MaxWords=16, MinWords=8') "
+                  SEARCH_FROM_PG " ORDER BY ts_rank(p.search, query) DESC, p.id DESC "
+                  "LIMIT ?2 OFFSET ?3",
+    [FS_SEARCH_COUNT] = "SELECT count(*) FROM (SELECT 1 " SEARCH_FROM_PG " LIMIT ?2) AS hits",
 };
 
 int store_forum_prepare(store *s, store_err *err)
 {
-    return prepare_each(s, sql, s->fst, FS_COUNT, "forum", err);
+    return prepare_each(s, sql, sql_pg, s->fst, FS_COUNT, "forum", err);
 }
 
-static sqlite3_stmt *fs(store *s, int id)
+static dbq *fs(store *s, int id)
 {
     return fresh(s->fst[id]);
 }
@@ -115,47 +140,47 @@ static sqlite3_stmt *fs(store *s, int id)
 /* Runs statement id on one row: ?1 = row. */
 static int run_on(store *s, int id, int64_t row, store_err *err, const char *what)
 {
-    sqlite3_stmt *st = fs(s, id);
-    sqlite3_bind_int64(st, 1, row);
+    dbq *st = fs(s, id);
+    q_int64(st, 1, row);
     return step_done(s, st, err, what);
 }
 
 /* A failed INSERT naming a player: says which way it failed. */
 static int insert_fail(store *s, int rc, int64_t author, store_err *err, const char *what)
 {
-    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+    if (rc == DB_FOREIGN)
         return fail(err, "%s: no player %lld", what, (long long)author);
     return db_fail(s, err, what);
 }
 
-static void read_thread(sqlite3_stmt *st, store_thread *t)
+static void read_thread(dbq *st, store_thread *t)
 {
     memset(t, 0, sizeof *t);
-    t->id = sqlite3_column_int64(st, 0);
+    t->id = q_col_int64(st, 0);
     column_text(st, 1, t->category, sizeof t->category);
     column_text(st, 2, t->title, sizeof t->title);
-    t->author = sqlite3_column_int64(st, 3);
+    t->author = q_col_int64(st, 3);
     column_text(st, 4, t->author_name, sizeof t->author_name);
-    t->created = sqlite3_column_int64(st, 5);
-    t->last_post = sqlite3_column_int64(st, 6);
-    t->posts = sqlite3_column_int(st, 7);
-    t->locked = sqlite3_column_int(st, 8);
-    t->hidden = sqlite3_column_int(st, 9);
-    t->deleted = sqlite3_column_int(st, 10);
-    t->first_post = sqlite3_column_int64(st, 11);
+    t->created = q_col_int64(st, 5);
+    t->last_post = q_col_int64(st, 6);
+    t->posts = q_col_int(st, 7);
+    t->locked = q_col_int(st, 8);
+    t->hidden = q_col_int(st, 9);
+    t->deleted = q_col_int(st, 10);
+    t->first_post = q_col_int64(st, 11);
 }
 
-static void read_post(sqlite3_stmt *st, store_post *p)
+static void read_post(dbq *st, store_post *p)
 {
     memset(p, 0, sizeof *p);
-    p->id = sqlite3_column_int64(st, 0);
-    p->thread = sqlite3_column_int64(st, 1);
-    p->author = sqlite3_column_int64(st, 2);
+    p->id = q_col_int64(st, 0);
+    p->thread = q_col_int64(st, 1);
+    p->author = q_col_int64(st, 2);
     column_text(st, 3, p->author_name, sizeof p->author_name);
-    p->created = sqlite3_column_int64(st, 4);
-    p->edited = sqlite3_column_int64(st, 5);
-    p->hidden = sqlite3_column_int(st, 6);
-    p->deleted = sqlite3_column_int(st, 7);
+    p->created = q_col_int64(st, 4);
+    p->edited = q_col_int64(st, 5);
+    p->hidden = q_col_int(st, 6);
+    p->deleted = q_col_int(st, 7);
     column_text(st, 8, p->body, sizeof p->body);
 }
 
@@ -175,33 +200,33 @@ int store_thread_add(store *s, const char *category, const char *title, int64_t 
     store_write_begin(s, "add thread");
     if (begin(s, err, "add thread") != 0)
         return -1;
-    sqlite3_stmt *st = fs(s, FS_THREAD_ADD);
+    dbq *st = fs(s, FS_THREAD_ADD);
     bind_text(st, 1, category);
     bind_text(st, 2, title);
     bind_player(st, 3, author);
-    sqlite3_bind_int64(st, 4, now);
-    int rc = sqlite3_step(st);
+    q_int64(st, 4, now);
+    int rc = q_step(st);
+    int64_t tid = rc == DB_ROW ? q_col_int64(st, 0) : 0;
     done(st);
-    if (rc != SQLITE_DONE) {
+    if (rc != DB_ROW) {
         insert_fail(s, rc, author, err, "add thread");
         return rollback(s);
     }
-    int64_t tid = sqlite3_last_insert_rowid(s->db);
     st = fs(s, FS_POST_ADD);
-    sqlite3_bind_int64(st, 1, tid);
+    q_int64(st, 1, tid);
     bind_player(st, 2, author);
-    sqlite3_bind_int64(st, 3, now);
+    q_int64(st, 3, now);
     bind_text(st, 4, body);
-    rc = sqlite3_step(st);
+    rc = q_step(st);
+    int64_t pid = rc == DB_ROW ? q_col_int64(st, 0) : 0;
     done(st);
-    if (rc != SQLITE_DONE) {
+    if (rc != DB_ROW) {
         insert_fail(s, rc, author, err, "add thread: its post");
         return rollback(s);
     }
-    int64_t pid = sqlite3_last_insert_rowid(s->db);
     st = fs(s, FS_THREAD_FIRST);
-    sqlite3_bind_int64(st, 1, tid);
-    sqlite3_bind_int64(st, 2, pid);
+    q_int64(st, 1, tid);
+    q_int64(st, 2, pid);
     if (step_done(s, st, err, "add thread") != 0 ||
         run_on(s, FS_INDEX_ADD, pid, err, "add thread: index") != 0)
         return rollback(s);
@@ -223,9 +248,9 @@ int store_post_add(store *s, int64_t thread, int64_t author, const char *body, i
     store_write_begin(s, "add post");
     if (begin(s, err, "add post") != 0)
         return -1;
-    sqlite3_stmt *st = fs(s, FS_THREAD_BUMP);
-    sqlite3_bind_int64(st, 1, thread);
-    sqlite3_bind_int64(st, 2, now);
+    dbq *st = fs(s, FS_THREAD_BUMP);
+    q_int64(st, 1, thread);
+    q_int64(st, 2, now);
     int rc = update_one(s, st, err, "add post");
     if (rc != 0) {
         rollback(s);
@@ -234,17 +259,17 @@ int store_post_add(store *s, int64_t thread, int64_t author, const char *body, i
         return rc;
     }
     st = fs(s, FS_POST_ADD);
-    sqlite3_bind_int64(st, 1, thread);
+    q_int64(st, 1, thread);
     bind_player(st, 2, author);
-    sqlite3_bind_int64(st, 3, now);
+    q_int64(st, 3, now);
     bind_text(st, 4, body);
-    rc = sqlite3_step(st);
+    rc = q_step(st);
+    int64_t pid = rc == DB_ROW ? q_col_int64(st, 0) : 0;
     done(st);
-    if (rc != SQLITE_DONE) {
+    if (rc != DB_ROW) {
         insert_fail(s, rc, author, err, "add post");
         return rollback(s);
     }
-    int64_t pid = sqlite3_last_insert_rowid(s->db);
     if (run_on(s, FS_INDEX_ADD, pid, err, "add post: index") != 0)
         return rollback(s);
     if (commit(s, err, "add post") != 0)
@@ -264,10 +289,10 @@ int store_post_edit(store *s, int64_t post, const char *body, int64_t now, store
         return -1;
     if (run_on(s, FS_INDEX_DEL, post, err, "edit post: index") != 0)
         return rollback(s);
-    sqlite3_stmt *st = fs(s, FS_POST_EDIT);
-    sqlite3_bind_int64(st, 1, post);
+    dbq *st = fs(s, FS_POST_EDIT);
+    q_int64(st, 1, post);
     bind_text(st, 2, body);
-    sqlite3_bind_int64(st, 3, now);
+    q_int64(st, 3, now);
     int rc = update_one(s, st, err, "edit post");
     if (rc != 0) {
         rollback(s);
@@ -286,24 +311,24 @@ int store_thread_retitle(store *s, int64_t thread, const char *title, store_err 
     store_write_begin(s, "retitle thread");
     if (begin(s, err, "retitle thread") != 0)
         return -1;
-    sqlite3_stmt *st = fs(s, FS_THREAD_FIRST_OF);
-    sqlite3_bind_int64(st, 1, thread);
-    int rc = sqlite3_step(st);
-    int64_t first = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    dbq *st = fs(s, FS_THREAD_FIRST_OF);
+    q_int64(st, 1, thread);
+    int rc = q_step(st);
+    int64_t first = rc == DB_ROW ? q_col_int64(st, 0) : 0;
     done(st);
-    if (rc == SQLITE_DONE) {
+    if (rc == DB_DONE) {
         rollback(s);
         fail(err, "retitle thread: no thread %lld", (long long)thread);
         return STORE_NOT_FOUND;
     }
-    if (rc != SQLITE_ROW) {
+    if (rc != DB_ROW) {
         db_fail(s, err, "retitle thread");
         return rollback(s);
     }
     if (run_on(s, FS_INDEX_DEL, first, err, "retitle thread: index") != 0)
         return rollback(s);
     st = fs(s, FS_THREAD_RETITLE);
-    sqlite3_bind_int64(st, 1, thread);
+    q_int64(st, 1, thread);
     bind_text(st, 2, title);
     if (step_done(s, st, err, "retitle thread") != 0 ||
         run_on(s, FS_INDEX_ADD, first, err, "retitle thread: index") != 0)
@@ -319,8 +344,8 @@ int store_post_delete(store *s, int64_t post, store_err *err)
         return -1;
     if (run_on(s, FS_POST_UNCOUNT, post, err, "delete post: count") != 0)
         return rollback(s);
-    sqlite3_stmt *st = fs(s, FS_POST_DELETE);
-    sqlite3_bind_int64(st, 1, post);
+    dbq *st = fs(s, FS_POST_DELETE);
+    q_int64(st, 1, post);
     int rc = update_one(s, st, err, "delete post");
     if (rc != 0) {
         rollback(s);
@@ -338,9 +363,9 @@ int store_post_set_hidden(store *s, int64_t post, int hidden, store_err *err)
     if (begin(s, err, "hide post") != 0)
         return -1;
     for (int k = 0; k < 2; k++) {
-        sqlite3_stmt *st = fs(s, k == 0 ? FS_POST_RECOUNT : FS_POST_HIDE);
-        sqlite3_bind_int64(st, 1, post);
-        sqlite3_bind_int(st, 2, hidden != 0);
+        dbq *st = fs(s, k == 0 ? FS_POST_RECOUNT : FS_POST_HIDE);
+        q_int64(st, 1, post);
+        q_int(st, 2, hidden != 0);
         int rc = k == 0 ? step_done(s, st, err, "hide post: count")
                         : update_one(s, st, err, "hide post");
         if (rc != 0) {
@@ -356,9 +381,9 @@ static int thread_flag(store *s, int id, int64_t thread, int value, store_err *e
                        const char *what)
 {
     store_write_begin(s, what);
-    sqlite3_stmt *st = fs(s, id);
-    sqlite3_bind_int64(st, 1, thread);
-    sqlite3_bind_int(st, 2, value != 0);
+    dbq *st = fs(s, id);
+    q_int64(st, 1, thread);
+    q_int(st, 2, value != 0);
     return update_one(s, st, err, what);
 }
 
@@ -379,33 +404,33 @@ int store_thread_set_locked(store *s, int64_t thread, int locked, store_err *err
 int store_thread_get(store *s, int64_t id, store_thread *out, store_err *err)
 {
     assert(s && out);
-    sqlite3_stmt *st = fs(s, FS_THREAD_GET);
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
+    dbq *st = fs(s, FS_THREAD_GET);
+    q_int64(st, 1, id);
+    int rc = q_step(st);
+    if (rc == DB_ROW)
         read_thread(st, out);
     done(st);
-    if (rc == SQLITE_DONE) {
+    if (rc == DB_DONE) {
         fail(err, "no thread %lld", (long long)id);
         return STORE_NOT_FOUND;
     }
-    return rc == SQLITE_ROW ? 0 : db_fail(s, err, "read thread");
+    return rc == DB_ROW ? 0 : db_fail(s, err, "read thread");
 }
 
 int store_post_get(store *s, int64_t id, store_post *out, store_err *err)
 {
     assert(s && out);
-    sqlite3_stmt *st = fs(s, FS_POST_GET);
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
+    dbq *st = fs(s, FS_POST_GET);
+    q_int64(st, 1, id);
+    int rc = q_step(st);
+    if (rc == DB_ROW)
         read_post(st, out);
     done(st);
-    if (rc == SQLITE_DONE) {
+    if (rc == DB_DONE) {
         fail(err, "no post %lld", (long long)id);
         return STORE_NOT_FOUND;
     }
-    return rc == SQLITE_ROW ? 0 : db_fail(s, err, "read post");
+    return rc == DB_ROW ? 0 : db_fail(s, err, "read post");
 }
 
 int store_threads(store *s, const char *category, int offset, int max, store_thread *out,
@@ -420,24 +445,24 @@ int store_threads(store *s, const char *category, int offset, int max, store_thr
         return 0;  /* no such category */
     int all = category[0] == '\0';
     if (total) {
-        sqlite3_stmt *st = fs(s, all ? FS_THREADS_ALL_COUNT : FS_THREADS_CAT_COUNT);
+        dbq *st = fs(s, all ? FS_THREADS_ALL_COUNT : FS_THREADS_CAT_COUNT);
         if (!all)
             bind_text(st, 1, category);
         if (count_of(s, st, total, err, "count threads") != 0)
             return -1;
     }
-    sqlite3_stmt *st = fs(s, all ? FS_THREADS_ALL : FS_THREADS_CAT);
-    sqlite3_bind_int(st, 1, max);
-    sqlite3_bind_int(st, 2, offset);
+    dbq *st = fs(s, all ? FS_THREADS_ALL : FS_THREADS_CAT);
+    q_int(st, 1, max);
+    q_int(st, 2, offset);
     if (!all)
         bind_text(st, 3, category);
-    int n = 0, rc = SQLITE_DONE;
-    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW)
+    int n = 0, rc = DB_DONE;
+    while (n < max && (rc = q_step(st)) == DB_ROW)
         read_thread(st, &out[n++]);
     if (n == max)
-        rc = SQLITE_DONE;
+        rc = DB_DONE;
     done(st);
-    return rc == SQLITE_DONE ? n : db_fail(s, err, "list threads");
+    return rc == DB_DONE ? n : db_fail(s, err, "list threads");
 }
 
 int store_posts(store *s, int64_t thread, int offset, int max, store_post *out, int *total,
@@ -447,30 +472,30 @@ int store_posts(store *s, int64_t thread, int offset, int max, store_post *out, 
     if (!page_ok(offset, max, err))
         return -1;
     if (total) {
-        sqlite3_stmt *st = fs(s, FS_POSTS_COUNT);
-        sqlite3_bind_int64(st, 1, thread);
+        dbq *st = fs(s, FS_POSTS_COUNT);
+        q_int64(st, 1, thread);
         if (count_of(s, st, total, err, "count posts") != 0)
             return -1;
     }
-    sqlite3_stmt *st = fs(s, FS_POSTS);
-    sqlite3_bind_int64(st, 1, thread);
-    sqlite3_bind_int(st, 2, max);
-    sqlite3_bind_int(st, 3, offset);
-    int n = 0, rc = SQLITE_DONE;
-    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW)
+    dbq *st = fs(s, FS_POSTS);
+    q_int64(st, 1, thread);
+    q_int(st, 2, max);
+    q_int(st, 3, offset);
+    int n = 0, rc = DB_DONE;
+    while (n < max && (rc = q_step(st)) == DB_ROW)
         read_post(st, &out[n++]);
     if (n == max)
-        rc = SQLITE_DONE;
+        rc = DB_DONE;
     done(st);
-    return rc == SQLITE_DONE ? n : db_fail(s, err, "list posts");
+    return rc == DB_DONE ? n : db_fail(s, err, "list posts");
 }
 
 int store_post_index(store *s, int64_t thread, int64_t post, store_err *err)
 {
     assert(s);
-    sqlite3_stmt *st = fs(s, FS_POST_INDEX);
-    sqlite3_bind_int64(st, 1, thread);
-    sqlite3_bind_int64(st, 2, post);
+    dbq *st = fs(s, FS_POST_INDEX);
+    q_int64(st, 1, thread);
+    q_int64(st, 2, post);
     int n = 0;
     return count_of(s, st, &n, err, "place of a post") != 0 ? -1 : n;
 }
@@ -488,16 +513,16 @@ int store_categories(store *s, const char *const *names, int n, store_category *
         store_category *c = &out[i];
         memset(c, 0, sizeof *c);
         snprintf(c->name, sizeof c->name, "%s", names[i]);
-        sqlite3_stmt *st = fs(s, FS_CATEGORY);
+        dbq *st = fs(s, FS_CATEGORY);
         bind_text(st, 1, names[i]);
-        int rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            c->threads = sqlite3_column_int(st, 0);
-            c->posts = sqlite3_column_int(st, 1);
-            c->last_post = sqlite3_column_int64(st, 2);
+        int rc = q_step(st);
+        if (rc == DB_ROW) {
+            c->threads = q_col_int(st, 0);
+            c->posts = q_col_int(st, 1);
+            c->last_post = q_col_int64(st, 2);
         }
         done(st);
-        if (rc != SQLITE_ROW)
+        if (rc != DB_ROW)
             return db_fail(s, err, "count a category");
     }
     return 0;
@@ -514,13 +539,39 @@ static int word_byte(unsigned char c)
            (c >= 'A' && c <= 'Z');
 }
 
-/* The FTS5 expression for the user's words: each of the first SEARCH_WORDS
- * as a quoted prefix ("word"*), all of them required. A word holds no
- * quote, so nothing the user writes is read as FTS5 syntax. "" if no word;
- * NULL if out of memory. */
-static char *match_of(const char *words)
+/* Are the n bytes at p whole UTF-8 characters (no overlong forms, no
+ * surrogates)? PostgreSQL refuses any other text. */
+static int utf8_ok(const unsigned char *p, size_t n)
 {
-    char *out = malloc(strlen(words) + 4 * SEARCH_WORDS + 1), *at = out;
+    for (size_t i = 0; i < n;) {
+        unsigned c = p[i];
+        size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+                   : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (len == 0 || i + len > n)
+            return 0;
+        unsigned cp = len == 1 ? c : c & (0x7Fu >> len);
+        for (size_t k = 1; k < len; k++) {
+            if ((p[i + k] & 0xC0) != 0x80)
+                return 0;
+            cp = cp << 6 | (p[i + k] & 0x3Fu);
+        }
+        static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+        if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* The search expression for the user's words: each of the first
+ * SEARCH_WORDS as a quoted prefix, all of them required; in FTS5's syntax
+ * ("word"* "word"*) or, for PostgreSQL, a tsquery's ('word':* & 'word':*).
+ * A word holds no quote, so nothing the user writes is read as syntax; for
+ * PostgreSQL a word that is not UTF-8 (it could match nothing) is left
+ * out. "" if no word; NULL if out of memory. */
+static char *match_of(const char *words, int pg)
+{
+    char *out = malloc(strlen(words) + 7 * SEARCH_WORDS + 1), *at = out;
     if (!out)
         return NULL;
     const unsigned char *p = (const unsigned char *)words;
@@ -532,13 +583,18 @@ static char *match_of(const char *words)
         const unsigned char *start = p;
         while (word_byte(*p))
             p++;
-        if (n)
+        if (pg && !utf8_ok(start, (size_t)(p - start))) {
+            n--;
+            continue;
+        }
+        if (n && pg)
+            at += sprintf(at, " & ");
+        else if (n)
             *at++ = ' ';
-        *at++ = '"';
+        *at++ = pg ? '\'' : '"';
         memcpy(at, start, (size_t)(p - start));
         at += p - start;
-        *at++ = '"';
-        *at++ = '*';
+        at += sprintf(at, pg ? "':*" : "\"*");
     }
     *at = '\0';
     return out;
@@ -558,12 +614,12 @@ static int continuation(unsigned char c)
 /* Copies column i, a snippet with its matches marked, into dst (room for
  * size bytes) as plain text: whole if it fits, else the part around the
  * first match, cut where UTF-8 characters begin and marked "…" where cut. */
-static void snippet_copy(sqlite3_stmt *st, int i, char *dst, size_t size)
+static void snippet_copy(dbq *st, int i, char *dst, size_t size)
 {
     static const char ellipsis[] = "\xe2\x80\xa6";
     const size_t elen = sizeof ellipsis - 1;
-    const char *text = (const char *)sqlite3_column_text(st, i);
-    size_t len = text ? (size_t)sqlite3_column_bytes(st, i) : 0;
+    size_t len;
+    const char *text = q_col_text(st, i, &len);
     char *plain = malloc(len + 1);
     dst[0] = '\0';
     if (!plain)
@@ -619,7 +675,7 @@ int store_forum_search(store *s, const char *words, int offset, int max, store_h
         return -1;
     if (total)
         *total = 0;
-    char *match = match_of(words);
+    char *match = match_of(words, s->db->kind == DB_POSTGRES);
     if (!match)
         return fail(err, "search: out of memory");
     if (!match[0]) {
@@ -627,9 +683,9 @@ int store_forum_search(store *s, const char *words, int offset, int max, store_h
         return 0;
     }
     if (total) {
-        sqlite3_stmt *st = fs(s, FS_SEARCH_COUNT);
+        dbq *st = fs(s, FS_SEARCH_COUNT);
         bind_text(st, 1, match);
-        sqlite3_bind_int(st, 2, SEARCH_MAX);
+        q_int(st, 2, SEARCH_MAX);
         if (count_of(s, st, total, err, "search") != 0) {
             free(match);
             return -1;
@@ -639,28 +695,28 @@ int store_forum_search(store *s, const char *words, int offset, int max, store_h
         max = 0;
     else if (max > SEARCH_MAX - offset)
         max = SEARCH_MAX - offset;
-    int n = 0, rc = SQLITE_DONE;
+    int n = 0, rc = DB_DONE;
     if (max > 0) {
-        sqlite3_stmt *st = fs(s, FS_SEARCH);
+        dbq *st = fs(s, FS_SEARCH);
         bind_text(st, 1, match);
-        sqlite3_bind_int(st, 2, max);
-        sqlite3_bind_int(st, 3, offset);
-        while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        q_int(st, 2, max);
+        q_int(st, 3, offset);
+        while (n < max && (rc = q_step(st)) == DB_ROW) {
             store_hit *h = &out[n++];
             memset(h, 0, sizeof *h);
-            h->post = sqlite3_column_int64(st, 0);
-            h->thread = sqlite3_column_int64(st, 1);
+            h->post = q_col_int64(st, 0);
+            h->thread = q_col_int64(st, 1);
             column_text(st, 2, h->category, sizeof h->category);
             column_text(st, 3, h->title, sizeof h->title);
-            h->author = sqlite3_column_int64(st, 4);
+            h->author = q_col_int64(st, 4);
             column_text(st, 5, h->author_name, sizeof h->author_name);
-            h->created = sqlite3_column_int64(st, 6);
+            h->created = q_col_int64(st, 6);
             snippet_copy(st, 7, h->snippet, sizeof h->snippet);
         }
         if (n == max)
-            rc = SQLITE_DONE;
+            rc = DB_DONE;
         done(st);
     }
     free(match);
-    return rc == SQLITE_DONE ? n : db_fail(s, err, "search");
+    return rc == DB_DONE ? n : db_fail(s, err, "search");
 }

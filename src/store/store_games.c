@@ -1,5 +1,5 @@
-/* store_games.c -- store.h on SQLite: games, their moves and ends, and
- * each player's key/value texts (store_sqlite.c tells the design).
+/* store_games.c -- store.h on either backend (db.h): games, their moves and ends,
+ * and each player's key/value texts (store.c tells the design).
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -9,35 +9,35 @@
 /* --- games -------------------------------------------------------------- */
 
 /* Fills g from a row of GAME_COLS, and its sides from game_players. */
-static int read_game(store *s, sqlite3_stmt *row, store_game *g, store_err *err)
+static int read_game(store *s, dbq *row, store_game *g, store_err *err)
 {
     memset(g, 0, sizeof *g);
-    g->id = sqlite3_column_int64(row, 0);
+    g->id = q_col_int64(row, 0);
     column_text(row, 1, g->variant, sizeof g->variant);
     column_text(row, 2, g->start, sizeof g->start);
-    g->base_ms = sqlite3_column_int64(row, 3);
-    g->inc_ms = sqlite3_column_int64(row, 4);
-    g->move_limit = sqlite3_column_int(row, 5);
-    g->rated = sqlite3_column_int(row, 6);
-    g->nsides = sqlite3_column_int(row, 7);
-    g->created = sqlite3_column_int64(row, 8);
-    g->started = sqlite3_column_int64(row, 9);
-    g->status = sqlite3_column_int(row, 10);
-    g->winner = sqlite3_column_int(row, 11);
+    g->base_ms = q_col_int64(row, 3);
+    g->inc_ms = q_col_int64(row, 4);
+    g->move_limit = q_col_int(row, 5);
+    g->rated = q_col_int(row, 6);
+    g->nsides = q_col_int(row, 7);
+    g->created = q_col_int64(row, 8);
+    g->started = q_col_int64(row, 9);
+    g->status = q_col_int(row, 10);
+    g->winner = q_col_int(row, 11);
     column_text(row, 12, g->reason, sizeof g->reason);
-    g->sterile = sqlite3_column_int(row, 13);
-    g->ended = sqlite3_column_int64(row, 14);
-    g->nmoves = sqlite3_column_int(row, 15);
-    sqlite3_stmt *st = use(s, ST_SIDES);
-    sqlite3_bind_int64(st, 1, g->id);
+    g->sterile = q_col_int(row, 13);
+    g->ended = q_col_int64(row, 14);
+    g->nmoves = q_col_int(row, 15);
+    dbq *st = use(s, ST_SIDES);
+    q_int64(st, 1, g->id);
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int side = sqlite3_column_int(st, 0);
+    while ((rc = q_step(st)) == DB_ROW) {
+        int side = q_col_int(st, 0);
         if (side >= 0 && side < STORE_MAX_SIDES)
-            g->players[side] = sqlite3_column_int64(st, 1);
+            g->players[side] = q_col_int64(st, 1);
     }
     done(st);
-    return rc == SQLITE_DONE ? 0 : db_fail(s, err, "read the players of a game");
+    return rc == DB_DONE ? 0 : db_fail(s, err, "read the players of a game");
 }
 
 int store_game_add(store *s, store_game *g, store_err *err)
@@ -52,32 +52,36 @@ int store_game_add(store *s, store_game *g, store_err *err)
     store_write_begin(s, "add game");
     if (begin(s, err, "add game") != 0)
         return -1;
-    sqlite3_stmt *st = use(s, ST_GAME_ADD);
+    dbq *st = use(s, ST_GAME_ADD);
     bind_text(st, 1, g->variant);
     bind_text(st, 2, g->start);
-    sqlite3_bind_int64(st, 3, g->base_ms);
-    sqlite3_bind_int64(st, 4, g->inc_ms);
-    sqlite3_bind_int(st, 5, g->move_limit);
-    sqlite3_bind_int(st, 6, g->rated != 0);
-    sqlite3_bind_int(st, 7, g->nsides);
-    sqlite3_bind_int64(st, 8, g->created);
-    sqlite3_bind_int64(st, 9, g->started);
-    if (step_done(s, st, err, "add game") != 0)
+    q_int64(st, 3, g->base_ms);
+    q_int64(st, 4, g->inc_ms);
+    q_int(st, 5, g->move_limit);
+    q_int(st, 6, g->rated != 0);
+    q_int(st, 7, g->nsides);
+    q_int64(st, 8, g->created);
+    q_int64(st, 9, g->started);
+    int rc = q_step(st);
+    int64_t id = rc == DB_ROW ? q_col_int64(st, 0) : 0;
+    done(st);
+    if (rc != DB_ROW) {
+        db_fail(s, err, "add game");
         return rollback(s);
-    int64_t id = sqlite3_last_insert_rowid(s->db);
+    }
     for (int side = 0; side < g->nsides; side++) {
         st = use(s, ST_SIDE_ADD);
-        sqlite3_bind_int64(st, 1, id);
-        sqlite3_bind_int(st, 2, side);
-        sqlite3_bind_int64(st, 3, g->players[side]);
-        int rc = sqlite3_step(st);
+        q_int64(st, 1, id);
+        q_int(st, 2, side);
+        q_int64(st, 3, g->players[side]);
+        rc = q_step(st);
         done(st);
-        if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+        if (rc == DB_FOREIGN)
             fail(err, "add game: side %d: no player %lld", side,
                  (long long)g->players[side]);
-        else if (rc != SQLITE_DONE)
+        else if (rc != DB_DONE)
             db_fail(s, err, "add game");
-        if (rc != SQLITE_DONE)
+        if (rc != DB_DONE)
             return rollback(s);
     }
     if (commit(s, err, "add game") != 0)
@@ -91,32 +95,32 @@ int store_game_add(store *s, store_game *g, store_err *err)
 int store_game_get(store *s, int64_t id, store_game *g, store_err *err)
 {
     assert(s && g);
-    sqlite3_stmt *st = use(s, ST_GAME_GET);
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
+    dbq *st = use(s, ST_GAME_GET);
+    q_int64(st, 1, id);
+    int rc = q_step(st);
     int ret = 0;
-    if (rc == SQLITE_ROW)
+    if (rc == DB_ROW)
         ret = read_game(s, st, g, err);
     done(st);
-    if (rc == SQLITE_DONE) {
+    if (rc == DB_DONE) {
         fail(err, "no game %lld", (long long)id);
         return STORE_NOT_FOUND;
     }
-    return rc == SQLITE_ROW ? ret : db_fail(s, err, "read game");
+    return rc == DB_ROW ? ret : db_fail(s, err, "read game");
 }
 
 /* Why a guarded update of a game found no row: says so in err. */
 static int not_live(store *s, int64_t game, int ply, store_err *err, const char *what)
 {
-    sqlite3_stmt *st = use(s, ST_GAME_STATE);
-    sqlite3_bind_int64(st, 1, game);
-    int rc = sqlite3_step(st);
-    int status = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-    int nmoves = rc == SQLITE_ROW ? sqlite3_column_int(st, 1) : 0;
+    dbq *st = use(s, ST_GAME_STATE);
+    q_int64(st, 1, game);
+    int rc = q_step(st);
+    int status = rc == DB_ROW ? q_col_int(st, 0) : 0;
+    int nmoves = rc == DB_ROW ? q_col_int(st, 1) : 0;
     done(st);
-    if (rc == SQLITE_DONE)
+    if (rc == DB_DONE)
         return fail(err, "%s: no game %lld", what, (long long)game);
-    if (rc != SQLITE_ROW)
+    if (rc != DB_ROW)
         return db_fail(s, err, what);
     if (status != STORE_GAME_LIVE)
         return fail(err, "%s: game %lld is over", what, (long long)game);
@@ -136,22 +140,22 @@ int store_move_add(store *s, int64_t game, const store_move *m, int64_t started,
     store_write_begin(s, "store move");
     if (begin(s, err, "store move") != 0)
         return -1;
-    sqlite3_stmt *st = use(s, ST_GAME_ADVANCE);
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int(st, 2, m->ply);
-    sqlite3_bind_int64(st, 3, started);
+    dbq *st = use(s, ST_GAME_ADVANCE);
+    q_int64(st, 1, game);
+    q_int(st, 2, m->ply);
+    q_int64(st, 3, started);
     if (step_done(s, st, err, "store move") != 0)
         return rollback(s);
-    if (sqlite3_changes(s->db) != 1) {
+    if (db_changes(s->db) != 1) {
         not_live(s, game, m->ply, err, "store move");
         return rollback(s);
     }
     st = use(s, ST_MOVE_ADD);
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int(st, 2, m->ply);
+    q_int64(st, 1, game);
+    q_int(st, 2, m->ply);
     bind_text(st, 3, m->text);
-    sqlite3_bind_int64(st, 4, m->clock_ms);
-    sqlite3_bind_int64(st, 5, m->time);
+    q_int64(st, 4, m->clock_ms);
+    q_int64(st, 5, m->time);
     if (step_done(s, st, err, "store move") != 0)
         return rollback(s);
     return commit(s, err, "store move");
@@ -162,20 +166,20 @@ int store_moves(store *s, int64_t game, store_move *out, int max, store_err *err
     assert(s && (out || max <= 0));
     if (max < 0)
         return fail(err, "negative room (%d)", max);
-    sqlite3_stmt *st = use(s, ST_MOVES);
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int(st, 2, max);
+    dbq *st = use(s, ST_MOVES);
+    q_int64(st, 1, game);
+    q_int(st, 2, max);
     int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
+    while ((rc = q_step(st)) == DB_ROW && n < max) {
         store_move *m = &out[n++];
         memset(m, 0, sizeof *m);
-        m->ply = sqlite3_column_int(st, 0);
+        m->ply = q_col_int(st, 0);
         column_text(st, 1, m->text, sizeof m->text);
-        m->clock_ms = sqlite3_column_int64(st, 2);
-        m->time = sqlite3_column_int64(st, 3);
+        m->clock_ms = q_col_int64(st, 2);
+        m->time = q_col_int64(st, 3);
     }
     done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "read moves");
+    return rc == DB_DONE || rc == DB_ROW ? n : db_fail(s, err, "read moves");
 }
 
 /* The rating changes of store_game_end, inside its transaction. */
@@ -184,28 +188,28 @@ static int write_ratings(store *s, int64_t game, const char *variant, int64_t en
 {
     for (int i = 0; i < n; i++) {
         const store_rating_change *c = &changes[i];
-        sqlite3_stmt *st = use(s, ST_RATING_SET);
-        sqlite3_bind_int64(st, 1, c->player);
+        dbq *st = use(s, ST_RATING_SET);
+        q_int64(st, 1, c->player);
         bind_text(st, 2, variant);
-        sqlite3_bind_double(st, 3, c->after);
+        q_double(st, 3, c->after);
         if (step_done(s, st, err, "end game: rating") != 0)
             return -1;
-        if (sqlite3_changes(s->db) != 1)
+        if (db_changes(s->db) != 1)
             return fail(err, "end game: player %lld does not exist or is a guest",
                         (long long)c->player);
         st = use(s, ST_HISTORY_ADD);
-        sqlite3_bind_int64(st, 1, c->player);
+        q_int64(st, 1, c->player);
         bind_text(st, 2, variant);
-        sqlite3_bind_int64(st, 3, game);
-        sqlite3_bind_int64(st, 4, ended);
-        sqlite3_bind_double(st, 5, c->before);
-        sqlite3_bind_double(st, 6, c->after);
-        int rc = sqlite3_step(st);
+        q_int64(st, 3, game);
+        q_int64(st, 4, ended);
+        q_double(st, 5, c->before);
+        q_double(st, 6, c->after);
+        int rc = q_step(st);
         done(st);
-        if (rc == SQLITE_CONSTRAINT_UNIQUE)
+        if (rc == DB_UNIQUE)
             return fail(err, "end game: player %lld has two rating changes",
                         (long long)c->player);
-        if (rc != SQLITE_DONE)
+        if (rc != DB_DONE)
             return db_fail(s, err, "end game: rating history");
     }
     return 0;
@@ -229,29 +233,42 @@ static int end_game(store *s, int64_t game, int status, int winner, const char *
     store_write_begin(s, what);
     if (begin(s, err, what) != 0)
         return -1;
-    sqlite3_stmt *st = use(s, ST_GAME_STATE);
-    sqlite3_bind_int64(st, 1, game);
-    int rc = sqlite3_step(st);
+    dbq *st = use(s, ST_GAME_STATE);
+    q_int64(st, 1, game);
+    int rc = q_step(st);
     char variant[VARIANT_MAX + 1] = "";
     int live = 0, rated = 0;
-    if (rc == SQLITE_ROW) {
-        live = sqlite3_column_int(st, 0) == STORE_GAME_LIVE;
+    if (rc == DB_ROW) {
+        live = q_col_int(st, 0) == STORE_GAME_LIVE;
         column_text(st, 2, variant, sizeof variant);
-        rated = sqlite3_column_int(st, 3);
+        rated = q_col_int(st, 3);
     }
     done(st);
-    if (rc == SQLITE_DONE)
+    if (rc == DB_DONE)
         fail(err, "%s: no game %lld", what, (long long)game);
-    else if (rc != SQLITE_ROW)
+    else if (rc != DB_ROW)
         db_fail(s, err, what);
     else if (!live)
         fail(err, "%s: game %lld is not live", what, (long long)game);
     else if (n > 0 && !rated)
         fail(err, "%s: game %lld is not rated", what, (long long)game);
-    if (rc != SQLITE_ROW || !live || (n > 0 && !rated))
+    if (rc != DB_ROW || !live || (n > 0 && !rated))
         return rollback(s);
     if (update) {
         store_rating r[2];
+        /* the players' rows locked (on PostgreSQL) in the order of their
+         * ids, then their ratings read */
+        int swap = n == 2 && changes[1].player < changes[0].player;
+        for (int k = 0; k < n; k++) {
+            st = use(s, ST_PLAYER_LOCK);
+            q_int64(st, 1, changes[swap ? n - 1 - k : k].player);
+            rc = q_step(st);
+            done(st);
+            if (rc != DB_ROW && rc != DB_DONE) {
+                db_fail(s, err, what);
+                return rollback(s);
+            }
+        }
         for (int i = 0; i < n; i++)
             if (store_rating_get(s, changes[i].player, variant, &r[i], err) != 0)
                 return rollback(s);
@@ -261,12 +278,12 @@ static int end_game(store *s, int64_t game, int status, int winner, const char *
         }
     }
     st = use(s, ST_GAME_END);
-    sqlite3_bind_int64(st, 1, game);
-    sqlite3_bind_int(st, 2, status);
-    sqlite3_bind_int(st, 3, winner);
+    q_int64(st, 1, game);
+    q_int(st, 2, status);
+    q_int(st, 3, winner);
     bind_text(st, 4, reason ? reason : "");
-    sqlite3_bind_int(st, 5, sterile != 0);
-    sqlite3_bind_int64(st, 6, ended);
+    q_int(st, 5, sterile != 0);
+    q_int64(st, 6, ended);
     if (step_done(s, st, err, what) != 0 ||
         write_ratings(s, game, variant, ended, changes, n, err) != 0)
         return rollback(s);
@@ -304,13 +321,13 @@ int store_live_games(store *s, int64_t *out, int max, store_err *err)
     assert(s && (out || max <= 0));
     if (max < 0)
         return fail(err, "negative room (%d)", max);
-    sqlite3_stmt *st = use(s, ST_LIVE);
-    sqlite3_bind_int(st, 1, max);
+    dbq *st = use(s, ST_LIVE);
+    q_int(st, 1, max);
     int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
-        out[n++] = sqlite3_column_int64(st, 0);
+    while ((rc = q_step(st)) == DB_ROW && n < max)
+        out[n++] = q_col_int64(st, 0);
     done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list live games");
+    return rc == DB_DONE || rc == DB_ROW ? n : db_fail(s, err, "list live games");
 }
 
 int store_player_games(store *s, int64_t player, int offset, store_game *out, int max,
@@ -319,19 +336,19 @@ int store_player_games(store *s, int64_t player, int offset, store_game *out, in
     assert(s && (out || max <= 0));
     if (max < 0 || offset < 0)
         return fail(err, "negative room (%d) or offset (%d)", max, offset);
-    sqlite3_stmt *st = use(s, ST_PLAYER_GAMES);
-    sqlite3_bind_int64(st, 1, player);
-    sqlite3_bind_int(st, 2, max);
-    sqlite3_bind_int(st, 3, offset);
+    dbq *st = use(s, ST_PLAYER_GAMES);
+    q_int64(st, 1, player);
+    q_int(st, 2, max);
+    q_int(st, 3, offset);
     int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
+    while ((rc = q_step(st)) == DB_ROW && n < max) {
         if (read_game(s, st, &out[n++], err) != 0) {
             done(st);
             return -1;
         }
     }
     done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list games");
+    return rc == DB_DONE || rc == DB_ROW ? n : db_fail(s, err, "list games");
 }
 
 /* --- key/value ---------------------------------------------------------- */
@@ -345,8 +362,8 @@ int store_kv_put(store *s, int64_t player, const char *key, const char *value,
     if (!fits(value, KV_VALUE_MAX))
         return fail(err, "value of %s longer than %d bytes", key, KV_VALUE_MAX);
     store_write_begin(s, "store value");
-    sqlite3_stmt *st = use(s, ST_KV_PUT);
-    sqlite3_bind_int64(st, 1, player);
+    dbq *st = use(s, ST_KV_PUT);
+    q_int64(st, 1, player);
     bind_text(st, 2, key);
     bind_text(st, 3, value);
     return step_done(s, st, err, "store value");
@@ -360,23 +377,24 @@ int store_kv_get(store *s, int64_t player, const char *key, char *value, size_t 
         fail(err, "no value for that key");
         return STORE_NOT_FOUND;
     }
-    sqlite3_stmt *st = use(s, ST_KV_GET);
-    sqlite3_bind_int64(st, 1, player);
+    dbq *st = use(s, ST_KV_GET);
+    q_int64(st, 1, player);
     bind_text(st, 2, key);
-    int rc = sqlite3_step(st), ret = 0;
-    if (rc == SQLITE_ROW) {
-        size_t len = (size_t)sqlite3_column_bytes(st, 0);
+    int rc = q_step(st), ret = 0;
+    if (rc == DB_ROW) {
+        size_t len;
+        q_col_text(st, 0, &len);
         if (len < size)
             column_text(st, 0, value, size);
         else
             ret = fail(err, "value of %s has %zu bytes, more than the room given", key, len);
     }
     done(st);
-    if (rc == SQLITE_DONE) {
+    if (rc == DB_DONE) {
         fail(err, "no value for %s", key);
         return STORE_NOT_FOUND;
     }
-    return rc == SQLITE_ROW ? ret : db_fail(s, err, "read value");
+    return rc == DB_ROW ? ret : db_fail(s, err, "read value");
 }
 
 int store_kv_del(store *s, int64_t player, const char *key, store_err *err)
@@ -385,8 +403,8 @@ int store_kv_del(store *s, int64_t player, const char *key, store_err *err)
     if (!fits(key, STORE_TEXT_MAX - 1))
         return 0;
     store_write_begin(s, "delete value");
-    sqlite3_stmt *st = use(s, ST_KV_DEL);
-    sqlite3_bind_int64(st, 1, player);
+    dbq *st = use(s, ST_KV_DEL);
+    q_int64(st, 1, player);
     bind_text(st, 2, key);
     return step_done(s, st, err, "delete value");
 }
@@ -401,19 +419,19 @@ int store_kv_list(store *s, int64_t player, const char *prefix, store_kv *out, i
     char high[STORE_TEXT_MAX];
     memcpy(high, prefix, n + 1);
     high[n - 1] = (char)(high[n - 1] + 1);  /* the first key past the prefix */
-    sqlite3_stmt *st = use(s, ST_KV_LIST);
-    sqlite3_bind_int64(st, 1, player);
+    dbq *st = use(s, ST_KV_LIST);
+    q_int64(st, 1, player);
     bind_text(st, 2, prefix);
     bind_text(st, 3, high);
-    sqlite3_bind_int(st, 4, max);
+    q_int(st, 4, max);
     int count = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && count < max) {
+    while ((rc = q_step(st)) == DB_ROW && count < max) {
         column_text(st, 0, out[count].key, sizeof out[count].key);
         column_text(st, 1, out[count].value, sizeof out[count].value);
         count++;
     }
     done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? count : db_fail(s, err, "list values");
+    return rc == DB_DONE || rc == DB_ROW ? count : db_fail(s, err, "list values");
 }
 
 int store_game_set_start(store *s, int64_t game, const char *start, int64_t started,
@@ -423,15 +441,15 @@ int store_game_set_start(store *s, int64_t game, const char *start, int64_t star
     if (!fits(start, STORE_TEXT_MAX - 1))
         return fail(err, "a start position of at most %d bytes", STORE_TEXT_MAX - 1);
     store_write_begin(s, "set the start");
-    sqlite3_stmt *st = use(s, ST_GAME_SET_START);
-    sqlite3_bind_int64(st, 1, game);
+    dbq *st = use(s, ST_GAME_SET_START);
+    q_int64(st, 1, game);
     bind_text(st, 2, start);
-    sqlite3_bind_int64(st, 3, started);
-    int rc = sqlite3_step(st);
+    q_int64(st, 3, started);
+    int rc = q_step(st);
     done(st);
-    if (rc != SQLITE_DONE)
+    if (rc != DB_DONE)
         return db_fail(s, err, "set the start");
-    if (sqlite3_changes(s->db) != 1)
+    if (db_changes(s->db) != 1)
         return fail(err, "game %lld is not live before its first move", (long long)game);
     return 0;
 }

@@ -1,17 +1,20 @@
-/* store_int.h -- what the files of the SQLite store share: the store's
- * insides, its statements by number, and the helpers every function uses
- * (store_sqlite.c tells the design). Nothing outside src/store includes it.
+/* store_int.h -- what the files of the store share: the store's insides,
+ * its statements by number, and the helpers every function uses
+ * (store_sqlite.c tells the design, db.h the seam to the database under
+ * it). Nothing outside src/store includes it.
  */
 #ifndef CITADEL_STORE_INT_H
 #define CITADEL_STORE_INT_H
 
 #include <pthread.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "db.h"
 #include "store.h"
+
+struct sqlite3;
 
 /* The longest text a char array field of a struct holds. */
 #define FIELD_MAX(type, field) (sizeof ((type *)0)->field - 1)
@@ -31,7 +34,7 @@ enum {
     ST_GAME_ADVANCE, ST_GAME_STATE, ST_MOVE_ADD, ST_MOVES,
     ST_GAME_END, ST_RATING_SET, ST_HISTORY_ADD,
     ST_LIVE, ST_PLAYER_GAMES,
-    ST_KV_PUT, ST_KV_GET, ST_KV_DEL, ST_KV_LIST, ST_GAME_SET_START,
+    ST_KV_PUT, ST_KV_GET, ST_KV_DEL, ST_KV_LIST, ST_PLAYER_LOCK, ST_GAME_SET_START,
     ST_GUESTS_PURGE_KV, ST_GUESTS_PURGE,
     ST_COUNT
 };
@@ -66,11 +69,12 @@ enum {
 };
 
 struct store {
-    sqlite3 *db;
+    db *db;
+    struct sqlite3 *lite;  /* SQLite's own handle (db's), or NULL on PostgreSQL */
     int version;
-    sqlite3_stmt *st[ST_COUNT];
-    sqlite3_stmt *fst[FS_COUNT];   /* store_forum.c */
-    sqlite3_stmt *cst[CS_COUNT];   /* store_community.c */
+    dbq *st[ST_COUNT];
+    dbq *fst[FS_COUNT];   /* store_forum.c */
+    dbq *cst[CS_COUNT];   /* store_community.c */
     /* The checkpointer: a thread with a connection of its own that copies
      * the WAL into the database every second, so that the writer (the
      * server's event loop) never waits on the disk flushes a checkpoint
@@ -105,42 +109,39 @@ __attribute__((format(printf, 2, 3))) static inline int fail(store_err *err, con
     return -1;
 }
 
-/* A failure of SQLite itself: what we were doing, and SQLite's reason. */
+/* A failure of the database itself: what we were doing, and its reason. */
 static inline int db_fail(store *s, store_err *err, const char *what)
 {
-    return fail(err, "%s: %s", what, sqlite3_errmsg(s->db));
+    return fail(err, "%s: %s", what, db_errmsg(s->db));
 }
 
 /* Statement `id`, reset and without bindings, ready to bind and step. */
-static inline sqlite3_stmt *use(store *s, int id)
+static inline dbq *use(store *s, int id)
 {
-    sqlite3_stmt *st = s->st[id];
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return st;
+    return q_fresh(s->st[id]);
 }
 
-static inline void done(sqlite3_stmt *st)
+static inline void done(dbq *st)
 {
-    sqlite3_reset(st);
+    q_done(st);
 }
 
 /* Binds a string the caller keeps alive until the statement is done. */
-static inline void bind_text(sqlite3_stmt *st, int i, const char *text)
+static inline void bind_text(dbq *st, int i, const char *text)
 {
-    sqlite3_bind_text(st, i, text, -1, SQLITE_STATIC);
+    q_text(st, i, text);
 }
 
 /* Copies column i into dst (room for size bytes), cut to fit. Input checks
  * keep stored text within the fields, so the cut happens only to a
  * database edited by hand. */
-static inline void column_text(sqlite3_stmt *st, int i, char *dst, size_t size)
+static inline void column_text(dbq *st, int i, char *dst, size_t size)
 {
-    const char *text = (const char *)sqlite3_column_text(st, i);
-    size_t len = text ? (size_t)sqlite3_column_bytes(st, i) : 0;
+    size_t len;
+    const char *text = q_col_text(st, i, &len);
     if (len >= size)
         len = size - 1;
-    if (len)
+    if (text && len)
         memcpy(dst, text, len);
     dst[len] = '\0';
 }
@@ -152,11 +153,11 @@ static inline int fits(const char *text, size_t max)
 }
 
 /* Runs a statement that returns no rows (BEGIN, COMMIT, INSERT, ...). */
-static inline int step_done(store *s, sqlite3_stmt *st, store_err *err, const char *what)
+static inline int step_done(store *s, dbq *st, store_err *err, const char *what)
 {
-    int rc = sqlite3_step(st);
+    int rc = q_step(st);
     done(st);
-    return rc == SQLITE_DONE ? 0 : db_fail(s, err, what);
+    return rc == DB_DONE ? 0 : db_fail(s, err, what);
 }
 
 /* A write's transaction: its own, or in a batch a savepoint of the
@@ -170,7 +171,7 @@ static inline int begin(store *s, store_err *err, const char *what)
  * batch stands). Keeps the error already in err. */
 static inline int rollback(store *s)
 {
-    if (sqlite3_get_autocommit(s->db))
+    if (db_txn(s->db) == DB_TXN_NONE)
         return -1;
     if (s->batch) {
         step_done(s, use(s, ST_ROLLBACK_TO), NULL, "");
@@ -189,42 +190,45 @@ static inline int commit(store *s, store_err *err, const char *what)
 }
 
 /* Statement st, reset and without bindings (use() for the other arrays). */
-static inline sqlite3_stmt *fresh(sqlite3_stmt *st)
+static inline dbq *fresh(dbq *st)
 {
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return st;
+    return q_fresh(st);
 }
 
-/* Prepares the n statements of texts into out, once, at store_open
- * (store_close finalizes them). */
-static inline int prepare_each(store *s, const char *const *texts, sqlite3_stmt **out, int n,
-                               const char *what, store_err *err)
+/* A statement's text in both dialects: pg is NULL where SQLite's serves. */
+typedef struct {
+    const char *lite, *pg;
+} dialects;
+
+/* Prepares the n statements of texts (PostgreSQL's own text where pg has
+ * one) into out, once, at store_open (store_close finalizes them). */
+static inline int prepare_each(store *s, const char *const *texts, const char *const *pg,
+                               dbq **out, int n, const char *what, store_err *err)
 {
-    for (int i = 0; i < n; i++)
-        if (sqlite3_prepare_v3(s->db, texts[i], -1, SQLITE_PREPARE_PERSISTENT, &out[i],
-                               NULL) != SQLITE_OK)
-            return fail(err, "cannot prepare %s statement %d: %s", what, i,
-                        sqlite3_errmsg(s->db));
+    for (int i = 0; i < n; i++) {
+        const char *text = s->db->kind == DB_POSTGRES && pg && pg[i] ? pg[i] : texts[i];
+        if (!(out[i] = db_prepare(s->db, text)))
+            return fail(err, "cannot prepare %s statement %d: %s", what, i, db_errmsg(s->db));
+    }
     return 0;
 }
 
 /* Binds a player's id, or NULL for none (0): columns that name a player
  * may be empty. */
-static inline void bind_player(sqlite3_stmt *st, int i, int64_t player)
+static inline void bind_player(dbq *st, int i, int64_t player)
 {
     if (player > 0)
-        sqlite3_bind_int64(st, i, player);
+        q_int64(st, i, player);
     else
-        sqlite3_bind_null(st, i);
+        q_null(st, i);
 }
 
 /* Runs an UPDATE of one row by its id: STORE_NOT_FOUND if there is none. */
-static inline int update_one(store *s, sqlite3_stmt *st, store_err *err, const char *what)
+static inline int update_one(store *s, dbq *st, store_err *err, const char *what)
 {
     if (step_done(s, st, err, what) != 0)
         return -1;
-    if (sqlite3_changes(s->db) == 0) {
+    if (db_changes(s->db) == 0) {
         fail(err, "%s: no such row", what);
         return STORE_NOT_FOUND;
     }
@@ -232,14 +236,14 @@ static inline int update_one(store *s, sqlite3_stmt *st, store_err *err, const c
 }
 
 /* Runs a statement that returns one number (a count), into *out. */
-static inline int count_of(store *s, sqlite3_stmt *st, int *out, store_err *err,
+static inline int count_of(store *s, dbq *st, int *out, store_err *err,
                            const char *what)
 {
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *out = sqlite3_column_int(st, 0);
+    int rc = q_step(st);
+    if (rc == DB_ROW)
+        *out = q_col_int(st, 0);
     done(st);
-    return rc == SQLITE_ROW ? 0 : db_fail(s, err, what);
+    return rc == DB_ROW ? 0 : db_fail(s, err, what);
 }
 
 /* A page of a list: offset and room may not be negative. */
@@ -250,6 +254,15 @@ static inline int page_ok(int offset, int max, store_err *err)
     fail(err, "negative offset (%d) or room (%d)", offset, max);
     return 0;
 }
+
+/* The backends' halves of store_open and store_close (store_sqlite.c,
+ * store_pg.c): open sets s->db (and s->lite for SQLite), migrates the
+ * schema, and returns 0 or -1; store_open prepares the statements and then
+ * calls store_sqlite_started; store_close calls store_sqlite_stop first. */
+int store_sqlite_open(store *s, const char *path, int sync_full, store_err *err);
+void store_sqlite_started(store *s, const char *path, int sync_full);
+void store_sqlite_stop(store *s);
+int store_pg_open(store *s, const char *uri, int sync_full, store_err *err);
 
 /* store_open prepares the statements of community.h with these. */
 int store_forum_prepare(store *s, store_err *err);

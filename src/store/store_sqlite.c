@@ -1,4 +1,6 @@
-/* store_sqlite.c -- store.h on SQLite.
+/* store_sqlite.c -- the store on SQLite: opening a file, the schema, and
+ * the checkpointer (the queries are store.c's and the others', through
+ * db.h and db_sqlite.c).
  *
  * One connection per store, in WAL mode, used by one thread. Every
  * statement the store runs is prepared once in store_open and kept in
@@ -6,11 +8,6 @@
  * function takes its statements with use() or fresh(), which reset them,
  * and resets them again before returning, so no statement holds a read
  * transaction between calls (that would stop WAL checkpoints).
- *
- * A function that writes one row runs one statement in autocommit mode; a
- * function that writes several opens BEGIN IMMEDIATE and either commits
- * all of it or rolls all of it back. Either way the change is committed
- * when the function returns 0.
  *
  * The schema is built by the migrations in migrations[], numbered from 1;
  * PRAGMA user_version is the number of the last one applied, and each is
@@ -35,14 +32,15 @@
  * forum_search, notifications, tickets, ticket_messages, mail_queue,
  * chat_lines, reports and audit_log (store_forum.c, store_community.c).
  *
- * The invariant: games.nmoves equals the number of rows in moves for that
- * game, which are plies 0 .. nmoves-1; store_move_add keeps it with one
- * guarded UPDATE (status live and nmoves == ply) in the same transaction
- * as the INSERT.
+ * The invariant: the schema is at user_version's migration, each applied
+ * whole or not at all; store_pg.c builds the same tables under the same
+ * numbers in PostgreSQL's dialect.
  */
 #include <assert.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include <sqlite3.h>
 
 #include "store_int.h"
 
@@ -292,114 +290,29 @@ static const char *const migrations[] = {
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
-#define PLAYER_COLS "id, name, is_bot, is_guest, bot_spec, created"
-#define GAME_COLS                                                                  \
-    "id, variant, start, base_ms, inc_ms, move_limit, rated, nsides, created, "    \
-    "started, status, winner, reason, sterile, ended, nmoves"
-
-static const char *const sql[ST_COUNT] = {
-    [ST_BEGIN] = "BEGIN IMMEDIATE",
-    [ST_COMMIT] = "COMMIT",
-    [ST_ROLLBACK] = "ROLLBACK",
-    [ST_SAVEPOINT] = "SAVEPOINT w",
-    [ST_RELEASE] = "RELEASE w",
-    [ST_ROLLBACK_TO] = "ROLLBACK TO w",
-
-    [ST_PLAYER_ADD] = "INSERT INTO players (name, pass_hash, is_bot, is_guest, bot_spec, "
-                      "created) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    [ST_PLAYER_BY_NAME] = "SELECT " PLAYER_COLS ", pass_hash FROM players WHERE name = ?1",
-    [ST_PLAYER_BY_ID] = "SELECT " PLAYER_COLS " FROM players WHERE id = ?1",
-    [ST_BOTS] = "SELECT " PLAYER_COLS " FROM players WHERE is_bot = 1 ORDER BY id LIMIT ?1",
-
-    [ST_SESSION_PURGE] = "DELETE FROM sessions WHERE expires <= ?1",
-    [ST_SESSION_ADD] = "INSERT INTO sessions (token, player, created, expires) "
-                       "VALUES (?1, ?2, ?3, ?4)",
-    [ST_SESSION_PLAYER] = "SELECT player FROM sessions WHERE token = ?1 AND expires > ?2",
-    [ST_SESSION_DEL] = "DELETE FROM sessions WHERE token = ?1",
-
-    [ST_RATING_GET] = "SELECT rating, games FROM ratings WHERE player = ?1 AND variant = ?2",
-    [ST_RATINGS] = "SELECT variant, rating, games FROM ratings WHERE player = ?1 "
-                   "ORDER BY variant LIMIT ?2",
-    [ST_HISTORY] = "SELECT game, time, before, after FROM rating_history "
-                   "WHERE player = ?1 AND variant = ?2 "
-                   "ORDER BY time DESC, game DESC LIMIT ?3",
-    [ST_LADDER] = "SELECT r.player, p.name, p.is_bot, r.rating, r.games "
-                  "FROM ratings r JOIN players p ON p.id = r.player "
-                  "WHERE r.variant = ?1 AND r.games > 0 AND p.is_guest = 0 "
-                  "ORDER BY r.rating DESC, r.games DESC, r.player LIMIT ?2",
-
-    [ST_GAME_ADD] = "INSERT INTO games (variant, start, base_ms, inc_ms, move_limit, rated, "
-                    "nsides, created, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    [ST_SIDE_ADD] = "INSERT INTO game_players (game, side, player) VALUES (?1, ?2, ?3)",
-    [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
-    [ST_SIDES] = "SELECT side, player FROM game_players WHERE game = ?1 ORDER BY side",
-
-    [ST_GAME_ADVANCE] = "UPDATE games SET nmoves = nmoves + 1, "
-                        "started = CASE WHEN ?3 != 0 THEN ?3 ELSE started END "
-                        "WHERE id = ?1 AND status = 0 AND nmoves = ?2",
-    [ST_GAME_STATE] = "SELECT status, nmoves, variant, rated FROM games WHERE id = ?1",
-    [ST_MOVE_ADD] = "INSERT INTO moves (game, ply, text, clock_ms, time) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5)",
-    [ST_MOVES] = "SELECT ply, text, clock_ms, time FROM moves WHERE game = ?1 "
-                 "ORDER BY ply LIMIT ?2",
-
-    [ST_GAME_END] = "UPDATE games SET status = ?2, winner = ?3, reason = ?4, sterile = ?5, "
-                    "ended = ?6 WHERE id = ?1 AND status = 0",
-    [ST_RATING_SET] = "INSERT INTO ratings (player, variant, rating, games) "
-                      "SELECT id, ?2, ?3, 1 FROM players WHERE id = ?1 AND is_guest = 0 "
-                      "ON CONFLICT (player, variant) "
-                      "DO UPDATE SET rating = excluded.rating, games = games + 1",
-    [ST_HISTORY_ADD] = "INSERT INTO rating_history (player, variant, game, time, before, "
-                       "after) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-
-    [ST_LIVE] = "SELECT id FROM games WHERE status = 0 ORDER BY id LIMIT ?1",
-    [ST_PLAYER_GAMES] = "SELECT " GAME_COLS " FROM games WHERE id IN "
-                        "(SELECT game FROM game_players WHERE player = ?1) "
-                        "ORDER BY id DESC LIMIT ?2 OFFSET ?3",
-
-    [ST_KV_PUT] = "INSERT INTO kv (player, key, value) VALUES (?1, ?2, ?3) "
-                  "ON CONFLICT (player, key) DO UPDATE SET value = excluded.value",
-    [ST_KV_GET] = "SELECT value FROM kv WHERE player = ?1 AND key = ?2",
-    [ST_KV_DEL] = "DELETE FROM kv WHERE player = ?1 AND key = ?2",
-    /* keys from ?2 up to (not including) ?3: a prefix and its successor */
-    [ST_KV_LIST] = "SELECT key, value FROM kv WHERE player = ?1 AND key >= ?2 AND key < ?3 "
-                   "ORDER BY key LIMIT ?4",
-    [ST_GAME_SET_START] = "UPDATE games SET start = ?2, started = ?3 "
-                          "WHERE id = ?1 AND status = 0 AND nmoves = 0",
-/* a guest nobody can use: no session left (expired ones are gone first) and
- * no game that names it */
-#define USELESS_GUEST                                                                 \
-    "is_guest = 1 AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.player = players.id) " \
-    "AND NOT EXISTS (SELECT 1 FROM game_players g WHERE g.player = players.id) "        \
-    "AND id NOT IN (SELECT value FROM json_each(?1))"
-    [ST_GUESTS_PURGE_KV] = "DELETE FROM kv WHERE player IN "
-                           "(SELECT id FROM players WHERE " USELESS_GUEST ")",
-    [ST_GUESTS_PURGE] = "DELETE FROM players WHERE " USELESS_GUEST,
-};
-
 /* --- open and close ----------------------------------------------------- */
 
-static int exec(sqlite3 *db, const char *text, store_err *err, const char *what)
+static int exec(sqlite3 *conn, const char *text, store_err *err, const char *what)
 {
     char *msg = NULL;
-    if (sqlite3_exec(db, text, NULL, NULL, &msg) == SQLITE_OK)
+    if (sqlite3_exec(conn, text, NULL, NULL, &msg) == SQLITE_OK)
         return 0;
-    fail(err, "%s: %s", what, msg ? msg : sqlite3_errmsg(db));
+    fail(err, "%s: %s", what, msg ? msg : sqlite3_errmsg(conn));
     sqlite3_free(msg);
     return -1;
 }
 
 /* One text value from a PRAGMA, into out. */
-static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size, store_err *err)
+static int pragma_text(sqlite3 *conn, const char *text, char *out, size_t size, store_err *err)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, text, -1, &st, NULL) != SQLITE_OK)
-        return fail(err, "%s: %s", text, sqlite3_errmsg(db));
+    if (sqlite3_prepare_v2(conn, text, -1, &st, NULL) != SQLITE_OK)
+        return fail(err, "%s: %s", text, sqlite3_errmsg(conn));
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
-        column_text(st, 0, out, size);
+        snprintf(out, size, "%s", (const char *)sqlite3_column_text(st, 0));
     else
-        fail(err, "%s: %s", text, sqlite3_errmsg(db));
+        fail(err, "%s: %s", text, sqlite3_errmsg(conn));
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? 0 : -1;
 }
@@ -407,7 +320,7 @@ static int pragma_text(sqlite3 *db, const char *text, char *out, size_t size, st
 static int migrate(store *s, store_err *err)
 {
     char buf[32];
-    if (pragma_text(s->db, "PRAGMA user_version", buf, sizeof buf, err) != 0)
+    if (pragma_text(s->lite, "PRAGMA user_version", buf, sizeof buf, err) != 0)
         return -1;
     int version = atoi(buf);
     if (version < 0 || version > SCHEMA_VERSION)
@@ -417,18 +330,18 @@ static int migrate(store *s, store_err *err)
         char bump[48];
         snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version + 1);
         snprintf(buf, sizeof buf, "migration %d", version + 1);
-        if (exec(s->db, "BEGIN IMMEDIATE", err, buf) != 0)
+        if (exec(s->lite, "BEGIN IMMEDIATE", err, buf) != 0)
             return -1;
-        if (exec(s->db, migrations[version], err, buf) != 0 ||
-            exec(s->db, bump, err, buf) != 0 || exec(s->db, "COMMIT", err, buf) != 0) {
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        if (exec(s->lite, migrations[version], err, buf) != 0 ||
+            exec(s->lite, bump, err, buf) != 0 || exec(s->lite, "COMMIT", err, buf) != 0) {
+            sqlite3_exec(s->lite, "ROLLBACK", NULL, NULL, NULL);
             return -1;
         }
     }
     /* the migrations ran without foreign keys; none may be left dangling */
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
-        return fail(err, "foreign key check: %s", sqlite3_errmsg(s->db));
+    if (sqlite3_prepare_v2(s->lite, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+        return fail(err, "foreign key check: %s", sqlite3_errmsg(s->lite));
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -470,14 +383,14 @@ static int busy_wait(void *arg, int count)
 static int configure(store *s, int sync_full, store_err *err)
 {
     char mode[16];
-    if (sqlite3_busy_handler(s->db, busy_wait, s) != SQLITE_OK)
+    if (sqlite3_busy_handler(s->lite, busy_wait, s) != SQLITE_OK)
         return db_fail(s, err, "busy handler");
-    if (pragma_text(s->db, "PRAGMA journal_mode = WAL", mode, sizeof mode, err) != 0)
+    if (pragma_text(s->lite, "PRAGMA journal_mode = WAL", mode, sizeof mode, err) != 0)
         return -1;
     if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0)
         return fail(err, "cannot switch the database to WAL (journal mode is %s)", mode);
     /* foreign keys come on after the migrations (store_open) */
-    if (exec(s->db, sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
+    if (exec(s->lite, sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
              err, "synchronous") != 0)
         return -1;
     return 0;
@@ -486,11 +399,11 @@ static int configure(store *s, int sync_full, store_err *err)
 static void *checkpointer(void *arg)
 {
     store *s = arg;
-    sqlite3 *db = NULL;
-    if (sqlite3_open_v2(s->path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) ==
+    sqlite3 *conn = NULL;
+    if (sqlite3_open_v2(s->path, &conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) ==
         SQLITE_OK) {
-        sqlite3_busy_timeout(db, 5000);  /* its own thread: waiting stops nobody */
-        sqlite3_exec(db, s->sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
+        sqlite3_busy_timeout(conn, 5000);  /* its own thread: waiting stops nobody */
+        sqlite3_exec(conn, s->sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
                      NULL, NULL, NULL);
     }
     pthread_mutex_lock(&s->ckpt_lock);
@@ -503,20 +416,20 @@ static void *checkpointer(void *arg)
             break;
         pthread_mutex_unlock(&s->ckpt_lock);
         /* PASSIVE: copies what it can without blocking the writer */
-        if (db) {
+        if (conn) {
             int log = 0, done = 0;
-            sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+            sqlite3_wal_checkpoint_v2(conn, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
             /* Under steady writing a passive checkpoint never catches the
              * writer, and the WAL only restarts once one does: past
              * WAL_RESTART_FRAMES, a restarting checkpoint holds the writer
              * back for the moment it takes to finish. */
             if (log > WAL_RESTART_FRAMES)
-                sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_RESTART, NULL, NULL);
+                sqlite3_wal_checkpoint_v2(conn, NULL, SQLITE_CHECKPOINT_RESTART, NULL, NULL);
         }
         pthread_mutex_lock(&s->ckpt_lock);
     }
     pthread_mutex_unlock(&s->ckpt_lock);
-    sqlite3_close(db);
+    sqlite3_close(conn);
     return NULL;
 }
 
@@ -530,407 +443,49 @@ static void checkpointer_start(store *s, const char *path, int sync_full)
     if (pthread_create(&s->ckpt, NULL, checkpointer, s) == 0) {
         s->ckpt_running = 1;
         /* the writer leaves checkpoints to the checkpointer */
-        sqlite3_exec(s->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL, NULL);
+        sqlite3_exec(s->lite, "PRAGMA wal_autocheckpoint = 0", NULL, NULL, NULL);
     }
 }
 
-store *store_open(const char *path, int sync_full, store_err *err)
+int store_sqlite_open(store *s, const char *path, int sync_full, store_err *err)
 {
-    assert(path);
-    store *s = calloc(1, sizeof *s);
-    if (!s) {
-        fail(err, "out of memory");
-        return NULL;
-    }
+    sqlite3 *conn = NULL;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path, &s->db, flags, store_faults_vfs()) != SQLITE_OK) {
-        fail(err, "cannot open %s: %s", path,
-             s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        store_close(s);
-        return NULL;
+    if (sqlite3_open_v2(path, &conn, flags, store_faults_vfs()) != SQLITE_OK) {
+        fail(err, "cannot open %s: %s", path, conn ? sqlite3_errmsg(conn) : "out of memory");
+        sqlite3_close(conn);
+        return -1;
     }
-    sqlite3_extended_result_codes(s->db, 1);
+    if (!(s->db = db_sqlite(conn))) {
+        sqlite3_close(conn);
+        return fail(err, "out of memory");
+    }
+    s->lite = conn;
+    sqlite3_extended_result_codes(conn, 1);
     if (configure(s, sync_full, err) != 0 || migrate(s, err) != 0 ||
-        exec(s->db, "PRAGMA foreign_keys = ON", err, "foreign keys") != 0) {
-        store_close(s);
-        return NULL;
-    }
-    for (int i = 0; i < ST_COUNT; i++) {
-        if (sqlite3_prepare_v3(s->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
-                               NULL) != SQLITE_OK) {
-            fail(err, "cannot prepare statement %d: %s", i, sqlite3_errmsg(s->db));
-            store_close(s);
-            return NULL;
-        }
-    }
-    if (store_forum_prepare(s, err) != 0 || store_community_prepare(s, err) != 0) {
-        store_close(s);
-        return NULL;
-    }
+        exec(conn, "PRAGMA foreign_keys = ON", err, "foreign keys") != 0)
+        return -1;
+    return 0;
+}
+
+void store_sqlite_started(store *s, const char *path, int sync_full)
+{
     checkpointer_start(s, path, sync_full);
-    return s;
 }
 
-void store_close(store *s)
+void store_sqlite_stop(store *s)
 {
-    if (!s)
+    if (!s->ckpt_running)
         return;
-    if (s->ckpt_running) {
-        pthread_mutex_lock(&s->ckpt_lock);
-        s->ckpt_stop = 1;
-        pthread_cond_signal(&s->ckpt_wake);
-        pthread_mutex_unlock(&s->ckpt_lock);
-        pthread_join(s->ckpt, NULL);
-        pthread_mutex_destroy(&s->ckpt_lock);
-        pthread_cond_destroy(&s->ckpt_wake);
-        store_faults_end();
-        /* the last of the WAL, now that nothing else writes */
-        sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-    }
-    free(s->path);
-    for (int i = 0; i < ST_COUNT; i++)
-        sqlite3_finalize(s->st[i]);
-    for (int i = 0; i < FS_COUNT; i++)
-        sqlite3_finalize(s->fst[i]);
-    for (int i = 0; i < CS_COUNT; i++)
-        sqlite3_finalize(s->cst[i]);
-    sqlite3_close(s->db);
-    free(s);
-}
-
-int store_schema_version(store *s)
-{
-    return s->version;
-}
-
-/* --- group commit ------------------------------------------------------- */
-
-int store_batch_begin(store *s, store_err *err)
-{
-    assert(s && !s->batch);
-    store_write_begin(s, "begin batch");
-    if (step_done(s, use(s, ST_BEGIN), err, "begin batch") != 0)
-        return -1;
-    s->batch = 1;
-    return 0;
-}
-
-int store_batch_intact(store *s)
-{
-    return s->batch && !sqlite3_get_autocommit(s->db);
-}
-
-int store_batch_commit(store *s, store_err *err)
-{
-    assert(s && s->batch);
-    s->batch = 0;
-    if (sqlite3_get_autocommit(s->db))
-        return fail(err, "commit batch: the transaction was lost to an earlier error");
-    return commit(s, err, "commit batch");
-}
-
-void store_batch_abandon(store *s)
-{
-    assert(s && s->batch);
-    s->batch = 0;
-    rollback(s);
-}
-
-/* --- players ------------------------------------------------------------ */
-
-static void read_player(sqlite3_stmt *st, store_player *p)
-{
-    memset(p, 0, sizeof *p);
-    p->id = sqlite3_column_int64(st, 0);
-    column_text(st, 1, p->name, sizeof p->name);
-    p->is_bot = sqlite3_column_int(st, 2);
-    p->is_guest = sqlite3_column_int(st, 3);
-    column_text(st, 4, p->bot_spec, sizeof p->bot_spec);
-    p->created = sqlite3_column_int64(st, 5);
-}
-
-int store_player_add(store *s, const char *name, const char *pass_hash, int is_bot,
-                     int is_guest, const char *bot_spec, int64_t now, int64_t *id,
-                     store_err *err)
-{
-    assert(s && name && id);
-    if (!name[0] || !fits(name, STORE_NAME_MAX))
-        return fail(err, "a player name has 1 to %d bytes", STORE_NAME_MAX);
-    if (!fits(pass_hash, STORE_TEXT_MAX - 1))
-        return fail(err, "password hash longer than %d bytes", STORE_TEXT_MAX - 1);
-    if (!fits(bot_spec, FIELD_MAX(store_player, bot_spec)))
-        return fail(err, "bot spec longer than %zu bytes", FIELD_MAX(store_player, bot_spec));
-    store_write_begin(s, "add player");
-    sqlite3_stmt *st = use(s, ST_PLAYER_ADD);
-    bind_text(st, 1, name);
-    bind_text(st, 2, pass_hash ? pass_hash : "");
-    sqlite3_bind_int(st, 3, is_bot != 0);
-    sqlite3_bind_int(st, 4, is_guest != 0);
-    bind_text(st, 5, bot_spec ? bot_spec : "");
-    sqlite3_bind_int64(st, 6, now);
-    int rc = sqlite3_step(st);
-    done(st);
-    if (rc == SQLITE_CONSTRAINT_UNIQUE) {
-        fail(err, "the name %s is taken", name);
-        return STORE_TAKEN;
-    }
-    if (rc != SQLITE_DONE)
-        return db_fail(s, err, "add player");
-    *id = sqlite3_last_insert_rowid(s->db);
-    return 0;
-}
-
-int store_player_by_name(store *s, const char *name, store_player *p, char *pass_hash,
-                         store_err *err)
-{
-    assert(s && name && p);
-    if (!fits(name, STORE_NAME_MAX)) {
-        fail(err, "no player by that name");
-        return STORE_NOT_FOUND;
-    }
-    sqlite3_stmt *st = use(s, ST_PLAYER_BY_NAME);
-    bind_text(st, 1, name);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        read_player(st, p);
-        if (pass_hash)
-            column_text(st, 6, pass_hash, STORE_TEXT_MAX);
-    }
-    done(st);
-    if (rc == SQLITE_DONE) {
-        fail(err, "no player named %s", name);
-        return STORE_NOT_FOUND;
-    }
-    return rc == SQLITE_ROW ? 0 : db_fail(s, err, "find player");
-}
-
-int store_player_by_id(store *s, int64_t id, store_player *p, store_err *err)
-{
-    assert(s && p);
-    sqlite3_stmt *st = use(s, ST_PLAYER_BY_ID);
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        read_player(st, p);
-    done(st);
-    if (rc == SQLITE_DONE) {
-        fail(err, "no player %lld", (long long)id);
-        return STORE_NOT_FOUND;
-    }
-    return rc == SQLITE_ROW ? 0 : db_fail(s, err, "find player");
-}
-
-int store_bots(store *s, store_player *out, int max, store_err *err)
-{
-    assert(s && (out || max <= 0));
-    if (max < 0)
-        return fail(err, "negative room (%d)", max);
-    sqlite3_stmt *st = use(s, ST_BOTS);
-    sqlite3_bind_int(st, 1, max);
-    int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
-        read_player(st, &out[n++]);
-    done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list bots");
-}
-
-/* --- sessions ----------------------------------------------------------- */
-
-int store_session_add(store *s, const char *token, int64_t player, int64_t now,
-                      int64_t expires, store_err *err)
-{
-    assert(s && token);
-    if (!token[0] || !fits(token, STORE_TEXT_MAX - 1))
-        return fail(err, "a session token has 1 to %d bytes", STORE_TEXT_MAX - 1);
-    store_write_begin(s, "add session");
-    if (begin(s, err, "add session") != 0)
-        return -1;
-    /* Expired sessions go here, so the table holds only live ones. */
-    sqlite3_stmt *st = use(s, ST_SESSION_PURGE);
-    sqlite3_bind_int64(st, 1, now);
-    if (step_done(s, st, err, "purge sessions") != 0)
-        return rollback(s);
-    st = use(s, ST_SESSION_ADD);
-    bind_text(st, 1, token);
-    sqlite3_bind_int64(st, 2, player);
-    sqlite3_bind_int64(st, 3, now);
-    sqlite3_bind_int64(st, 4, expires);
-    int rc = sqlite3_step(st);
-    done(st);
-    if (rc == SQLITE_CONSTRAINT_PRIMARYKEY) {
-        rollback(s);
-        fail(err, "the session token is taken");
-        return STORE_TAKEN;
-    }
-    if (rc != SQLITE_DONE) {
-        db_fail(s, err, "add session");
-        return rollback(s);
-    }
-    return commit(s, err, "add session");
-}
-
-int store_session_player(store *s, const char *token, int64_t now, int64_t *player,
-                         store_err *err)
-{
-    assert(s && token && player);
-    if (!fits(token, STORE_TEXT_MAX - 1)) {
-        fail(err, "no such session");
-        return STORE_NOT_FOUND;
-    }
-    sqlite3_stmt *st = use(s, ST_SESSION_PLAYER);
-    bind_text(st, 1, token);
-    sqlite3_bind_int64(st, 2, now);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *player = sqlite3_column_int64(st, 0);
-    done(st);
-    if (rc == SQLITE_DONE) {
-        fail(err, "no such session, or it has expired");
-        return STORE_NOT_FOUND;
-    }
-    return rc == SQLITE_ROW ? 0 : db_fail(s, err, "find session");
-}
-
-int store_session_del(store *s, const char *token, store_err *err)
-{
-    assert(s && token);
-    store_write_begin(s, "delete session");
-    sqlite3_stmt *st = use(s, ST_SESSION_DEL);
-    bind_text(st, 1, token);
-    return step_done(s, st, err, "delete session");
-}
-
-int store_guests_purge(store *s, int64_t now, const int64_t *keep, size_t nkeep,
-                       store_err *err)
-{
-    assert(s && (keep || nkeep == 0));
-    /* the ids to keep, as a JSON array for json_each */
-    size_t cap = 3 + nkeep * 21;
-    char *ids = malloc(cap), *at = ids;
-    if (!ids)
-        return fail(err, "purge guests: out of memory");
-    *at++ = '[';
-    for (size_t i = 0; i < nkeep; i++)
-        at += snprintf(at, cap - (size_t)(at - ids), "%s%lld", i ? "," : "", (long long)keep[i]);
-    snprintf(at, cap - (size_t)(at - ids), "]");
-    store_write_begin(s, "purge guests");
-    if (begin(s, err, "purge guests") != 0) {
-        free(ids);
-        return -1;
-    }
-    sqlite3_stmt *st = use(s, ST_SESSION_PURGE);
-    sqlite3_bind_int64(st, 1, now);
-    int bad = step_done(s, st, err, "purge guests: sessions") != 0;
-    for (int k = 0; !bad && k < 2; k++) {
-        st = use(s, k == 0 ? ST_GUESTS_PURGE_KV : ST_GUESTS_PURGE);
-        sqlite3_bind_text(st, 1, ids, -1, SQLITE_TRANSIENT);
-        bad = step_done(s, st, err, k == 0 ? "purge guests: values" : "purge guests") != 0;
-    }
-    free(ids);
-    if (bad)
-        return rollback(s);
-    int n = sqlite3_changes(s->db);
-    return commit(s, err, "purge guests") != 0 ? -1 : n;
-}
-
-/* --- ratings ------------------------------------------------------------ */
-
-#define VARIANT_MAX FIELD_MAX(store_rating, variant)
-
-int store_rating_get(store *s, int64_t player, const char *variant, store_rating *r,
-                     store_err *err)
-{
-    assert(s && variant && r);
-    if (!fits(variant, VARIANT_MAX))
-        return fail(err, "variant name longer than %zu bytes", VARIANT_MAX);
-    memset(r, 0, sizeof *r);
-    snprintf(r->variant, sizeof r->variant, "%s", variant);
-    r->rating = 1500;
-    sqlite3_stmt *st = use(s, ST_RATING_GET);
-    sqlite3_bind_int64(st, 1, player);
-    bind_text(st, 2, variant);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        r->rating = sqlite3_column_double(st, 0);
-        r->games = sqlite3_column_int(st, 1);
-    }
-    done(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(s, err, "read rating");
-}
-
-int store_ratings(store *s, int64_t player, store_rating *out, int max, store_err *err)
-{
-    assert(s && (out || max <= 0));
-    if (max < 0)
-        return fail(err, "negative room (%d)", max);
-    sqlite3_stmt *st = use(s, ST_RATINGS);
-    sqlite3_bind_int64(st, 1, player);
-    sqlite3_bind_int(st, 2, max);
-    int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
-        store_rating *r = &out[n++];
-        memset(r, 0, sizeof *r);
-        column_text(st, 0, r->variant, sizeof r->variant);
-        r->rating = sqlite3_column_double(st, 1);
-        r->games = sqlite3_column_int(st, 2);
-    }
-    done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "list ratings");
-}
-
-int store_rating_history(store *s, int64_t player, const char *variant,
-                         store_rating_point *out, int max, store_err *err)
-{
-    assert(s && variant && (out || max <= 0));
-    if (max < 0)
-        return fail(err, "negative room (%d)", max);
-    if (!fits(variant, VARIANT_MAX))
-        return fail(err, "variant name longer than %zu bytes", VARIANT_MAX);
-    /* The latest `max`, newest first; turned round below. */
-    sqlite3_stmt *st = use(s, ST_HISTORY);
-    sqlite3_bind_int64(st, 1, player);
-    bind_text(st, 2, variant);
-    sqlite3_bind_int(st, 3, max);
-    int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
-        store_rating_point *p = &out[n++];
-        p->game = sqlite3_column_int64(st, 0);
-        p->time = sqlite3_column_int64(st, 1);
-        p->before = sqlite3_column_double(st, 2);
-        p->after = sqlite3_column_double(st, 3);
-    }
-    done(st);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return db_fail(s, err, "read rating history");
-    for (int i = 0, j = n - 1; i < j; i++, j--) {
-        store_rating_point t = out[i];
-        out[i] = out[j];
-        out[j] = t;
-    }
-    return n;
-}
-
-int store_ladder(store *s, const char *variant, store_ladder_row *out, int max,
-                 store_err *err)
-{
-    assert(s && variant && (out || max <= 0));
-    if (max < 0)
-        return fail(err, "negative room (%d)", max);
-    if (!fits(variant, VARIANT_MAX))
-        return fail(err, "variant name longer than %zu bytes", VARIANT_MAX);
-    sqlite3_stmt *st = use(s, ST_LADDER);
-    bind_text(st, 1, variant);
-    sqlite3_bind_int(st, 2, max);
-    int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
-        store_ladder_row *r = &out[n++];
-        memset(r, 0, sizeof *r);
-        r->player = sqlite3_column_int64(st, 0);
-        column_text(st, 1, r->name, sizeof r->name);
-        r->is_bot = sqlite3_column_int(st, 2);
-        r->rating = sqlite3_column_double(st, 3);
-        r->games = sqlite3_column_int(st, 4);
-    }
-    done(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : db_fail(s, err, "read ladder");
+    pthread_mutex_lock(&s->ckpt_lock);
+    s->ckpt_stop = 1;
+    pthread_cond_signal(&s->ckpt_wake);
+    pthread_mutex_unlock(&s->ckpt_lock);
+    pthread_join(s->ckpt, NULL);
+    pthread_mutex_destroy(&s->ckpt_lock);
+    pthread_cond_destroy(&s->ckpt_wake);
+    s->ckpt_running = 0;
+    store_faults_end();
+    /* the last of the WAL, now that nothing else writes */
+    sqlite3_wal_checkpoint_v2(s->lite, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libpq-fe.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -902,18 +903,54 @@ static pid_t spawn(const server_proc *s, const char *binary, const char *extra_a
     return pid;
 }
 
+/* A new, empty PostgreSQL database beside the one uri names (the cluster
+ * of tests/pg.sh): its URI into out. Each server a test starts gets its
+ * own, as each gets its own SQLite file. */
+static int pg_new_database(const char *uri, char *out, size_t size)
+{
+    static int made;
+    const char *name = strstr(uri, ":///"), *query = strchr(uri, '?');
+    if (!name || !query || query < name)
+        return -1;
+    char db[64];
+    snprintf(db, sizeof db, "citadel_%ld_%d", (long)getpid(), ++made);
+    PGconn *conn = PQconnectdb(uri);
+    int ok = PQstatus(conn) == CONNECTION_OK;
+    if (ok) {
+        char sql[160];
+        snprintf(sql, sizeof sql, "CREATE DATABASE %s", db);
+        PGresult *res = PQexec(conn, sql);
+        ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+        PQclear(res);
+    }
+    if (!ok)
+        fprintf(stderr, "creating a database in %s: %s", uri, PQerrorMessage(conn));
+    PQfinish(conn);
+    snprintf(out, size, "%.*s%s%s", (int)(name + 4 - uri), uri, db, query);
+    return ok ? 0 : -1;
+}
+
 int server_start(server_proc *s, const char *binary, const char *db_path, const char *extra_args)
 {
     memset(s, 0, sizeof *s);
-    if (db_path) {
-        snprintf(s->db, sizeof s->db, "%s", db_path);
-    } else {
+    const char *pg = getenv("CITADEL_TEST_PG");
+    if (!db_path) {
         snprintf(s->dir, sizeof s->dir, "/tmp/citadel-test-XXXXXX");
         if (!mkdtemp(s->dir))
             return -1;
+    }
+    if (db_path) {
+        snprintf(s->db, sizeof s->db, "%s", db_path);
+    } else if (pg && pg[0]) {
+        if (pg_new_database(pg, s->db, sizeof s->db) != 0)
+            return -1;
+    } else {
         snprintf(s->db, sizeof s->db, "%s/citadel.db", s->dir);
     }
-    snprintf(s->log, sizeof s->log, "%s.log", s->db);
+    if (strstr(s->db, "://"))  /* a database URI: the log goes in the folder */
+        snprintf(s->log, sizeof s->log, "%s/server.log", s->dir[0] ? s->dir : "/tmp");
+    else
+        snprintf(s->log, sizeof s->log, "%s.log", s->db);
 
     for (int attempt = 0; attempt < 3; attempt++) {   /* the port may be taken meanwhile */
         s->port = free_port();

@@ -133,7 +133,9 @@ typedef struct server_proc {
 
 /* Runs `<binary> serve --listen 127.0.0.1:PORT --db DB [extra_args]` on a
  * free loopback port, DB being db_path or a fresh file in a new temp
- * directory, output to a log next to the db; extra_args is split on spaces.
+ * directory (or, when CITADEL_TEST_PG names a PostgreSQL database, a new
+ * database in its cluster), output to a log next to the db (for a database
+ * URI, in the temp directory); extra_args is split on spaces.
  * Waits up to 20 s for GET /api/health to answer 200. Returns 0, or -1 (the
  * child killed, the log left for reading) if the server did not come up. */
 int server_start(server_proc *s, const char *binary, const char *db_path,

@@ -1,6 +1,8 @@
-/* store_fixture.h -- what the store's tests share: an in-memory store,
- * players, games and moves made in one call (failing the test if the store
- * refuses), and a temporary folder for a database file.
+/* store_fixture.h -- what the store's tests share: a new, empty store of
+ * the backend under test (SQLite in memory, or the PostgreSQL database
+ * CITADEL_TEST_PG names, emptied first: tests/pg.sh makes one), players,
+ * games and moves made in one call (failing the test if the store
+ * refuses), and a temporary folder for a SQLite database file.
  *
  * The invariant: every helper either succeeds or fails the test; none
  * leaves a half-made row behind for the test to trip on.
@@ -21,16 +23,50 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "../../src/store/store.h"
 
 #define T0 1700000000000LL  /* a time in ms */
 
+/* The PostgreSQL database under test, or NULL when the backend is SQLite. */
+static inline const char *pg_under_test(void)
+{
+    const char *uri = getenv("CITADEL_TEST_PG");
+    return uri && uri[0] ? uri : NULL;
+}
+
+/* A test of SQLite's own (its files, its pragmas) skips itself when the
+ * backend under test is PostgreSQL. */
+#define SQLITE_ONLY()            \
+    do {                         \
+        if (pg_under_test())     \
+            skip();              \
+    } while (0)
+
+/* Empties the PostgreSQL database uri: its tables, and all in them. */
+static inline void pg_empty(const char *uri)
+{
+    PGconn *conn = PQconnectdb(uri);
+    if (PQstatus(conn) != CONNECTION_OK)
+        fail_msg("PostgreSQL %s: %s", uri, PQerrorMessage(conn));
+    PGresult *res = PQexec(conn, "SET client_min_messages = warning;"
+                                 "DROP SCHEMA public CASCADE; CREATE SCHEMA public");
+    if (PQresultStatus(res) != PGRES_COMMAND_OK)
+        fail_msg("emptying %s: %s", uri, PQerrorMessage(conn));
+    PQclear(res);
+    PQfinish(conn);
+}
+
+/* A new, empty store of the backend under test. */
 static inline store *open_memory(void)
 {
     store_err err = { "" };
-    store *s = store_open(":memory:", 0, &err);
+    const char *pg = pg_under_test();
+    if (pg)
+        pg_empty(pg);
+    store *s = store_open(pg ? pg : ":memory:", 0, &err);
     if (!s)
         fail_msg("store_open: %s", err.msg);
     return s;
@@ -104,6 +140,16 @@ static inline void tmpdb_make(tmpdb *t)
     snprintf(t->dir, sizeof t->dir, "/tmp/test_store.XXXXXX");
     assert_non_null(mkdtemp(t->dir));
     snprintf(t->path, sizeof t->path, "%s/citadel.db", t->dir);
+}
+
+/* What to open for a database that several stores share: t's file, or on
+ * PostgreSQL the database under test, emptied. */
+static inline const char *tmpdb_name(tmpdb *t)
+{
+    const char *pg = pg_under_test();
+    if (pg)
+        pg_empty(pg);
+    return pg ? pg : t->path;
 }
 
 static inline void tmpdb_remove(tmpdb *t)

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "wire.h"
@@ -464,20 +465,60 @@ static void test_foreign_origins_are_refused(void **state)
 
 /* --- 6. quotas ----------------------------------------------------------------------- */
 
+/* The server's database seen from another connection: its SQLite file, or
+ * its PostgreSQL database (a URI, when the tests run on PostgreSQL). */
+typedef struct other_conn {
+    sqlite3 *lite;
+    PGconn *pg;
+} other_conn;
+
+static void other_open(other_conn *c)
+{
+    memset(c, 0, sizeof *c);
+    if (strstr(server.db, "://")) {
+        c->pg = PQconnectdb(server.db);
+        assert_int_equal(PQstatus(c->pg), CONNECTION_OK);
+    } else {
+        assert_int_equal(sqlite3_open(server.db, &c->lite), SQLITE_OK);
+    }
+}
+
+/* Runs text; its first column of its first row (a count), or -1. */
+static int other_run(other_conn *c, const char *text)
+{
+    int n = -1;
+    if (c->pg) {
+        PGresult *res = PQexec(c->pg, text);
+        if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0)
+            n = atoi(PQgetvalue(res, 0, 0));
+        else if (PQresultStatus(res) == PGRES_COMMAND_OK)
+            n = 0;
+        PQclear(res);
+        return n;
+    }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(c->lite, text, -1, &st, NULL) == SQLITE_OK) {
+        int rc = sqlite3_step(st);
+        n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : rc == SQLITE_DONE ? 0 : -1;
+        sqlite3_finalize(st);
+    }
+    return n;
+}
+
+static void other_close(other_conn *c)
+{
+    if (c->pg)
+        PQfinish(c->pg);
+    sqlite3_close(c->lite);
+}
+
 static int guests_stored(void)
 {
-    sqlite3 *db;
-    int n = -1;
-    if (sqlite3_open_v2(server.db, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM players WHERE is_guest = 1", -1, &st,
-                               NULL) == SQLITE_OK) {
-            if (sqlite3_step(st) == SQLITE_ROW)
-                n = sqlite3_column_int(st, 0);
-            sqlite3_finalize(st);
-        }
-    }
-    sqlite3_close(db);
+    other_conn c;
+    other_open(&c);
+    int n = other_run(&c, "SELECT count(*) FROM players WHERE is_guest = 1");
+    other_close(&c);
+    assert_true(n >= 0);
     return n;
 }
 
@@ -681,8 +722,9 @@ static void test_lobby_bursts_are_coalesced(void **state)
 
 /* --- 7. smaller ones ----------------------------------------------------------------- */
 
-/* Another process holds the database's write lock: every move is refused
- * at once ("try again"), not after seconds of a stalled loop, and the game
+/* Another process holds the database's write lock (SQLite: BEGIN
+ * IMMEDIATE; PostgreSQL: the games table locked): every move is refused at
+ * once ("try again"), not after seconds of a stalled loop, and the game
  * goes on when the lock is released. */
 static void test_locked_database_stalls_no_game(void **state)
 {
@@ -693,9 +735,10 @@ static void test_locked_database_stalls_no_game(void **state)
     ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
     duel d;
     start_duel(a, b, "\"variant\":\"rampart\",\"base_ms\":0", &d);
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(server.db, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    other_conn db;
+    other_open(&db);
+    assert_int_equal(other_run(&db, db.pg ? "BEGIN; LOCK TABLE games IN EXCLUSIVE MODE"
+                                          : "BEGIN IMMEDIATE"), 0);
     const char *mv = first_legal(d.state, 0);
     long long t0 = now_ms();
     for (int i = 0; i < 10; i++) {
@@ -708,8 +751,8 @@ static void test_locked_database_stalls_no_game(void **state)
     }
     long long took = now_ms() - t0;
     assert_healthy();
-    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-    sqlite3_close(db);
+    other_run(&db, "ROLLBACK");
+    other_close(&db);
     /* ten refusals while locked took seconds at most, not ten busy waits */
     assert_true(took < 10000);
     json_t *m = play(d.side[0], d.game, 0, mv);

@@ -18,6 +18,7 @@ static void test_open_memory(void **state)
 
 static void test_open_bad_path(void **state)
 {
+    SQLITE_ONLY();
     (void)state;
     store_err err = { "" };
     assert_null(store_open("/nonexistent-dir/sub/citadel.db", 0, &err));
@@ -27,6 +28,7 @@ static void test_open_bad_path(void **state)
 
 static void test_reopen_keeps_data(void **state)
 {
+    SQLITE_ONLY();
     (void)state;
     tmpdb t;
     tmpdb_make(&t);
@@ -79,6 +81,7 @@ static void test_reopen_keeps_data(void **state)
 
 static void test_newer_schema_refused(void **state)
 {
+    SQLITE_ONLY();
     (void)state;
     tmpdb t;
     tmpdb_make(&t);
@@ -179,6 +182,7 @@ static const char schema1[] =
  * given again. */
 static void test_old_schema_migrates(void **state)
 {
+    SQLITE_ONLY();
     (void)state;
     tmpdb t;
     tmpdb_make(&t);
@@ -464,8 +468,13 @@ static void test_game_add_refused(void **state)
     assert_int_equal(store_game_add(s, &g, &err), -1);
     int64_t live[4];
     assert_int_equal(store_live_games(s, live, 4, &err), 0);
-    /* Nothing was left behind: the next game is the first. */
-    assert_int_equal(add_game(s, a, a, 0), 1);
+    /* Nothing was left behind: the next game is the only one (on SQLite
+     * the first id, too; PostgreSQL's ids, from a sequence, may skip). */
+    int64_t id = add_game(s, a, a, 0);
+    if (!pg_under_test())
+        assert_int_equal(id, 1);
+    assert_int_equal(store_live_games(s, live, 4, &err), 1);
+    assert_int_equal(live[0], id);
     store_close(s);
 }
 

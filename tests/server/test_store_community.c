@@ -954,6 +954,7 @@ static const char schema3[] =
 
 static void test_migration_from_3(void **state)
 {
+    SQLITE_ONLY();
     (void)state;
     tmpdb t;
     tmpdb_make(&t);

@@ -290,6 +290,7 @@ static void test_kv(void **state)
  * middle, reopens the file and must find every move the child reported. */
 static void test_killed_writer_loses_nothing(void **state)
 {
+    SQLITE_ONLY();
     (void)state;
     tmpdb t;
     tmpdb_make(&t);
@@ -361,6 +362,7 @@ static void test_killed_writer_loses_nothing(void **state)
  * `STOP`, before it can do anything else: that move must be there. */
 static void test_killed_right_after_return(void **state)
 {
+    SQLITE_ONLY();
     (void)state;
     tmpdb t;
     tmpdb_make(&t);

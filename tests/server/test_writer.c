@@ -1,15 +1,18 @@
 /* test_writer.c -- group commit: the store's batches (store.h) and the
- * writer thread (src/server/writer.h) on a real database file.
+ * writer thread (src/server/writer.h) on a real database file, or on the
+ * PostgreSQL database of CITADEL_TEST_PG (store_fixture.h).
  *
  * What must hold: in a batch a write that fails undoes only itself; other
  * connections see nothing of a batch until it commits, then all of it; two
- * rated ends in one batch rate from each other's results (no lost update);
+ * rated ends in one batch rate from each other's results (no lost update),
+ * and so do two ends on two connections at once (two servers);
  * the writer runs and reports writes in the order given, puts the writes
  * that wait into one transaction, and reports a write done only once it is
  * committed; with no file (":memory:") each write is done at once.
  */
 #include "store_fixture.h"
 
+#include <pthread.h>
 #include <time.h>
 
 #include "../../src/server/writer.h"
@@ -43,7 +46,8 @@ static void test_batch_failing_write_undoes_only_itself(void **state)
     tmpdb t;
     tmpdb_make(&t);
     store_err err;
-    store *loop = store_open(t.path, 0, &err), *w = store_open(t.path, 0, &err);
+    const char *name = tmpdb_name(&t);
+    store *loop = store_open(name, 0, &err), *w = store_open(name, 0, &err);
     assert_non_null(loop);
     assert_non_null(w);
     int64_t a = add_player(loop, "alice", 0, 0), b = add_player(loop, "bob", 0, 0);
@@ -123,6 +127,82 @@ static void test_batch_rated_ends_lose_no_update(void **state)
     store_close(s);
 }
 
+/* A rated end run on a thread of its own (another server's connection). */
+typedef struct end_arg {
+    store *s;
+    int64_t game, players[2];
+    store_rating_change out[2];
+    int rc;
+} end_arg;
+
+static void *end_on_thread(void *p)
+{
+    end_arg *a = p;
+    store_err err;
+    double score[2] = { 1, 0 };
+    a->rc = store_game_end_rated(a->s, a->game, 0, "resign", T0 + 9, a->players, score,
+                                 update, a->out, &err);
+    if (a->rc != 0)
+        fprintf(stderr, "the second end: %s\n", err.msg);
+    return NULL;
+}
+
+static void test_two_connections_rated_ends_lose_no_update(void **state)
+{
+    (void)state;
+    tmpdb t;
+    tmpdb_make(&t);
+    store_err err;
+    const char *name = tmpdb_name(&t);
+    store *one = store_open(name, 0, &err), *two = store_open(name, 0, &err);
+    assert_non_null(one);
+    assert_non_null(two);
+    int64_t p = add_player(one, "pat", 0, 0), q = add_player(one, "quinn", 0, 0),
+            r = add_player(one, "robin", 0, 0);
+    int64_t g1 = add_game(one, q, p, 1), g2 = add_game(one, p, r, 1);
+    add_move(one, g1, 0, T0);
+    add_move(one, g2, 0, T0);
+    /* one ends game 1 (pat wins) and holds its transaction open while two
+     * ends game 2 (pat wins again): two must wait, then rate from 1550 */
+    assert_int_equal(store_batch_begin(one, &err), 0);
+    int64_t pl1[2] = { q, p };
+    double sc1[2] = { 0, 1 };
+    store_rating_change c1[2];
+    assert_int_equal(store_game_end_rated(one, g1, 1, "resign", T0 + 5, pl1, sc1, update, c1,
+                                          &err), 0);
+    end_arg a = { .s = two, .game = g2, .players = { p, r } };
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, end_on_thread, &a), 0);
+    sleep_ms(60);
+    assert_int_equal(store_batch_commit(one, &err), 0);
+    pthread_join(th, NULL);
+    assert_int_equal(a.rc, 0);
+    assert_true(c1[1].before == 1500 && c1[1].after == 1550);
+    assert_true(a.out[0].before == 1550);
+    store_rating rt;
+    assert_int_equal(store_rating_get(one, p, "classic", &rt, &err), 0);
+    assert_true(rt.games == 2 && rt.rating == a.out[0].after);
+    /* and the same game ended on both at once is ended (and rated) once */
+    int64_t g3 = add_game(one, p, r, 1);
+    add_move(one, g3, 0, T0);
+    assert_int_equal(store_batch_begin(one, &err), 0);
+    int64_t pl3[2] = { p, r };
+    double sc3[2] = { 1, 0 };
+    assert_int_equal(store_game_end_rated(one, g3, 0, "resign", T0 + 5, pl3, sc3, update, c1,
+                                          &err), 0);
+    end_arg b = { .s = two, .game = g3, .players = { p, r } };
+    assert_int_equal(pthread_create(&th, NULL, end_on_thread, &b), 0);
+    sleep_ms(60);
+    assert_int_equal(store_batch_commit(one, &err), 0);
+    pthread_join(th, NULL);
+    assert_int_equal(b.rc, -1);
+    assert_int_equal(store_rating_get(two, p, "classic", &rt, &err), 0);
+    assert_true(rt.games == 3);
+    store_close(two);
+    store_close(one);
+    tmpdb_remove(&t);
+}
+
 /* --- the writer ------------------------------------------------------------- */
 
 typedef struct mjob {
@@ -174,12 +254,13 @@ static void test_writer_groups_in_order_done_after_commit(void **state)
     tmpdb t;
     tmpdb_make(&t);
     store_err err;
-    store *loop = store_open(t.path, 0, &err);
+    const char *name = tmpdb_name(&t);
+    store *loop = store_open(name, 0, &err);
     assert_non_null(loop);
     int64_t a = add_player(loop, "alice", 0, 0), b = add_player(loop, "bob", 0, 0);
     int64_t g = add_game(loop, a, b, 0);
     setenv("CITADEL_WRITER_DELAY_MS", "30", 1);
-    writer *w = writer_new(loop, t.path, 1, NULL, NULL, &err);
+    writer *w = writer_new(loop, name, 1, NULL, NULL, &err);
     unsetenv("CITADEL_WRITER_DELAY_MS");
     assert_non_null(w);
     ndone = 0;
@@ -241,11 +322,12 @@ static void test_writer_free_commits_what_waits(void **state)
     tmpdb t;
     tmpdb_make(&t);
     store_err err;
-    store *loop = store_open(t.path, 0, &err);
+    const char *name = tmpdb_name(&t);
+    store *loop = store_open(name, 0, &err);
     assert_non_null(loop);
     int64_t a = add_player(loop, "alice", 0, 0), b = add_player(loop, "bob", 0, 0);
     int64_t g = add_game(loop, a, b, 0);
-    writer *w = writer_new(loop, t.path, 0, NULL, NULL, &err);
+    writer *w = writer_new(loop, name, 0, NULL, NULL, &err);
     assert_non_null(w);
     for (int i = 0; i < 20; i++)
         writer_submit(w, &job_of(loop, g, i)->base);
@@ -260,6 +342,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_failing_write_undoes_only_itself),
         cmocka_unit_test(test_batch_rated_ends_lose_no_update),
+        cmocka_unit_test(test_two_connections_rated_ends_lose_no_update),
         cmocka_unit_test(test_writer_groups_in_order_done_after_commit),
         cmocka_unit_test(test_writer_without_file_writes_at_once),
         cmocka_unit_test(test_writer_free_commits_what_waits),
