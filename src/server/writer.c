@@ -166,6 +166,7 @@ writer *writer_new(store *loop, const char *path, int sync_full, net *wake, void
         writer_free(w);
         return NULL;
     }
+    store_leave_checkpoints(w->st);  /* the loop's store checkpoints */
     if (pthread_create(&w->thread, NULL, writer_main, w) != 0) {
         snprintf(err->msg, sizeof err->msg, "cannot start the store's writer thread");
         store_close(w->st);

@@ -184,6 +184,12 @@ int store_schema_version(store *s)
     return s->version;
 }
 
+void store_leave_checkpoints(store *s)
+{
+    if (s->lite)
+        store_sqlite_checkpointer_stop(s);
+}
+
 int store_is_pg(store *s)
 {
     return s->db->kind == DB_POSTGRES;

@@ -59,6 +59,11 @@ void store_close(store *s);
 /* The schema version the store is at after store_open. */
 int store_schema_version(store *s);
 
+/* Leaves the copying of the WAL into the database (SQLite's checkpoints)
+ * to the other store open on the same file: the server's writer opens a
+ * second store, and one checkpointer is enough. Nothing on PostgreSQL. */
+void store_leave_checkpoints(store *s);
+
 /* Is the store on PostgreSQL? */
 int store_is_pg(store *s);
 

@@ -262,6 +262,7 @@ static inline int page_ok(int offset, int max, store_err *err)
 int store_sqlite_open(store *s, const char *path, int sync_full, store_err *err);
 void store_sqlite_started(store *s, const char *path, int sync_full);
 void store_sqlite_stop(store *s);
+void store_sqlite_checkpointer_stop(store *s);  /* the thread only */
 int store_pg_open(store *s, const char *uri, int sync_full, store_err *err);
 
 /* store_open prepares the statements of community.h with these. */

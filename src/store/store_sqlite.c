@@ -473,7 +473,7 @@ void store_sqlite_started(store *s, const char *path, int sync_full)
     checkpointer_start(s, path, sync_full);
 }
 
-void store_sqlite_stop(store *s)
+void store_sqlite_checkpointer_stop(store *s)
 {
     if (!s->ckpt_running)
         return;
@@ -485,6 +485,13 @@ void store_sqlite_stop(store *s)
     pthread_mutex_destroy(&s->ckpt_lock);
     pthread_cond_destroy(&s->ckpt_wake);
     s->ckpt_running = 0;
+}
+
+void store_sqlite_stop(store *s)
+{
+    if (!s->ckpt_running)
+        return;
+    store_sqlite_checkpointer_stop(s);
     store_faults_end();
     /* the last of the WAL, now that nothing else writes */
     sqlite3_wal_checkpoint_v2(s->lite, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
