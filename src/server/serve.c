@@ -7,11 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mail.h"
 #include "serve.h"
 #include "server.h"
+
+#define STANDBY_POLL_MS 250  /* a standing-by server tries to take over this often */
 
 /* What every static file is sent with: the page runs only its own script
  * and style, from this server, and no other site may frame it. */
@@ -185,13 +188,26 @@ int serve_main(int argc, char **argv)
         fprintf(stderr, "citadel serve: %s\n", e.msg);
         return 1;
     }
-    if (store_claim_server(st, &e) != 0) {
+    char shown[256];
+    store_path_shown(db, shown, sizeof shown);
+    /* Another server serving the same PostgreSQL database: stand by, not
+     * listening, until it stops (however it stops), then take its games
+     * over as a restart would. */
+    int claim, standing_by = 0;
+    while ((claim = store_claim_server(st, 0, &e)) == STORE_TAKEN) {
+        if (!standing_by++) {
+            printf("citadel serve: another server is serving %s; standing by to take over\n",
+                   shown);
+            fflush(stdout);
+        }
+        struct timespec nap = { 0, STANDBY_POLL_MS * 1000000L };
+        nanosleep(&nap, NULL);
+    }
+    if (claim != 0) {
         fprintf(stderr, "citadel serve: %s\n", e.msg);
         store_close(st);
         return 1;
     }
-    char shown[256];
-    store_path_shown(db, shown, sizeof shown);
     int rc = 1, resumed = 0;
     srv *s = srv_new(&cfg, st, err, sizeof err);
     if (!s) {

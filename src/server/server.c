@@ -108,6 +108,8 @@ fail:
 static void on_sweep(void *arg)
 {
     srv *s = arg;
+    if (store_lost(s->st))
+        writer_lost_database();
     srv_sweep(s);
     net_timer_set(s->sweep, SWEEP_MS);
 }

@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "writer.h"
 
 #define BATCH_MAX 4096  /* writes in one transaction at most */
+#define CLAIM_TRIES 400  /* 100 ms apart: how long the writer waits for its claim */
 
 struct writer {
     pthread_mutex_t lock;
@@ -131,6 +133,8 @@ static void *writer_main(void *arg)
         tail->next = NULL;
         pthread_mutex_unlock(&w->lock);
         run_batch(w, list, n);
+        if (store_lost(w->st))
+            writer_lost_database();
         finish(w, list, tail);
         pthread_mutex_lock(&w->lock);
     }
@@ -167,6 +171,22 @@ writer *writer_new(store *loop, const char *path, int sync_full, net *wake, void
         return NULL;
     }
     store_leave_checkpoints(w->st);  /* the loop's store checkpoints */
+    /* The writer's own claim (PostgreSQL): a server taking over waits here
+     * until the writer of the server before it is gone too: at once when
+     * that server was killed, at most 40 s (longer than the sweep in which
+     * a server notices its loop's connection is gone) otherwise. */
+    int claim = STORE_TAKEN;
+    for (int i = 0; i < CLAIM_TRIES && (claim = store_claim_server(w->st, 1, err)) == STORE_TAKEN;
+         i++) {
+        struct timespec nap = { 0, 100 * 1000000L };
+        nanosleep(&nap, NULL);
+    }
+    if (claim != 0) {
+        store_close(w->st);
+        w->st = NULL;
+        writer_free(w);
+        return NULL;
+    }
     if (pthread_create(&w->thread, NULL, writer_main, w) != 0) {
         snprintf(err->msg, sizeof err->msg, "cannot start the store's writer thread");
         store_close(w->st);
@@ -187,6 +207,15 @@ static void free_list(wjob *j)
             free(j);
         j = next;
     }
+}
+
+_Noreturn void writer_lost_database(void)
+{
+    fprintf(stderr, "citadel serve: the connection to the database is lost; stopping, so that "
+                    "another server can take over\n");
+    fflush(stdout);
+    fflush(stderr);
+    _exit(3);
 }
 
 void writer_free(writer *w)

@@ -19,6 +19,11 @@
  * opened twice: then each write runs at submission, on the loop's own
  * store in a batch of one, and `done` is called before writer_submit
  * returns.
+ *
+ * On PostgreSQL the writer's connection claims its part of serving the
+ * database (store_claim_server), as the loop's does: a server taking over
+ * from another writes nothing before both of the other's connections are
+ * gone.
  */
 #ifndef CITADEL_WRITER_H
 #define CITADEL_WRITER_H
@@ -60,5 +65,12 @@ typedef struct writer_stats {
     int backlog;     /* submitted and not yet done */
 } writer_stats;
 void writer_get_stats(writer *w, writer_stats *out);
+
+/* The connection to the database is lost, and with it this server's claim
+ * to serve it (store_claim_server): another server may be taking its games
+ * over, so it stops at once (exit status 3). Nothing is lost: everything
+ * told to anyone was stored first. Called by the writer after a batch, and
+ * by the server's sweep. */
+_Noreturn void writer_lost_database(void);
 
 #endif

@@ -50,6 +50,7 @@ typedef struct db_ops {
     int (*txn)(db *d);
     int (*exec)(db *d, const char *script);
     const char *(*errmsg)(db *d);
+    int (*lost)(db *d);
     void (*close)(db *d);
 } db_ops;
 
@@ -106,6 +107,8 @@ static inline int db_txn(db *d) { return d->ops->txn(d); }
 /* Runs statements that need no parameters (a migration); 0 or -1. */
 static inline int db_exec(db *d, const char *script) { return d->ops->exec(d, script); }
 static inline const char *db_errmsg(db *d) { return d->ops->errmsg(d); }
+/* Is the connection gone (PostgreSQL: the database server went away)? */
+static inline int db_lost(db *d) { return d->ops->lost(d); }
 static inline void db_close(db *d) { if (d) d->ops->close(d); }
 
 #endif

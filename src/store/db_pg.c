@@ -288,6 +288,11 @@ static const char *errmsg(db *d)
     return p->err;
 }
 
+static int lost(db *d)
+{
+    return PQstatus(PG(d)->conn) == CONNECTION_BAD;
+}
+
 static void close_db(db *d)
 {
     PQfinish(PG(d)->conn);
@@ -296,7 +301,7 @@ static void close_db(db *d)
 
 static const db_ops ops = {
     prepare, finalize, reset, bind_int64, bind_double, bind_text, step,
-    col_null, col_int64, col_double, col_text, changes, txn, exec, errmsg, close_db,
+    col_null, col_int64, col_double, col_text, changes, txn, exec, errmsg, lost, close_db,
 };
 
 db *db_pg(struct pg_conn *conn)

@@ -89,6 +89,7 @@ static const char *col_text(dbq *q, int i, size_t *len)
 static long changes(db *d) { return sqlite3_changes(CONN(d)); }
 static int txn(db *d) { return sqlite3_get_autocommit(CONN(d)) ? DB_TXN_NONE : DB_TXN_OPEN; }
 static const char *errmsg(db *d) { return sqlite3_errmsg(CONN(d)); }
+static int lost(db *d) { (void)d; return 0; }
 
 static int exec(db *d, const char *script)
 {
@@ -103,7 +104,7 @@ static void close_db(db *d)
 
 static const db_ops ops = {
     prepare, finalize, reset, bind_int64, bind_double, bind_text, step,
-    col_null, col_int64, col_double, col_text, changes, txn, exec, errmsg, close_db,
+    col_null, col_int64, col_double, col_text, changes, txn, exec, errmsg, lost, close_db,
 };
 
 db *db_sqlite(struct sqlite3 *conn)

@@ -195,22 +195,28 @@ int store_is_pg(store *s)
     return s->db->kind == DB_POSTGRES;
 }
 
-int store_claim_server(store *s, store_err *err)
+int store_claim_server(store *s, int which, store_err *err)
 {
     if (s->db->kind != DB_POSTGRES)
         return 0;
-    /* the key: any number of ours (store_pg.c's migrations use another) */
-    dbq *q = db_prepare(s->db, "SELECT pg_try_advisory_lock(7110432)");
+    /* the keys: any numbers of ours (store_pg.c's migrations use another) */
+    dbq *q = db_prepare(s->db, "SELECT pg_try_advisory_lock(7110432 + ?1)");
     if (!q)
         return db_fail(s, err, "claim the database");
+    q_int(q, 1, which);
     int rc = q_step(q), got = rc == DB_ROW && q_col_int(q, 0) == 1;
     q_finalize(q);
     if (rc != DB_ROW)
         return db_fail(s, err, "claim the database");
     if (got)
         return 0;
-    fail(err, "another server is using this database (several at once are not supported yet)");
+    fail(err, "another server is serving this database");
     return STORE_TAKEN;
+}
+
+int store_lost(store *s)
+{
+    return db_lost(s->db);
 }
 
 void store_path_shown(const char *path, char *out, size_t size)

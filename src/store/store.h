@@ -67,11 +67,17 @@ void store_leave_checkpoints(store *s);
 /* Is the store on PostgreSQL? */
 int store_is_pg(store *s);
 
-/* Makes this store's connection the one server of its database (one
- * PostgreSQL database may be reached by several): 0, or STORE_TAKEN while
- * another connection holds the claim. PostgreSQL: a session advisory lock,
- * let go when the connection ends, however it ends; SQLite: always 0. */
-int store_claim_server(store *s, store_err *err);
+/* Claims, for this store's connection, a part of serving its database:
+ * which is 0 for the server's event loop, 1 for its writer. Several
+ * servers may reach one PostgreSQL database and one serves it: 0, or
+ * STORE_TAKEN while another connection holds that claim. PostgreSQL: a
+ * session advisory lock, let go when the connection ends, however it ends
+ * (a server killed with SIGKILL included); SQLite: always 0. */
+int store_claim_server(store *s, int which, store_err *err);
+
+/* Has the store lost its connection (PostgreSQL: the database server went
+ * away, or the connection broke)? Its claims went with it. */
+int store_lost(store *s);
 
 /* path as it may be shown: a URI's password, if any, as "***". */
 void store_path_shown(const char *path, char *out, size_t size);

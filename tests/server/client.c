@@ -930,7 +930,8 @@ static int pg_new_database(const char *uri, char *out, size_t size)
     return ok ? 0 : -1;
 }
 
-int server_start(server_proc *s, const char *binary, const char *db_path, const char *extra_args)
+/* s made ready for a server on db_path (or a new database): its db and log. */
+static int server_prepare(server_proc *s, const char *db_path)
 {
     memset(s, 0, sizeof *s);
     const char *pg = getenv("CITADEL_TEST_PG");
@@ -947,11 +948,53 @@ int server_start(server_proc *s, const char *binary, const char *db_path, const 
     } else {
         snprintf(s->db, sizeof s->db, "%s/citadel.db", s->dir);
     }
-    if (strstr(s->db, "://"))  /* a database URI: the log goes in the folder */
-        snprintf(s->log, sizeof s->log, "%s/server.log", s->dir[0] ? s->dir : "/tmp");
-    else
+    if (strstr(s->db, "://")) {  /* a database URI: the log goes in a folder of its own */
+        if (!s->dir[0]) {
+            snprintf(s->dir, sizeof s->dir, "/tmp/citadel-test-XXXXXX");
+            if (!mkdtemp(s->dir))
+                return -1;
+        }
+        snprintf(s->log, sizeof s->log, "%s/server.log", s->dir);
+    } else {
         snprintf(s->log, sizeof s->log, "%s.log", s->db);
+    }
+    return 0;
+}
 
+int server_wait_up(server_proc *s, int ms)
+{
+    long long deadline = now_ms() + ms;
+    while (now_ms() < deadline) {
+        int st;
+        if (waitpid(s->pid, &st, WNOHANG) == s->pid) {
+            s->pid = 0;
+            return -1;
+        }
+        http_resp r;
+        if (http_request("127.0.0.1", s->port, "GET", "/api/health", NULL, NULL, &r) == 0) {
+            int ok = r.status == 200;
+            http_resp_free(&r);
+            if (ok)
+                return 0;
+        }
+        struct timespec ts = { 0, 50 * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+    return -1;
+}
+
+int server_spawn(server_proc *s, const char *binary, const char *db_path, const char *extra_args)
+{
+    if (server_prepare(s, db_path) != 0 || (s->port = free_port()) < 0)
+        return -1;
+    s->pid = spawn(s, binary, extra_args);
+    return s->pid > 0 ? 0 : -1;
+}
+
+int server_start(server_proc *s, const char *binary, const char *db_path, const char *extra_args)
+{
+    if (server_prepare(s, db_path) != 0)
+        return -1;
     for (int attempt = 0; attempt < 3; attempt++) {   /* the port may be taken meanwhile */
         s->port = free_port();
         if (s->port < 0)
@@ -959,29 +1002,12 @@ int server_start(server_proc *s, const char *binary, const char *db_path, const 
         s->pid = spawn(s, binary, extra_args);
         if (s->pid < 0)
             return -1;
-        long long deadline = now_ms() + 20000;
-        int exited = 0;
-        while (now_ms() < deadline) {
-            int st;
-            if (waitpid(s->pid, &st, WNOHANG) == s->pid) {
-                exited = 1;
-                break;
-            }
-            http_resp r;
-            if (http_request("127.0.0.1", s->port, "GET", "/api/health", NULL, NULL, &r) == 0) {
-                int ok = r.status == 200;
-                http_resp_free(&r);
-                if (ok)
-                    return 0;
-            }
-            struct timespec ts = { 0, 50 * 1000000L };
-            nanosleep(&ts, NULL);
-        }
-        if (!exited) {
+        if (server_wait_up(s, 20000) == 0)
+            return 0;
+        if (s->pid > 0) {  /* alive, but not answering */
             server_kill(s, SIGKILL);
             return -1;
         }
-        s->pid = 0;
     }
     return -1;
 }

@@ -140,6 +140,12 @@ typedef struct server_proc {
  * child killed, the log left for reading) if the server did not come up. */
 int server_start(server_proc *s, const char *binary, const char *db_path,
                  const char *extra_args);
+/* The same server started without waiting for it: 0 once it runs. */
+int server_spawn(server_proc *s, const char *binary, const char *db_path,
+                 const char *extra_args);
+/* Waits up to ms for s to answer GET /api/health with 200: 0, or -1 (it
+ * exited, or never answered). */
+int server_wait_up(server_proc *s, int ms);
 
 /* Sends sig and waits for the server to exit (SIGKILL after 10 s). Returns
  * the wait status (see WIFEXITED), or -1 if there was no child. */
