@@ -680,8 +680,9 @@ void live_player_back(srv *s, int64_t player)
     mark_player(s, player, 0);
 }
 
-void live_sweep(srv *s)
+int live_sweep(srv *s)
 {
+    int freed = 0;
     int64_t now = net_mono_ms();
     for (live *g = s->all_games, *next; g; g = next) {
         next = g->all_next;
@@ -705,5 +706,7 @@ void live_sweep(srv *s)
             g->all_next->all_prev = g->all_prev;
         s->nlive--;
         live_free(g);
+        freed++;
     }
+    return freed;
 }

@@ -260,9 +260,17 @@ out:
         writer_get_stats(s->writer, &ws);
         fprintf(stderr,
                 "citadel serve: the writer committed %ld writes in %ld batches (at most %ld "
-                "in one), busy %.1f s, of which %.1f s committing\n",
-                ws.writes, ws.batches, ws.largest, ws.busy_ms / 1e3, ws.commit_ms / 1e3);
+                "in one), busy %.1f s, of which %.1f s committing; the slowest batch took "
+                "%.0f ms, %ld took over 100 ms\n",
+                ws.writes, ws.batches, ws.largest, ws.busy_ms / 1e3, ws.commit_ms / 1e3,
+                ws.slowest_ms, ws.over_100ms);
     }
+    if (s->lag_ticks)
+        fprintf(stderr,
+                "citadel serve: the loop ran its %d ms probe %lld times, late by at most "
+                "%lld ms; over 50 ms late %lld times, over 100 ms %lld times\n",
+                SRV_LAG_PROBE_MS, (long long)s->lag_ticks, (long long)s->lag_max,
+                (long long)s->lag_over_50, (long long)s->lag_over_100);
     writer_free(s->writer);
     s->writer = NULL;
     /* timers and clients go before the net they live in */

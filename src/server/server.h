@@ -60,6 +60,8 @@
 #define SRV_CLIENT_BUCKETS 4096
 #define SRV_LAG_MS 100             /* lag allowance per move */
 #define SRV_DEFERRED_MAX 16        /* requests for one game waiting on its write */
+#define SRV_LAG_PROBE_MS 20        /* how often the loop's lag is probed */
+#define SRV_TRIM_GAMES 256         /* finished games freed before the heap is trimmed */
 #define SRV_ABANDON_MS 60000       /* default: a player gone this long on its turn loses */
 #define SRV_KEEP_OVER_MS 120000    /* default: finished games stay in memory this long */
 #define SRV_RETRY_MS 1000          /* a store write that failed is tried again after this */
@@ -258,6 +260,7 @@ struct srv {
     net_timer *lobby_timer;  /* sends the lobby's changes (lobby_changed) */
     int lobby_pending;       /* a change waits for lobby_timer */
     int64_t purged;          /* monotonic ms guests were last purged */
+    long freed_untrimmed;    /* finished games freed since the heap was last trimmed */
     quota *quota;
     int hashing;             /* password hashings submitted, not yet done */
     ident bots[SRV_MAX_BOTS];
@@ -267,6 +270,11 @@ struct srv {
     workers *mail_pool;      /* SMTP sends, one at a time (mail.c); NULL: none yet */
     int mail_busy;           /* a mail is being sent */
     net_timer *mail_timer;   /* with --smtp: looks for mail due once a second */
+    /* The loop's lag: a timer due every SRV_LAG_PROBE_MS, and how late it
+     * ran (a callback that held the loop delays everything behind it);
+     * printed when the server stops. */
+    net_timer *lag_timer;
+    int64_t lag_due, lag_max, lag_ticks, lag_over_50, lag_over_100;
 };
 
 /* server.c: the server object. srv_new opens nothing but the bots'
@@ -437,7 +445,7 @@ void live_on_setup(srv *s, client *c, json_t *msg);
 /* live.c */
 void live_player_left(srv *s, int64_t player);
 void live_player_back(srv *s, int64_t player);
-void live_sweep(srv *s);
+int live_sweep(srv *s);  /* the number of finished games freed */
 json_t *live_list(srv *s, int max);
 /* Ids of the live games a player plays in (to resume after reconnecting). */
 json_t *live_of_player(srv *s, int64_t player);

@@ -96,6 +96,10 @@ static void run_batch(writer *w, wjob *list, int n)
     w->stats.writes += n;
     if (n > w->stats.largest)
         w->stats.largest = n;
+    if (t2 - t0 > w->stats.slowest_ms)
+        w->stats.slowest_ms = t2 - t0;
+    if (t2 - t0 > 100)
+        w->stats.over_100ms++;
     pthread_mutex_unlock(&w->lock);
 }
 

@@ -62,6 +62,8 @@ typedef struct writer_stats {
     long largest;    /* most writes in one batch */
     double busy_ms;  /* time spent running and committing batches */
     double commit_ms;  /* of which committing (the disk's flushes) */
+    double slowest_ms; /* the longest batch, run and commit */
+    long over_100ms;   /* batches that took longer than 100 ms */
     int backlog;     /* submitted and not yet done */
 } writer_stats;
 void writer_get_stats(writer *w, writer_stats *out);
