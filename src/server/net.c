@@ -33,7 +33,15 @@ struct net {
     void *app;
     char webroot[512];
     char *static_headers;    /* lower-case "name: value\r\n" lines */
-    lws_retry_bo_t idle;     /* pings and hang-ups of silent WebSockets */
+    /* Silent WebSockets: pinged after a third of idle_ms without a word
+     * from them, hung up on after all of it. Our own sweep over the list
+     * of connections, a few times a second: lws's own (its validity
+     * policy) puts each connection's deadline back in a sorted list at
+     * every message, a walk of the list each time, which with 10,000
+     * connections took a quarter of the server's time. */
+    int idle_ms;
+    uv_timer_t idle_timer;
+    net_conn *conns;         /* every open WebSocket */
     int port;
     int tls;                 /* served over TLS: net_frames.c cannot look */
     atomic_int stop;
@@ -53,6 +61,11 @@ typedef struct msg {
 struct net_conn {
     struct lws *wsi;
     net *n;
+    net_conn *prev, *next;   /* n->conns */
+    uint64_t heard;          /* loop ms anything (a pong too) last came from it */
+    uint64_t pinged;         /* loop ms it was last pinged */
+    int ping_due;            /* a ping waits for the next writeable turn */
+    int killed;              /* hung up on for its silence */
     void *data;
     msg *head, *tail;
     size_t queued;
@@ -569,7 +582,43 @@ static int on_ws_open(net *n, struct lws *wsi, pss *p)
         conn_free(c);
         return -1;
     }
+    c->heard = uv_now(&n->loop);
+    c->next = n->conns;
+    if (n->conns)
+        n->conns->prev = c;
+    n->conns = c;
     return 0;
+}
+
+static void conn_unlink(net_conn *c)
+{
+    if (c->prev)
+        c->prev->next = c->next;
+    else if (c->n->conns == c)
+        c->n->conns = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    c->prev = c->next = NULL;
+}
+
+/* The sweep of silent WebSockets (struct net). */
+static void idle_sweep(uv_timer_t *t)
+{
+    net *n = t->data;
+    uint64_t now = uv_now(&n->loop), ping_after = (uint64_t)n->idle_ms / 3;
+    for (net_conn *c = n->conns; c; c = c->next) {
+        uint64_t silent = now - c->heard;
+        if (silent >= (uint64_t)n->idle_ms) {
+            if (!c->killed) {
+                c->killed = c->closing = 1;
+                lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+            }
+        } else if (silent >= ping_after && now - c->pinged >= ping_after && !c->closing) {
+            c->pinged = now;
+            c->ping_due = 1;
+            lws_callback_on_writable(c->wsi);
+        }
+    }
 }
 
 static int on_ws_receive(net *n, struct lws *wsi, pss *p, const void *in, size_t len)
@@ -577,6 +626,7 @@ static int on_ws_receive(net *n, struct lws *wsi, pss *p, const void *in, size_t
     net_conn *c = p->conn;
     if (!c || c->closing)
         return 0;
+    c->heard = uv_now(&n->loop);
     if (lws_frame_is_binary(wsi)) {
         static const char why[] = "text messages only";
         lws_close_reason(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE,
@@ -615,6 +665,17 @@ static int on_ws_writeable(struct lws *wsi, pss *p)
         return 0;
     if (c->closing)
         return -1;
+    if (c->ping_due) {
+        /* with a payload: lws 4.1 does not report a pong without one */
+        unsigned char ping[LWS_PRE + 1] = {0};
+        c->ping_due = 0;
+        ping[LWS_PRE] = 'p';
+        if (lws_write(wsi, ping + LWS_PRE, 1, LWS_WRITE_PING) < 1)
+            return -1;
+        if (c->head)
+            lws_callback_on_writable(wsi);
+        return 0;
+    }
     msg *m = c->head;
     if (!m)
         return 0;
@@ -668,6 +729,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return on_ws_receive(net_of(wsi), wsi, p, in, len);
     case LWS_CALLBACK_SERVER_WRITEABLE:
         return on_ws_writeable(wsi, p);
+    case LWS_CALLBACK_RECEIVE_PONG:
+        if (p && p->conn)
+            p->conn->heard = uv_now(&net_of(wsi)->loop);
+        return 0;
     case LWS_CALLBACK_WSI_DESTROY:
         if (p) {
             free(p->upgrade);
@@ -684,6 +749,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         if (p && p->conn) {
             n = net_of(wsi);
+            conn_unlink(p->conn);
             n->cb.ws_close(n->app, p->conn);
             conn_free(p->conn);
             p->conn = NULL;
@@ -754,14 +820,7 @@ net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *er
     info.timeout_secs = 20;
     info.ka_time = 0;
     info.foreign_loops = loops;
-    if (cfg->ws_idle_s > 0) {
-        /* lws pings a connection silent for a third of the time and hangs
-         * up one silent for all of it (anything received counts) */
-        int idle = cfg->ws_idle_s > 65535 ? 65535 : cfg->ws_idle_s;
-        n->idle.secs_since_valid_ping = (uint16_t)(idle / 3 > 0 ? idle / 3 : 1);
-        n->idle.secs_since_valid_hangup = (uint16_t)idle;
-        info.retry_and_idle_policy = &n->idle;
-    }
+    n->idle_ms = cfg->ws_idle_s > 0 ? (cfg->ws_idle_s > 86400 ? 86400 : cfg->ws_idle_s) * 1000 : 0;
     n->tls = cfg->tls_cert && cfg->tls_key;
     if (!n->tls)
         frames_init();
@@ -780,6 +839,13 @@ net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *er
         free(n);
         return NULL;
     }
+    if (n->idle_ms > 0) {
+        uint64_t every = (uint64_t)n->idle_ms / 6;
+        every = every < 100 ? 100 : every > 1000 ? 1000 : every;
+        uv_timer_init(&n->loop, &n->idle_timer);
+        n->idle_timer.data = n;
+        uv_timer_start(&n->idle_timer, idle_sweep, every, every);
+    }
     n->port = cfg->port;
     struct lws_vhost *vh = lws_get_vhost_by_name(n->ctx, "default");
     if (vh && lws_get_vhost_listen_port(vh) > 0)
@@ -794,6 +860,8 @@ void net_free(net *n)
     /* On a loop of ours, lws destroys in two steps: the first call closes
      * its handles, which the loop then runs to their end, and a second call
      * frees the context itself. */
+    if (n->idle_ms > 0)
+        uv_close((uv_handle_t *)&n->idle_timer, NULL);
     lws_context_destroy(n->ctx);
     uv_run(&n->loop, UV_RUN_DEFAULT);
     lws_context_destroy(n->ctx);
