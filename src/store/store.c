@@ -130,6 +130,14 @@ static const char *const sql_pg[ST_COUNT] = {
     [ST_GAME_STATE] = "SELECT status, nmoves, variant, rated FROM games WHERE id = ?1 "
                       "FOR UPDATE",
     [ST_PLAYER_LOCK] = "SELECT 1 FROM players WHERE id = ?1 FOR UPDATE",
+    /* store_move_add in one statement: one round trip to the server, and
+     * atomic by itself, so a batch needs no savepoint around it (SQLite
+     * has no UPDATE inside WITH, and no round trips to save) */
+    [ST_MOVE_ONE] = "WITH g AS (UPDATE games SET nmoves = nmoves + 1, "
+                    "started = CASE WHEN ?6 != 0 THEN ?6 ELSE started END "
+                    "WHERE id = ?1 AND status = 0 AND nmoves = ?2 RETURNING id) "
+                    "INSERT INTO moves (game, ply, text, clock_ms, time) "
+                    "SELECT id, ?2, ?3, ?4, ?5 FROM g",
     [ST_GUESTS_PURGE_KV] = "DELETE FROM kv WHERE player IN "
                            "(SELECT id FROM players WHERE " USELESS_GUEST_PG ")",
     [ST_GUESTS_PURGE] = "DELETE FROM players WHERE " USELESS_GUEST_PG,

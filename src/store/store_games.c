@@ -138,6 +138,20 @@ int store_move_add(store *s, int64_t game, const store_move *m, int64_t started,
         return fail(err, "store move: the move text has 1 to %zu bytes",
                     sizeof m->text - 1);
     store_write_begin(s, "store move");
+    if (s->st[ST_MOVE_ONE]) {  /* PostgreSQL: one statement (store.c) */
+        dbq *one = use(s, ST_MOVE_ONE);
+        q_int64(one, 1, game);
+        q_int(one, 2, m->ply);
+        bind_text(one, 3, m->text);
+        q_int64(one, 4, m->clock_ms);
+        q_int64(one, 5, m->time);
+        q_int64(one, 6, started);
+        if (step_done(s, one, err, "store move") != 0)
+            return -1;
+        if (db_changes(s->db) != 1)
+            return not_live(s, game, m->ply, err, "store move");
+        return 0;
+    }
     if (begin(s, err, "store move") != 0)
         return -1;
     dbq *st = use(s, ST_GAME_ADVANCE);

@@ -35,6 +35,7 @@ enum {
     ST_GAME_END, ST_RATING_SET, ST_HISTORY_ADD,
     ST_LIVE, ST_PLAYER_GAMES,
     ST_KV_PUT, ST_KV_GET, ST_KV_DEL, ST_KV_LIST, ST_PLAYER_LOCK, ST_GAME_SET_START,
+    ST_MOVE_ONE,
     ST_GUESTS_PURGE_KV, ST_GUESTS_PURGE,
     ST_COUNT
 };
@@ -201,12 +202,18 @@ typedef struct {
 } dialects;
 
 /* Prepares the n statements of texts (PostgreSQL's own text where pg has
- * one) into out, once, at store_open (store_close finalizes them). */
+ * one) into out, once, at store_open (store_close finalizes them). A
+ * statement with no text for the backend is left NULL: one that only the
+ * other backend has. */
 static inline int prepare_each(store *s, const char *const *texts, const char *const *pg,
                                dbq **out, int n, const char *what, store_err *err)
 {
     for (int i = 0; i < n; i++) {
         const char *text = s->db->kind == DB_POSTGRES && pg && pg[i] ? pg[i] : texts[i];
+        if (!text) {
+            out[i] = NULL;
+            continue;
+        }
         if (!(out[i] = db_prepare(s->db, text)))
             return fail(err, "cannot prepare %s statement %d: %s", what, i, db_errmsg(s->db));
     }
