@@ -471,6 +471,76 @@ static void signin(srv *s, net_http *h, const net_request *req, const char *addr
 
 /* --- the endpoints ------------------------------------------------------------------ */
 
+/* A guest made for GET /api/me by the store's writer, off the loop: its
+ * two writes join the writer's next batch, and the answer (with the
+ * session's cookie) goes once they are committed. */
+typedef struct guest_job {
+    wjob base;
+    net_http *h;
+    char key[96];          /* its quota's, refunded if nothing was made */
+    char names[5][16];     /* names to try, in turn, should one be taken */
+    char token[65];
+    int64_t now, id;
+} guest_job;
+
+static int guest_run(store *st, wjob *j)
+{
+    guest_job *g = (guest_job *)j;
+    for (int i = 0; i < 5; i++) {
+        int r = store_player_add(st, g->names[i], "", 0, 1, "", g->now, &g->id, &j->err);
+        if (r == STORE_TAKEN)
+            continue;
+        if (r != 0)
+            return -1;
+        return store_session_add(st, g->token, g->id, g->now, g->now + SRV_GUEST_SESSION_MS,
+                                 &j->err);
+    }
+    return -1;
+}
+
+static void guest_done(void *app, wjob *j)
+{
+    srv *s = app;
+    guest_job *g = (guest_job *)j;
+    ident me;
+    if (j->ok && ident_load(s, g->id, &me) == 0) {
+        char headers[256];
+        cookie_header(s, headers, sizeof headers, g->token, SRV_GUEST_SESSION_MS);
+        reply_json(g->h, 200, me_json(s, &me), headers);
+    } else {
+        quota_refund(s->quota, g->key, s->cfg.limits[LIM_GUESTS], HOUR_MS, net_mono_ms());
+        reply_error(g->h, 500, "could not make a guest session; try again");
+    }
+    free(g);
+}
+
+/* GET /api/me without a session: a guest, answered when it is stored. */
+static void guest_for_http(srv *s, net_http *h, const char *addr)
+{
+    guest_job *g = calloc(1, sizeof *g);
+    if (!g) {
+        reply_error(h, 500, "could not make a guest session; try again");
+        return;
+    }
+    snprintf(g->key, sizeof g->key, "guest:%s", addr);
+    if (!quota_take(s->quota, g->key, s->cfg.limits[LIM_GUESTS], HOUR_MS, net_mono_ms())) {
+        free(g);
+        reply_error(h, 429, "too many new guests from your address; sign in, or try again later");
+        return;
+    }
+    g->base.run = guest_run;
+    g->base.done = guest_done;
+    g->h = h;
+    for (int i = 0; i < 5; i++) {
+        char hex[7];
+        random_token(hex, 3);
+        snprintf(g->names[i], sizeof g->names[i], "guest-%s", hex);
+    }
+    random_token(g->token, 32);
+    g->now = net_wall_ms();
+    writer_submit(s->writer, &g->base);
+}
+
 void account_http(srv *s, net_http *h, const net_request *req, const char *path)
 {
     char addr[64];
@@ -491,17 +561,9 @@ void account_http(srv *s, net_http *h, const net_request *req, const char *path)
         reply_json(h, 200, json_pack("{s:b}", "ok", 1), headers);
     } else {  /* GET /me */
         ident me;
-        char token[65], headers[256];
-        int r;
         if (session_player(s, req->cookie, &me) == 0)
             reply_json(h, 200, me_json(s, &me), NULL);
-        else if ((r = guest_new(s, addr, &me, token)) == 0) {
-            cookie_header(s, headers, sizeof headers, token, SRV_GUEST_SESSION_MS);
-            reply_json(h, 200, me_json(s, &me), headers);
-        } else if (r > 0)
-            reply_error(h, 429, "too many new guests from your address; sign in, or try again "
-                                "later");
         else
-            reply_error(h, 500, "could not make a guest session; try again");
+            guest_for_http(s, h, addr);
     }
 }

@@ -72,7 +72,9 @@ static void run_batch(writer *w, wjob *list, int n)
         j->ok = j->run(w->st, j) == 0;
         if (store_batch_intact(w->st))
             continue;
-        /* an error took the whole transaction, and the writes before it */
+        /* an error took the whole transaction, and the writes before it
+         * (PostgreSQL's stays open, failed, until rolled back) */
+        store_batch_abandon(w->st);
         fail_all(first, j->next, "the write was undone by another's error; try again");
         if (j->next && store_batch_begin(w->st, &e) != 0) {
             for (wjob *k = j->next; k; k = k->next) {

@@ -247,6 +247,8 @@ int store_batch_begin(store *s, store_err *err)
 {
     assert(s && !s->batch);
     store_write_begin(s, "begin batch");
+    if (db_txn(s->db) != DB_TXN_NONE)  /* a failed one left behind: never build on it */
+        step_done(s, use(s, ST_ROLLBACK), NULL, "");
     if (step_done(s, use(s, ST_BEGIN), err, "begin batch") != 0)
         return -1;
     s->batch = 1;
@@ -301,6 +303,10 @@ int store_player_add(store *s, const char *name, const char *pass_hash, int is_b
     if (!fits(bot_spec, FIELD_MAX(store_player, bot_spec)))
         return fail(err, "bot spec longer than %zu bytes", FIELD_MAX(store_player, bot_spec));
     store_write_begin(s, "add player");
+    /* a transaction of its own (in a batch, a savepoint): on PostgreSQL a
+     * name taken would otherwise fail the whole batch */
+    if (begin(s, err, "add player") != 0)
+        return -1;
     dbq *st = use(s, ST_PLAYER_ADD);
     bind_text(st, 1, name);
     bind_text(st, 2, pass_hash ? pass_hash : "");
@@ -313,10 +319,15 @@ int store_player_add(store *s, const char *name, const char *pass_hash, int is_b
         *id = q_col_int64(st, 0);
     done(st);
     if (rc == DB_UNIQUE) {
+        rollback(s);
         fail(err, "the name %s is taken", name);
         return STORE_TAKEN;
     }
-    return rc == DB_ROW ? 0 : db_fail(s, err, "add player");
+    if (rc != DB_ROW) {
+        db_fail(s, err, "add player");
+        return rollback(s);
+    }
+    return commit(s, err, "add player");
 }
 
 int store_player_by_name(store *s, const char *name, store_player *p, char *pass_hash,
