@@ -8,6 +8,7 @@
  */
 #include <jansson.h>
 #include <sodium.h>
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -934,13 +935,13 @@ static store *fresh_store(void)
     static int nstmts;
     if (!nstmts) {
         static char script[2048];
-        reset_script(kept->db, script, sizeof script);
+        reset_script(kept->lite, script, sizeof script);
         for (const char *sql = script; *sql;) {
             if (nstmts == MAX_STMTS)
                 fake_fail("store reset: too many statements");
             const char *tail = NULL;
-            if (sqlite3_prepare_v2(kept->db, sql, -1, &stmts[nstmts], &tail) != SQLITE_OK)
-                fake_fail("store reset: %s", sqlite3_errmsg(kept->db));
+            if (sqlite3_prepare_v2(kept->lite, sql, -1, &stmts[nstmts], &tail) != SQLITE_OK)
+                fake_fail("store reset: %s", sqlite3_errmsg(kept->lite));
             if (stmts[nstmts])
                 nstmts++;
             sql = tail;
@@ -950,7 +951,7 @@ static store *fresh_store(void)
         int rc = sqlite3_step(stmts[i]);
         sqlite3_reset(stmts[i]);
         if (rc != SQLITE_DONE)
-            fake_fail("store reset: %s", sqlite3_errmsg(kept->db));
+            fake_fail("store reset: %s", sqlite3_errmsg(kept->lite));
     }
     kept->busy_since = kept->busy_failed = 0;
     kept->writes = 0;

@@ -7,6 +7,7 @@
  * that fails aborts with what it found (fake_fail).
  */
 #include <jansson.h>
+#include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,9 +102,9 @@ static sqlite3_stmt *moves_from(store *st)
 {
     static sqlite3 *db;
     static sqlite3_stmt *stmt;
-    if (db != st->db) {
+    if (db != st->lite) {
         sqlite3_finalize(stmt);
-        db = st->db;
+        db = st->lite;
         if (sqlite3_prepare_v2(db,
                                "SELECT ply, text FROM moves WHERE game = ?1 AND ply >= ?2 "
                                "AND ply < ?3 ORDER BY ply",
