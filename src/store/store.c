@@ -61,7 +61,8 @@ static const char *const sql[ST_COUNT] = {
                   "ORDER BY r.rating DESC, r.games DESC, r.player LIMIT ?2",
 
     [ST_GAME_ADD] = "INSERT INTO games (variant, start, base_ms, inc_ms, move_limit, rated, "
-                    "nsides, created, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id",
+                    "nsides, created, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+                    "RETURNING id",
     [ST_SIDE_ADD] = "INSERT INTO game_players (game, side, player) VALUES (?1, ?2, ?3)",
     [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
     [ST_SIDES] = "SELECT side, player FROM game_players WHERE game = ?1 ORDER BY side",

@@ -22,8 +22,10 @@
  *
  * Threads.  A store is used by one thread at a time. The server opens two
  * on one database: the event loop's, and its writer's (src/server/writer.h),
- * which writes the moves and results in batches. Functions return 0 on success and -1 on failure with a line for
- * people in err; "not found" is reported as STORE_NOT_FOUND (1) where
+ * which writes the moves and results in batches.
+ *
+ * Functions return 0 on success and -1 on failure with a line for people
+ * in err; "not found" is reported as STORE_NOT_FOUND (1) where
  * the function says so, and a name already taken as STORE_TAKEN (2).
  *
  * Times are milliseconds since the Unix epoch (int64_t). Ids are positive
