@@ -309,16 +309,16 @@ int store_player_add(store *s, const char *name, const char *pass_hash, int is_b
     if (begin(s, err, "add player") != 0)
         return -1;
     dbq *st = use(s, ST_PLAYER_ADD);
-    bind_text(st, 1, name);
-    bind_text(st, 2, pass_hash ? pass_hash : "");
+    q_text(st, 1, name);
+    q_text(st, 2, pass_hash ? pass_hash : "");
     q_int(st, 3, is_bot != 0);
     q_int(st, 4, is_guest != 0);
-    bind_text(st, 5, bot_spec ? bot_spec : "");
+    q_text(st, 5, bot_spec ? bot_spec : "");
     q_int64(st, 6, now);
     int rc = q_step(st);
     if (rc == DB_ROW)
         *id = q_col_int64(st, 0);
-    done(st);
+    q_done(st);
     if (rc == DB_UNIQUE) {
         rollback(s);
         fail(err, "the name %s is taken", name);
@@ -340,14 +340,14 @@ int store_player_by_name(store *s, const char *name, store_player *p, char *pass
         return STORE_NOT_FOUND;
     }
     dbq *st = use(s, ST_PLAYER_BY_NAME);
-    bind_text(st, 1, name);
+    q_text(st, 1, name);
     int rc = q_step(st);
     if (rc == DB_ROW) {
         read_player(st, p);
         if (pass_hash)
             column_text(st, 6, pass_hash, STORE_TEXT_MAX);
     }
-    done(st);
+    q_done(st);
     if (rc == DB_DONE) {
         fail(err, "no player named %s", name);
         return STORE_NOT_FOUND;
@@ -363,7 +363,7 @@ int store_player_by_id(store *s, int64_t id, store_player *p, store_err *err)
     int rc = q_step(st);
     if (rc == DB_ROW)
         read_player(st, p);
-    done(st);
+    q_done(st);
     if (rc == DB_DONE) {
         fail(err, "no player %lld", (long long)id);
         return STORE_NOT_FOUND;
@@ -381,7 +381,7 @@ int store_bots(store *s, store_player *out, int max, store_err *err)
     int n = 0, rc;
     while ((rc = q_step(st)) == DB_ROW && n < max)
         read_player(st, &out[n++]);
-    done(st);
+    q_done(st);
     return rc == DB_DONE || rc == DB_ROW ? n : db_fail(s, err, "list bots");
 }
 
@@ -402,12 +402,12 @@ int store_session_add(store *s, const char *token, int64_t player, int64_t now,
     if (step_done(s, st, err, "purge sessions") != 0)
         return rollback(s);
     st = use(s, ST_SESSION_ADD);
-    bind_text(st, 1, token);
+    q_text(st, 1, token);
     q_int64(st, 2, player);
     q_int64(st, 3, now);
     q_int64(st, 4, expires);
     int rc = q_step(st);
-    done(st);
+    q_done(st);
     if (rc == DB_UNIQUE) {
         rollback(s);
         fail(err, "the session token is taken");
@@ -429,12 +429,12 @@ int store_session_player(store *s, const char *token, int64_t now, int64_t *play
         return STORE_NOT_FOUND;
     }
     dbq *st = use(s, ST_SESSION_PLAYER);
-    bind_text(st, 1, token);
+    q_text(st, 1, token);
     q_int64(st, 2, now);
     int rc = q_step(st);
     if (rc == DB_ROW)
         *player = q_col_int64(st, 0);
-    done(st);
+    q_done(st);
     if (rc == DB_DONE) {
         fail(err, "no such session, or it has expired");
         return STORE_NOT_FOUND;
@@ -447,7 +447,7 @@ int store_session_del(store *s, const char *token, store_err *err)
     assert(s && token);
     store_write_begin(s, "delete session");
     dbq *st = use(s, ST_SESSION_DEL);
-    bind_text(st, 1, token);
+    q_text(st, 1, token);
     return step_done(s, st, err, "delete session");
 }
 
@@ -474,7 +474,7 @@ int store_guests_purge(store *s, int64_t now, const int64_t *keep, size_t nkeep,
     int bad = step_done(s, st, err, "purge guests: sessions") != 0;
     for (int k = 0; !bad && k < 2; k++) {
         st = use(s, k == 0 ? ST_GUESTS_PURGE_KV : ST_GUESTS_PURGE);
-        bind_text(st, 1, ids);
+        q_text(st, 1, ids);
         bad = step_done(s, st, err, k == 0 ? "purge guests: values" : "purge guests") != 0;
     }
     free(ids);
@@ -499,13 +499,13 @@ int store_rating_get(store *s, int64_t player, const char *variant, store_rating
     r->rating = 1500;
     dbq *st = use(s, ST_RATING_GET);
     q_int64(st, 1, player);
-    bind_text(st, 2, variant);
+    q_text(st, 2, variant);
     int rc = q_step(st);
     if (rc == DB_ROW) {
         r->rating = q_col_double(st, 0);
         r->games = q_col_int(st, 1);
     }
-    done(st);
+    q_done(st);
     return rc == DB_ROW || rc == DB_DONE ? 0 : db_fail(s, err, "read rating");
 }
 
@@ -525,7 +525,7 @@ int store_ratings(store *s, int64_t player, store_rating *out, int max, store_er
         r->rating = q_col_double(st, 1);
         r->games = q_col_int(st, 2);
     }
-    done(st);
+    q_done(st);
     return rc == DB_DONE || rc == DB_ROW ? n : db_fail(s, err, "list ratings");
 }
 
@@ -540,7 +540,7 @@ int store_rating_history(store *s, int64_t player, const char *variant,
     /* The latest `max`, newest first; turned round below. */
     dbq *st = use(s, ST_HISTORY);
     q_int64(st, 1, player);
-    bind_text(st, 2, variant);
+    q_text(st, 2, variant);
     q_int(st, 3, max);
     int n = 0, rc;
     while ((rc = q_step(st)) == DB_ROW && n < max) {
@@ -550,7 +550,7 @@ int store_rating_history(store *s, int64_t player, const char *variant,
         p->before = q_col_double(st, 2);
         p->after = q_col_double(st, 3);
     }
-    done(st);
+    q_done(st);
     if (rc != DB_DONE && rc != DB_ROW)
         return db_fail(s, err, "read rating history");
     for (int i = 0, j = n - 1; i < j; i++, j--) {
@@ -570,7 +570,7 @@ int store_ladder(store *s, const char *variant, store_ladder_row *out, int max,
     if (!fits(variant, VARIANT_MAX))
         return fail(err, "variant name longer than %zu bytes", VARIANT_MAX);
     dbq *st = use(s, ST_LADDER);
-    bind_text(st, 1, variant);
+    q_text(st, 1, variant);
     q_int(st, 2, max);
     int n = 0, rc;
     while ((rc = q_step(st)) == DB_ROW && n < max) {
@@ -582,6 +582,6 @@ int store_ladder(store *s, const char *variant, store_ladder_row *out, int max,
         r->rating = q_col_double(st, 3);
         r->games = q_col_int(st, 4);
     }
-    done(st);
+    q_done(st);
     return rc == DB_DONE || rc == DB_ROW ? n : db_fail(s, err, "read ladder");
 }

@@ -130,7 +130,7 @@ int store_community_prepare(store *s, store_err *err)
 
 static dbq *cs(store *s, int id)
 {
-    return fresh(s->cst[id]);
+    return q_fresh(s->cst[id]);
 }
 
 /* Runs an INSERT ... RETURNING id; on success *id (may be NULL) gets the
@@ -141,7 +141,7 @@ static int insert(store *s, dbq *st, int64_t *id, store_err *err, const char *wh
     int rc = q_step(st);
     if (rc == DB_ROW && id)
         *id = q_col_int64(st, 0);
-    done(st);
+    q_done(st);
     if (rc == DB_FOREIGN)
         return fail(err, "%s: %s", what, nobody);
     return rc == DB_ROW ? 0 : db_fail(s, err, what);
@@ -156,7 +156,7 @@ static int get_one(store *s, int stmt, int64_t id, void (*read)(dbq *, void *),
     int rc = q_step(st);
     if (rc == DB_ROW)
         read(st, out);
-    done(st);
+    q_done(st);
     if (rc == DB_DONE) {
         fail(err, "%s: no row %lld", what, (long long)id);
         return STORE_NOT_FOUND;
@@ -174,7 +174,7 @@ static int list(store *s, dbq *st, void (*read)(dbq *, void *), void *out,
         read(st, (char *)out + (size_t)n++ * size);
     if (n == max)
         rc = DB_DONE;
-    done(st);
+    q_done(st);
     return rc == DB_DONE ? n : db_fail(s, err, what);
 }
 
@@ -192,7 +192,7 @@ int store_standing_get(store *s, int64_t player, store_standing *out, store_err 
         out->muted_until = q_col_int64(st, 1);
         out->closed = q_col_int(st, 2);
     }
-    done(st);
+    q_done(st);
     if (rc == DB_DONE) {
         fail(err, "no player %lld", (long long)player);
         return STORE_NOT_FOUND;
@@ -264,12 +264,12 @@ int store_note_add(store *s, const store_note *n, int64_t *id, store_err *err)
     store_write_begin(s, "add notification");
     dbq *st = cs(s, CS_NOTE_ADD);
     q_int64(st, 1, n->player);
-    bind_text(st, 2, n->kind);
+    q_text(st, 2, n->kind);
     bind_player(st, 3, n->from);
     q_int64(st, 4, n->thread);
     q_int64(st, 5, n->post);
     q_int64(st, 6, n->ticket);
-    bind_text(st, 7, n->title);
+    q_text(st, 7, n->title);
     q_int64(st, 8, n->created);
     return insert(s, st, id, err, "add notification", "no such player");
 }
@@ -346,9 +346,9 @@ int store_ticket_add(store *s, const store_ticket *t, const char *body, int64_t 
         return -1;
     dbq *st = cs(s, CS_TICKET_ADD);
     bind_player(st, 1, t->player);
-    bind_text(st, 2, t->email);
-    bind_text(st, 3, t->kind);
-    bind_text(st, 4, t->subject);
+    q_text(st, 2, t->email);
+    q_text(st, 3, t->kind);
+    q_text(st, 4, t->subject);
     q_int64(st, 5, now);
     int64_t tid = 0;
     if (insert(s, st, &tid, err, "add ticket", "no such player") != 0)
@@ -358,7 +358,7 @@ int store_ticket_add(store *s, const store_ticket *t, const char *body, int64_t 
     bind_player(st, 2, t->player);
     q_int(st, 3, 0);
     q_int64(st, 4, now);
-    bind_text(st, 5, body);
+    q_text(st, 5, body);
     if (insert(s, st, NULL, err, "add ticket: its message", "no such player") != 0)
         return rollback(s);
     if (commit(s, err, "add ticket") != 0)
@@ -443,7 +443,7 @@ int store_ticket_reply(store *s, int64_t ticket, int64_t author, int staff,
     bind_player(st, 2, author);
     q_int(st, 3, staff != 0);
     q_int64(st, 4, now);
-    bind_text(st, 5, body);
+    q_text(st, 5, body);
     int64_t mid = 0;
     if (insert(s, st, &mid, err, "answer ticket", "no such player") != 0)
         return rollback(s);
@@ -507,10 +507,10 @@ int store_mail_add(store *s, const store_mail *m, int64_t now, int64_t *id, stor
         return fail(err, "a mail's body has at most %zu bytes", FIELD_MAX(store_mail, body));
     store_write_begin(s, "queue mail");
     dbq *st = cs(s, CS_MAIL_ADD);
-    bind_text(st, 1, m->to);
-    bind_text(st, 2, m->reply_to);
-    bind_text(st, 3, m->subject);
-    bind_text(st, 4, m->body);
+    q_text(st, 1, m->to);
+    q_text(st, 2, m->reply_to);
+    q_text(st, 3, m->subject);
+    q_text(st, 4, m->body);
     q_int64(st, 5, now);
     q_int64(st, 6, m->next_try > 0 ? m->next_try : now);
     return insert(s, st, id, err, "queue mail", "");
@@ -580,7 +580,7 @@ int store_mail_failed(store *s, int64_t id, int64_t next_try, const char *error,
     dbq *st = cs(s, CS_MAIL_FAILED);
     q_int64(st, 1, id);
     q_int64(st, 2, next_try);
-    bind_text(st, 3, text);
+    q_text(st, 3, text);
     return update_one(s, st, err, "mail failed");
 }
 
@@ -607,7 +607,7 @@ int store_chat_add(store *s, int64_t game, int room, int64_t author, const char 
     q_int(st, 2, room);
     bind_player(st, 3, author);
     q_int64(st, 4, now);
-    bind_text(st, 5, text);
+    q_text(st, 5, text);
     return insert(s, st, id, err, "add chat line", "no such game or player");
 }
 
@@ -674,9 +674,9 @@ int store_report_add(store *s, const store_report *r, int64_t now, int64_t *id,
     store_write_begin(s, "add report");
     dbq *st = cs(s, CS_REPORT_ADD);
     bind_player(st, 1, r->reporter);
-    bind_text(st, 2, r->kind);
+    q_text(st, 2, r->kind);
     q_int64(st, 3, r->target);
-    bind_text(st, 4, r->reason);
+    q_text(st, 4, r->reason);
     q_int64(st, 5, now);
     return insert(s, st, id, err, "add report", "no such player");
 }
@@ -736,7 +736,7 @@ int store_report_resolve(store *s, int64_t id, int64_t by, int64_t now, store_er
     bind_player(st, 2, by);
     q_int64(st, 3, now);
     int rc = q_step(st);
-    done(st);
+    q_done(st);
     if (rc == DB_FOREIGN)
         return fail(err, "resolve report: no player %lld", (long long)by);
     if (rc != DB_DONE)
@@ -763,10 +763,10 @@ int store_audit_add(store *s, int64_t actor, const char *action, const char *tar
     store_write_begin(s, "add audit row");
     dbq *st = cs(s, CS_AUDIT_ADD);
     bind_player(st, 1, actor);
-    bind_text(st, 2, action);
-    bind_text(st, 3, target_kind);
+    q_text(st, 2, action);
+    q_text(st, 3, target_kind);
     q_int64(st, 4, target);
-    bind_text(st, 5, detail ? detail : "");
+    q_text(st, 5, detail ? detail : "");
     q_int64(st, 6, now);
     return insert(s, st, NULL, err, "add audit row", "no such player");
 }

@@ -134,7 +134,7 @@ int store_forum_prepare(store *s, store_err *err)
 
 static dbq *fs(store *s, int id)
 {
-    return fresh(s->fst[id]);
+    return q_fresh(s->fst[id]);
 }
 
 /* Runs statement id on one row: ?1 = row. */
@@ -201,13 +201,13 @@ int store_thread_add(store *s, const char *category, const char *title, int64_t 
     if (begin(s, err, "add thread") != 0)
         return -1;
     dbq *st = fs(s, FS_THREAD_ADD);
-    bind_text(st, 1, category);
-    bind_text(st, 2, title);
+    q_text(st, 1, category);
+    q_text(st, 2, title);
     bind_player(st, 3, author);
     q_int64(st, 4, now);
     int rc = q_step(st);
     int64_t tid = rc == DB_ROW ? q_col_int64(st, 0) : 0;
-    done(st);
+    q_done(st);
     if (rc != DB_ROW) {
         insert_fail(s, rc, author, err, "add thread");
         return rollback(s);
@@ -216,10 +216,10 @@ int store_thread_add(store *s, const char *category, const char *title, int64_t 
     q_int64(st, 1, tid);
     bind_player(st, 2, author);
     q_int64(st, 3, now);
-    bind_text(st, 4, body);
+    q_text(st, 4, body);
     rc = q_step(st);
     int64_t pid = rc == DB_ROW ? q_col_int64(st, 0) : 0;
-    done(st);
+    q_done(st);
     if (rc != DB_ROW) {
         insert_fail(s, rc, author, err, "add thread: its post");
         return rollback(s);
@@ -262,10 +262,10 @@ int store_post_add(store *s, int64_t thread, int64_t author, const char *body, i
     q_int64(st, 1, thread);
     bind_player(st, 2, author);
     q_int64(st, 3, now);
-    bind_text(st, 4, body);
+    q_text(st, 4, body);
     rc = q_step(st);
     int64_t pid = rc == DB_ROW ? q_col_int64(st, 0) : 0;
-    done(st);
+    q_done(st);
     if (rc != DB_ROW) {
         insert_fail(s, rc, author, err, "add post");
         return rollback(s);
@@ -291,7 +291,7 @@ int store_post_edit(store *s, int64_t post, const char *body, int64_t now, store
         return rollback(s);
     dbq *st = fs(s, FS_POST_EDIT);
     q_int64(st, 1, post);
-    bind_text(st, 2, body);
+    q_text(st, 2, body);
     q_int64(st, 3, now);
     int rc = update_one(s, st, err, "edit post");
     if (rc != 0) {
@@ -315,7 +315,7 @@ int store_thread_retitle(store *s, int64_t thread, const char *title, store_err 
     q_int64(st, 1, thread);
     int rc = q_step(st);
     int64_t first = rc == DB_ROW ? q_col_int64(st, 0) : 0;
-    done(st);
+    q_done(st);
     if (rc == DB_DONE) {
         rollback(s);
         fail(err, "retitle thread: no thread %lld", (long long)thread);
@@ -329,7 +329,7 @@ int store_thread_retitle(store *s, int64_t thread, const char *title, store_err 
         return rollback(s);
     st = fs(s, FS_THREAD_RETITLE);
     q_int64(st, 1, thread);
-    bind_text(st, 2, title);
+    q_text(st, 2, title);
     if (step_done(s, st, err, "retitle thread") != 0 ||
         run_on(s, FS_INDEX_ADD, first, err, "retitle thread: index") != 0)
         return rollback(s);
@@ -409,7 +409,7 @@ int store_thread_get(store *s, int64_t id, store_thread *out, store_err *err)
     int rc = q_step(st);
     if (rc == DB_ROW)
         read_thread(st, out);
-    done(st);
+    q_done(st);
     if (rc == DB_DONE) {
         fail(err, "no thread %lld", (long long)id);
         return STORE_NOT_FOUND;
@@ -425,7 +425,7 @@ int store_post_get(store *s, int64_t id, store_post *out, store_err *err)
     int rc = q_step(st);
     if (rc == DB_ROW)
         read_post(st, out);
-    done(st);
+    q_done(st);
     if (rc == DB_DONE) {
         fail(err, "no post %lld", (long long)id);
         return STORE_NOT_FOUND;
@@ -447,7 +447,7 @@ int store_threads(store *s, const char *category, int offset, int max, store_thr
     if (total) {
         dbq *st = fs(s, all ? FS_THREADS_ALL_COUNT : FS_THREADS_CAT_COUNT);
         if (!all)
-            bind_text(st, 1, category);
+            q_text(st, 1, category);
         if (count_of(s, st, total, err, "count threads") != 0)
             return -1;
     }
@@ -455,13 +455,13 @@ int store_threads(store *s, const char *category, int offset, int max, store_thr
     q_int(st, 1, max);
     q_int(st, 2, offset);
     if (!all)
-        bind_text(st, 3, category);
+        q_text(st, 3, category);
     int n = 0, rc = DB_DONE;
     while (n < max && (rc = q_step(st)) == DB_ROW)
         read_thread(st, &out[n++]);
     if (n == max)
         rc = DB_DONE;
-    done(st);
+    q_done(st);
     return rc == DB_DONE ? n : db_fail(s, err, "list threads");
 }
 
@@ -486,7 +486,7 @@ int store_posts(store *s, int64_t thread, int offset, int max, store_post *out, 
         read_post(st, &out[n++]);
     if (n == max)
         rc = DB_DONE;
-    done(st);
+    q_done(st);
     return rc == DB_DONE ? n : db_fail(s, err, "list posts");
 }
 
@@ -514,14 +514,14 @@ int store_categories(store *s, const char *const *names, int n, store_category *
         memset(c, 0, sizeof *c);
         snprintf(c->name, sizeof c->name, "%s", names[i]);
         dbq *st = fs(s, FS_CATEGORY);
-        bind_text(st, 1, names[i]);
+        q_text(st, 1, names[i]);
         int rc = q_step(st);
         if (rc == DB_ROW) {
             c->threads = q_col_int(st, 0);
             c->posts = q_col_int(st, 1);
             c->last_post = q_col_int64(st, 2);
         }
-        done(st);
+        q_done(st);
         if (rc != DB_ROW)
             return db_fail(s, err, "count a category");
     }
@@ -684,7 +684,7 @@ int store_forum_search(store *s, const char *words, int offset, int max, store_h
     }
     if (total) {
         dbq *st = fs(s, FS_SEARCH_COUNT);
-        bind_text(st, 1, match);
+        q_text(st, 1, match);
         q_int(st, 2, SEARCH_MAX);
         if (count_of(s, st, total, err, "search") != 0) {
             free(match);
@@ -698,7 +698,7 @@ int store_forum_search(store *s, const char *words, int offset, int max, store_h
     int n = 0, rc = DB_DONE;
     if (max > 0) {
         dbq *st = fs(s, FS_SEARCH);
-        bind_text(st, 1, match);
+        q_text(st, 1, match);
         q_int(st, 2, max);
         q_int(st, 3, offset);
         while (n < max && (rc = q_step(st)) == DB_ROW) {
@@ -715,7 +715,7 @@ int store_forum_search(store *s, const char *words, int offset, int max, store_h
         }
         if (n == max)
             rc = DB_DONE;
-        done(st);
+        q_done(st);
     }
     free(match);
     return rc == DB_DONE ? n : db_fail(s, err, "search");

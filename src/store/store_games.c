@@ -36,7 +36,7 @@ static int read_game(store *s, dbq *row, store_game *g, store_err *err)
         if (side >= 0 && side < STORE_MAX_SIDES)
             g->players[side] = q_col_int64(st, 1);
     }
-    done(st);
+    q_done(st);
     return rc == DB_DONE ? 0 : db_fail(s, err, "read the players of a game");
 }
 
@@ -53,8 +53,8 @@ int store_game_add(store *s, store_game *g, store_err *err)
     if (begin(s, err, "add game") != 0)
         return -1;
     dbq *st = use(s, ST_GAME_ADD);
-    bind_text(st, 1, g->variant);
-    bind_text(st, 2, g->start);
+    q_text(st, 1, g->variant);
+    q_text(st, 2, g->start);
     q_int64(st, 3, g->base_ms);
     q_int64(st, 4, g->inc_ms);
     q_int(st, 5, g->move_limit);
@@ -64,7 +64,7 @@ int store_game_add(store *s, store_game *g, store_err *err)
     q_int64(st, 9, g->started);
     int rc = q_step(st);
     int64_t id = rc == DB_ROW ? q_col_int64(st, 0) : 0;
-    done(st);
+    q_done(st);
     if (rc != DB_ROW) {
         db_fail(s, err, "add game");
         return rollback(s);
@@ -75,7 +75,7 @@ int store_game_add(store *s, store_game *g, store_err *err)
         q_int(st, 2, side);
         q_int64(st, 3, g->players[side]);
         rc = q_step(st);
-        done(st);
+        q_done(st);
         if (rc == DB_FOREIGN)
             fail(err, "add game: side %d: no player %lld", side,
                  (long long)g->players[side]);
@@ -101,7 +101,7 @@ int store_game_get(store *s, int64_t id, store_game *g, store_err *err)
     int ret = 0;
     if (rc == DB_ROW)
         ret = read_game(s, st, g, err);
-    done(st);
+    q_done(st);
     if (rc == DB_DONE) {
         fail(err, "no game %lld", (long long)id);
         return STORE_NOT_FOUND;
@@ -117,7 +117,7 @@ static int not_live(store *s, int64_t game, int ply, store_err *err, const char 
     int rc = q_step(st);
     int status = rc == DB_ROW ? q_col_int(st, 0) : 0;
     int nmoves = rc == DB_ROW ? q_col_int(st, 1) : 0;
-    done(st);
+    q_done(st);
     if (rc == DB_DONE)
         return fail(err, "%s: no game %lld", what, (long long)game);
     if (rc != DB_ROW)
@@ -142,7 +142,7 @@ int store_move_add(store *s, int64_t game, const store_move *m, int64_t started,
         dbq *one = use(s, ST_MOVE_ONE);
         q_int64(one, 1, game);
         q_int(one, 2, m->ply);
-        bind_text(one, 3, m->text);
+        q_text(one, 3, m->text);
         q_int64(one, 4, m->clock_ms);
         q_int64(one, 5, m->time);
         q_int64(one, 6, started);
@@ -167,7 +167,7 @@ int store_move_add(store *s, int64_t game, const store_move *m, int64_t started,
     st = use(s, ST_MOVE_ADD);
     q_int64(st, 1, game);
     q_int(st, 2, m->ply);
-    bind_text(st, 3, m->text);
+    q_text(st, 3, m->text);
     q_int64(st, 4, m->clock_ms);
     q_int64(st, 5, m->time);
     if (step_done(s, st, err, "store move") != 0)
@@ -192,7 +192,7 @@ int store_moves(store *s, int64_t game, store_move *out, int max, store_err *err
         m->clock_ms = q_col_int64(st, 2);
         m->time = q_col_int64(st, 3);
     }
-    done(st);
+    q_done(st);
     return rc == DB_DONE || rc == DB_ROW ? n : db_fail(s, err, "read moves");
 }
 
@@ -204,7 +204,7 @@ static int write_ratings(store *s, int64_t game, const char *variant, int64_t en
         const store_rating_change *c = &changes[i];
         dbq *st = use(s, ST_RATING_SET);
         q_int64(st, 1, c->player);
-        bind_text(st, 2, variant);
+        q_text(st, 2, variant);
         q_double(st, 3, c->after);
         if (step_done(s, st, err, "end game: rating") != 0)
             return -1;
@@ -213,13 +213,13 @@ static int write_ratings(store *s, int64_t game, const char *variant, int64_t en
                         (long long)c->player);
         st = use(s, ST_HISTORY_ADD);
         q_int64(st, 1, c->player);
-        bind_text(st, 2, variant);
+        q_text(st, 2, variant);
         q_int64(st, 3, game);
         q_int64(st, 4, ended);
         q_double(st, 5, c->before);
         q_double(st, 6, c->after);
         int rc = q_step(st);
-        done(st);
+        q_done(st);
         if (rc == DB_UNIQUE)
             return fail(err, "end game: player %lld has two rating changes",
                         (long long)c->player);
@@ -257,7 +257,7 @@ static int end_game(store *s, int64_t game, int status, int winner, const char *
         column_text(st, 2, variant, sizeof variant);
         rated = q_col_int(st, 3);
     }
-    done(st);
+    q_done(st);
     if (rc == DB_DONE)
         fail(err, "%s: no game %lld", what, (long long)game);
     else if (rc != DB_ROW)
@@ -277,7 +277,7 @@ static int end_game(store *s, int64_t game, int status, int winner, const char *
             st = use(s, ST_PLAYER_LOCK);
             q_int64(st, 1, changes[swap ? n - 1 - k : k].player);
             rc = q_step(st);
-            done(st);
+            q_done(st);
             if (rc != DB_ROW && rc != DB_DONE) {
                 db_fail(s, err, what);
                 return rollback(s);
@@ -295,7 +295,7 @@ static int end_game(store *s, int64_t game, int status, int winner, const char *
     q_int64(st, 1, game);
     q_int(st, 2, status);
     q_int(st, 3, winner);
-    bind_text(st, 4, reason ? reason : "");
+    q_text(st, 4, reason ? reason : "");
     q_int(st, 5, sterile != 0);
     q_int64(st, 6, ended);
     if (step_done(s, st, err, what) != 0 ||
@@ -340,7 +340,7 @@ int store_live_games(store *s, int64_t *out, int max, store_err *err)
     int n = 0, rc;
     while ((rc = q_step(st)) == DB_ROW && n < max)
         out[n++] = q_col_int64(st, 0);
-    done(st);
+    q_done(st);
     return rc == DB_DONE || rc == DB_ROW ? n : db_fail(s, err, "list live games");
 }
 
@@ -357,11 +357,11 @@ int store_player_games(store *s, int64_t player, int offset, store_game *out, in
     int n = 0, rc;
     while ((rc = q_step(st)) == DB_ROW && n < max) {
         if (read_game(s, st, &out[n++], err) != 0) {
-            done(st);
+            q_done(st);
             return -1;
         }
     }
-    done(st);
+    q_done(st);
     return rc == DB_DONE || rc == DB_ROW ? n : db_fail(s, err, "list games");
 }
 
@@ -378,8 +378,8 @@ int store_kv_put(store *s, int64_t player, const char *key, const char *value,
     store_write_begin(s, "store value");
     dbq *st = use(s, ST_KV_PUT);
     q_int64(st, 1, player);
-    bind_text(st, 2, key);
-    bind_text(st, 3, value);
+    q_text(st, 2, key);
+    q_text(st, 3, value);
     return step_done(s, st, err, "store value");
 }
 
@@ -393,7 +393,7 @@ int store_kv_get(store *s, int64_t player, const char *key, char *value, size_t 
     }
     dbq *st = use(s, ST_KV_GET);
     q_int64(st, 1, player);
-    bind_text(st, 2, key);
+    q_text(st, 2, key);
     int rc = q_step(st), ret = 0;
     if (rc == DB_ROW) {
         size_t len;
@@ -403,7 +403,7 @@ int store_kv_get(store *s, int64_t player, const char *key, char *value, size_t 
         else
             ret = fail(err, "value of %s has %zu bytes, more than the room given", key, len);
     }
-    done(st);
+    q_done(st);
     if (rc == DB_DONE) {
         fail(err, "no value for %s", key);
         return STORE_NOT_FOUND;
@@ -419,7 +419,7 @@ int store_kv_del(store *s, int64_t player, const char *key, store_err *err)
     store_write_begin(s, "delete value");
     dbq *st = use(s, ST_KV_DEL);
     q_int64(st, 1, player);
-    bind_text(st, 2, key);
+    q_text(st, 2, key);
     return step_done(s, st, err, "delete value");
 }
 
@@ -435,8 +435,8 @@ int store_kv_list(store *s, int64_t player, const char *prefix, store_kv *out, i
     high[n - 1] = (char)(high[n - 1] + 1);  /* the first key past the prefix */
     dbq *st = use(s, ST_KV_LIST);
     q_int64(st, 1, player);
-    bind_text(st, 2, prefix);
-    bind_text(st, 3, high);
+    q_text(st, 2, prefix);
+    q_text(st, 3, high);
     q_int(st, 4, max);
     int count = 0, rc;
     while ((rc = q_step(st)) == DB_ROW && count < max) {
@@ -444,7 +444,7 @@ int store_kv_list(store *s, int64_t player, const char *prefix, store_kv *out, i
         column_text(st, 1, out[count].value, sizeof out[count].value);
         count++;
     }
-    done(st);
+    q_done(st);
     return rc == DB_DONE || rc == DB_ROW ? count : db_fail(s, err, "list values");
 }
 
@@ -457,10 +457,10 @@ int store_game_set_start(store *s, int64_t game, const char *start, int64_t star
     store_write_begin(s, "set the start");
     dbq *st = use(s, ST_GAME_SET_START);
     q_int64(st, 1, game);
-    bind_text(st, 2, start);
+    q_text(st, 2, start);
     q_int64(st, 3, started);
     int rc = q_step(st);
-    done(st);
+    q_done(st);
     if (rc != DB_DONE)
         return db_fail(s, err, "set the start");
     if (db_changes(s->db) != 1)

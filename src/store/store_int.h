@@ -122,17 +122,6 @@ static inline dbq *use(store *s, int id)
     return q_fresh(s->st[id]);
 }
 
-static inline void done(dbq *st)
-{
-    q_done(st);
-}
-
-/* Binds a string the caller keeps alive until the statement is done. */
-static inline void bind_text(dbq *st, int i, const char *text)
-{
-    q_text(st, i, text);
-}
-
 /* Copies column i into dst (room for size bytes), cut to fit. Input checks
  * keep stored text within the fields, so the cut happens only to a
  * database edited by hand. */
@@ -157,7 +146,7 @@ static inline int fits(const char *text, size_t max)
 static inline int step_done(store *s, dbq *st, store_err *err, const char *what)
 {
     int rc = q_step(st);
-    done(st);
+    q_done(st);
     return rc == DB_DONE ? 0 : db_fail(s, err, what);
 }
 
@@ -188,12 +177,6 @@ static inline int commit(store *s, store_err *err, const char *what)
     if (step_done(s, use(s, s->batch ? ST_RELEASE : ST_COMMIT), err, what) != 0)
         return rollback(s);
     return 0;
-}
-
-/* Statement st, reset and without bindings (use() for the other arrays). */
-static inline dbq *fresh(dbq *st)
-{
-    return q_fresh(st);
 }
 
 /* A statement's text in both dialects: pg is NULL where SQLite's serves. */
@@ -249,7 +232,7 @@ static inline int count_of(store *s, dbq *st, int *out, store_err *err,
     int rc = q_step(st);
     if (rc == DB_ROW)
         *out = q_col_int(st, 0);
-    done(st);
+    q_done(st);
     return rc == DB_ROW ? 0 : db_fail(s, err, what);
 }
 

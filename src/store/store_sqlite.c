@@ -5,7 +5,7 @@
  * One connection per store, in WAL mode, used by one thread. Every
  * statement the store runs is prepared once in store_open and kept in
  * s->st[] (community.h's in s->fst[] and s->cst[], their files' own); a
- * function takes its statements with use() or fresh(), which reset them,
+ * function takes its statements with use() or q_fresh(), which reset them,
  * and resets them again before returning, so no statement holds a read
  * transaction between calls (that would stop WAL checkpoints).
  *
