@@ -4,11 +4,12 @@
 // Resigned" with nobody resigning was the bug), no word a person should
 // not read.
 
-import { test, run, check, checkReadable } from './lib.mjs';
+import { test, run, check, checkReadable, hasSession } from './lib.mjs';
 
 test('keeps-every-bot-plays', async (t) => {
   const page = await t.newPage();
   await page.goto(t.url + '/');
+  await hasSession(page);
   const kinds = await page.evaluate(async () => {
     const r = await (await fetch('/api/bots')).json();
     return r.bots.filter((b) => b.variants.includes('keeps-moats')).map((b) => b.name);

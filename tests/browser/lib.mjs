@@ -165,13 +165,27 @@ export async function run() {
       console.log(`ok ${t.name}`);
     } catch (e) {
       failed++;
-      console.log(`FAIL ${t.name}: ${String(e && e.message || e).split('\n')[0]}`);
+      // the first line, and what playwright was waiting for when it gave up
+      const lines = String(e && e.message || e).split('\n');
+      const waiting = lines.find((l) => /waiting for /.test(l));
+      console.log(`FAIL ${t.name}: ${lines[0]}${waiting ? ` (${waiting.trim()})` : ''}`);
+      for (const [i, c] of contexts.entries()) {
+        for (const [j, p] of c.pages().entries()) await ctx.shot(p, `failed-${i}-${j}`);
+      }
     }
     for (const c of contexts) await c.close().catch(() => {});
   }
   await browser.close().catch(() => {});
   await server.stop();
   if (failed) process.exit(1);
+}
+
+/** Waits until the page has its session: the header names who the visitor
+ *  is. A socket a test opens on the page before then would make a guest of
+ *  its own, and the page's cookie, set later, another (the page itself
+ *  waits for /api/me before it connects, web/src/main.ts). */
+export async function hasSession(page) {
+  await page.locator('#who .who-name').first().waitFor();
 }
 
 /** The board's square element (its <g data-square>) as a locator. */

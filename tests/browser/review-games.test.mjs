@@ -3,7 +3,7 @@
 // ended on its game page), opened from "Review this game" and stepped with
 // the keyboard: the board changes at each step and End shows the last position.
 
-import { test, run, check } from './lib.mjs';
+import { test, run, check, hasSession } from './lib.mjs';
 
 /** Every square's label on the page, without the marks of the shown move. */
 const boardText = async (page) => (await page.$$eval('[data-square]', (els) => els.map((e) => e.getAttribute('aria-label') || '')))
@@ -16,7 +16,8 @@ const plyText = (page) => page.locator('#review-ply').textContent();
  *  is one expression handed to the browser to evaluate, as DevTools would:
  *  the page's Content-Security-Policy rightly forbids it to make code from
  *  text itself. */
-function withSocket(page, script, arg) {
+async function withSocket(page, script, arg) {
+  await hasSession(page);
   return page.evaluate(`(async () => {
     const ws = new WebSocket('ws://' + location.host + '/ws');
     const seen = [];
