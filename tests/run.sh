@@ -132,6 +132,9 @@ if [ -n "$pg_dir" ]; then
         CITADEL_TEST_PG=$pg_uri CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-pg
     done
     CITADEL_TEST_PG=$pg_uri CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_group_commit server-pg-asan
+    # several servers on the one database (cluster.c): both builds
+    CITADEL_TEST_PG=$pg_uri CITADEL=build/release/citadel run_cmocka build/debug/tests/test_cluster server-pg
+    CITADEL_TEST_PG=$pg_uri CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_cluster server-pg-asan
     bash tests/pg.sh stop "$pg_dir"
     pg_dir=
 fi

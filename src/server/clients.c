@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "server.h"
 
 void random_token(char *out, size_t bytes)
@@ -94,6 +95,8 @@ static void client_remove(srv *s, client *c)
         c->next->prev = c->prev;
     c->prev = c->next = c->hnext = NULL;
     s->nclients--;
+    if (c->origin)
+        return;  /* a stand-in holds no connection of this server */
     char key[96];
     snprintf(key, sizeof key, "ws:%s", c->addr);
     quota_release(s->quota, key);
@@ -102,6 +105,7 @@ static void client_remove(srv *s, client *c)
 static void client_free(client *c)
 {
     free(c->watch);
+    free(c->rwatch);
     free(c);
 }
 
@@ -128,6 +132,10 @@ client *client_of_player(srv *s, int64_t player)
 
 void client_send(client *c, json_t *msg)
 {
+    if (!c->conn) {  /* a stand-in: its connection is on another server */
+        cluster_send(c, msg);
+        return;
+    }
     char *text = json_dumps(msg, JSON_COMPACT);
     if (text) {
         net_ws_send(c->conn, text, strlen(text));
@@ -249,12 +257,29 @@ int srv_ws_open(void *app, net_conn *conn, const net_request *req)
     client_add(s, c);
     net_conn_set_data(conn, c);
     json_t *m = json_pack("{s:s, s:o, s:o}", "type", "hello", "player", ident_json(&c->me),
-                          "games", live_of_player(s, c->me.id));
+                          "games", s->cl ? cluster_live_of_player(s, c->me.id)
+                                         : live_of_player(s, c->me.id));
     client_send(c, m);
     json_decref(m);
     live_player_back(s, c->me.id);
     srv_check(s);
     return 0;
+}
+
+client *client_stand_in(srv *s, int64_t origin, uint64_t rid, const ident *me,
+                        const char *addr)
+{
+    client *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->s = s;
+    c->origin = origin;
+    c->rid = rid;
+    c->me = *me;
+    snprintf(c->addr, sizeof c->addr, "%s", addr);
+    client_add(s, c);
+    live_player_back(s, c->me.id);
+    return c;
 }
 
 void srv_ws_close(void *app, net_conn *conn)
@@ -264,6 +289,11 @@ void srv_ws_close(void *app, net_conn *conn)
     if (!c)
         return;
     net_conn_set_data(conn, NULL);
+    client_close(s, c);
+}
+
+void client_close(srv *s, client *c)
+{
     client_remove(s, c);
     if (s->stopping) {
         client_free(c);
@@ -282,6 +312,7 @@ void srv_ws_close(void *app, net_conn *conn)
     lobby_client_gone(s, c);
     if (!client_of_player(s, c->me.id))
         live_player_left(s, c->me.id);
+    cluster_client_gone(s, c);
     client_free(c);
     srv_check(s);
 }
@@ -346,7 +377,7 @@ static int waits(srv *s, client *c, const char *type, json_t *msg)
 
 static void dispatch(srv *s, client *c, const char *type, json_t *msg, json_t *ref)
 {
-    if (waits(s, c, type, msg))
+    if (cluster_forward(s, c, type, msg) || waits(s, c, type, msg))
         return;
     if (strcmp(type, "ping") == 0) {
         json_t *m = json_pack("{s:s}", "type", "pong");

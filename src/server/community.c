@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "server.h"
 
 int request_me(srv *s, const net_request *req, ident *me, store_standing *standing)
@@ -143,8 +144,10 @@ void notify_player(srv *s, store_note *n)
     json_t *msg = json_pack("{s:s, s:o, s:i}", "type", "notify", "notification",
                             note_json(s, n), "unread", unread);
     for (client *c = s->clients; c; c = c->next)
-        if (c->me.id == n->player)
+        if (c->me.id == n->player && c->conn)  /* stand-ins' own servers are told */
             client_send(c, msg);
+    if (s->cl)
+        cluster_note(s, n->player, msg);
     json_decref(msg);
 }
 

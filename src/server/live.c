@@ -610,6 +610,37 @@ fail:
     return NULL;
 }
 
+live *live_resume(srv *s, int64_t id)
+{
+    char err[200];
+    if (live_find(s, id))
+        return NULL;
+    live *g = live_load(s, id, err, sizeof err);
+    if (!g) {
+        fprintf(stderr, "citadel serve: %s (left as stored)\n", err);
+        return NULL;
+    }
+    gclock_turn(&g->clk, net_mono_ms());
+    live_insert(s, g);
+    for (int k = 0; k < g->v->nsides; k++)
+        if (!g->players[k].bot)
+            g->gone[k] = client_of_player(s, g->players[k].id) ? 0 : g->clk.began;
+    if (g->setting_up) {
+        setup_resume(s, g);
+        live_arm(g);
+        return g;
+    }
+    game_result r = g->v->ops->result(g->pos);
+    if (r.over) {
+        /* stopped between the move that ended it and its end */
+        live_end_or_retry(s, g, STORE_GAME_OVER, r.winner, r.reason);
+        return g;
+    }
+    live_arm(g);
+    live_kick_bot(s, g);
+    return g;
+}
+
 int live_resume_all(srv *s)
 {
     int64_t *ids = malloc(100000 * sizeof *ids);
@@ -621,33 +652,8 @@ int live_resume_all(srv *s)
         return -1;
     }
     int resumed = 0;
-    for (int i = 0; i < n; i++) {
-        char err[200];
-        live *g = live_load(s, ids[i], err, sizeof err);
-        if (!g) {
-            fprintf(stderr, "citadel serve: %s (left as stored)\n", err);
-            continue;
-        }
-        gclock_turn(&g->clk, net_mono_ms());
-        live_insert(s, g);
-        for (int k = 0; k < g->v->nsides; k++)
-            if (!g->players[k].bot)
-                g->gone[k] = g->clk.began;
-        resumed++;
-        if (g->setting_up) {
-            setup_resume(s, g);
-            live_arm(g);
-            continue;
-        }
-        game_result r = g->v->ops->result(g->pos);
-        if (r.over) {
-            /* stopped between the move that ended it and its end */
-            live_end_or_retry(s, g, STORE_GAME_OVER, r.winner, r.reason);
-            continue;
-        }
-        live_arm(g);
-        live_kick_bot(s, g);
-    }
+    for (int i = 0; i < n; i++)
+        resumed += live_resume(s, ids[i]) != NULL;
     free(ids);
     return resumed;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../ai/bots.h"
+#include "cluster.h"
 #include "server.h"
 
 /* --- the lobby as JSON ------------------------------------------------------------ */
@@ -50,8 +51,23 @@ json_t *lobby_now(srv *s)
             json_array_append_new(seeks, seek_json(k));
             n++;
         }
-    return json_pack("{s:s, s:o, s:o}", "type", "lobby", "seeks", seeks, "games",
-                     live_list(s, 100));
+    json_t *games = live_list(s, 100);
+    if (s->cl)
+        cluster_lobby_add(s, seeks, games);
+    return json_pack("{s:s, s:o, s:o}", "type", "lobby", "seeks", seeks, "games", games);
+}
+
+json_t *lobby_mine(srv *s, json_t **tokens)
+{
+    json_t *seeks = json_array();
+    *tokens = json_array();
+    int n = 0;
+    for (seek *k = s->seeks; k; k = k->next)
+        if (k->token[0])
+            json_array_append_new(*tokens, json_string(k->token));
+        else if (n++ < SRV_LOBBY_SEEKS)
+            json_array_append_new(seeks, seek_json(k));
+    return seeks;
 }
 
 /* Every subscriber gets the lobby: one text for all. (A burst of changes,
@@ -62,7 +78,7 @@ static void lobby_send(srv *s)
     char *text = NULL;
     size_t len = 0;
     for (client *c = s->clients; c; c = c->next)
-        if (c->lobby) {
+        if (c->lobby && c->conn) {
             if (!text) {
                 json_t *m = lobby_now(s);
                 text = json_dumps(m, JSON_COMPACT);
@@ -78,6 +94,12 @@ static void lobby_send(srv *s)
 
 void lobby_changed(srv *s)
 {
+    s->lobby_mine = 1;
+    lobby_refresh(s);
+}
+
+void lobby_refresh(srv *s)
+{
     if (!s->lobby_timer) {
         lobby_send(s);   /* not started (no loop): at once */
         return;
@@ -92,6 +114,9 @@ void lobby_flush(void *arg)
 {
     srv *s = arg;
     s->lobby_pending = 0;
+    if (s->lobby_mine && s->cl)
+        cluster_lobby_changed(s);
+    s->lobby_mine = 0;
     lobby_send(s);
 }
 

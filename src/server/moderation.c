@@ -381,7 +381,7 @@ static void close_account(srv *s, net_http *h, const ident *me, const char *name
     }
     /* its connections end with it */
     for (client *c = s->clients; c; c = c->next)
-        if (c->me.id == p.id)
+        if (c->me.id == p.id && c->conn)  /* stand-ins (cluster.c) end with theirs */
             net_ws_close(c->conn);
     audit(s, me, "close-account", "player", p.id, reason, p.name);
     reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);

@@ -115,6 +115,15 @@ void net_timer_free(net_timer *t);
 void net_timer_set(net_timer *t, int64_t ms);
 void net_timer_cancel(net_timer *t);
 
+/* A socket of the app's own (a database connection's, say) watched on the
+ * loop: fn(arg, readable, writable) whenever it is readable, and writable
+ * too while net_fd_want_write asks for it. */
+typedef struct net_fd net_fd;
+typedef void (*net_fd_fn)(void *arg, int readable, int writable);
+net_fd *net_fd_watch(net *n, int fd, net_fd_fn fn, void *arg);
+void net_fd_want_write(net_fd *w, int on);
+void net_fd_free(net_fd *w);  /* stops watching; the socket stays open */
+
 /* Milliseconds of a monotonic clock, and of the wall clock. */
 int64_t net_mono_ms(void);
 int64_t net_wall_ms(void);

@@ -10,11 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "mail.h"
 #include "serve.h"
 #include "server.h"
-
-#define STANDBY_POLL_MS 250  /* a standing-by server tries to take over this often */
 
 /* What every static file is sent with: the page runs only its own script
  * and style, from this server, and no other site may frame it. */
@@ -43,7 +42,8 @@ static const char serve_usage[] =
     "                     [--smtp URL --support-to ADDRESS [--mail-from ADDRESS]] [--site URL]\n"
     "  --listen        address and port (default 127.0.0.1:8080; port 0 picks one)\n"
     "  --db            the SQLite file (default citadel.db in the working folder), or\n"
-    "                  a PostgreSQL database: postgresql://user:password@host/name\n"
+    "                  a PostgreSQL database: postgresql://user:password@host/name,\n"
+    "                  which any number of servers may share\n"
     "  --web           the built web page (default web/dist)\n"
     "  --workers       threads for bots (default: the cores); password hashing has\n"
     "                  half as many of its own\n"
@@ -190,24 +190,6 @@ int serve_main(int argc, char **argv)
     }
     char shown[256];
     store_path_shown(db, shown, sizeof shown);
-    /* Another server serving the same PostgreSQL database: stand by, not
-     * listening, until it stops (however it stops), then take its games
-     * over as a restart would. */
-    int claim, standing_by = 0;
-    while ((claim = store_claim_server(st, 0, &e)) == STORE_TAKEN) {
-        if (!standing_by++) {
-            printf("citadel serve: another server is serving %s; standing by to take over\n",
-                   shown);
-            fflush(stdout);
-        }
-        struct timespec nap = { 0, STANDBY_POLL_MS * 1000000L };
-        nanosleep(&nap, NULL);
-    }
-    if (claim != 0) {
-        fprintf(stderr, "citadel serve: %s\n", e.msg);
-        store_close(st);
-        return 1;
-    }
     int rc = 1, resumed = 0;
     srv *s = srv_new(&cfg, st, err, sizeof err);
     if (!s) {
@@ -229,6 +211,17 @@ int serve_main(int argc, char **argv)
     if (!s->writer) {
         fprintf(stderr, "citadel serve: %s\n", e.msg);
         goto out;
+    }
+    if (store_is_pg(st)) {
+        /* one of any number of servers on this database: each serves its
+         * own games and passes on what is asked of the others' (cluster.h) */
+        char label[128];
+        snprintf(label, sizeof label, "%.64s:%d pid %ld", addr, net_port(s->net), (long)getpid());
+        if (cluster_start(s, db, label, err, sizeof err) != 0) {
+            fprintf(stderr, "citadel serve: %s\n", err);
+            goto out;
+        }
+        writer_set_server(s->writer, s->server_id);
     }
     s->pool = workers_new((int)nworkers, s->net);
     s->hash_pool = workers_new(nworkers > 1 ? (int)nworkers / 2 : 1, s->net);
@@ -273,6 +266,7 @@ out:
                 (long long)s->lag_over_50, (long long)s->lag_over_100);
     writer_free(s->writer);
     s->writer = NULL;
+    cluster_leave(s);  /* everything of ours is written: the others may adopt our games */
     /* timers and clients go before the net they live in */
     srv_stop(s);
     net_free(s->net);

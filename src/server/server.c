@@ -15,6 +15,7 @@
 
 #include "../ai/bots.h"
 #include "botpool.h"
+#include "cluster.h"
 #include "mail.h"
 #include "server.h"
 
@@ -138,7 +139,9 @@ static void on_lag_probe(void *arg)
 
 int srv_start(srv *s)
 {
-    int resumed = live_resume_all(s);
+    /* one server alone resumes every live game; one of several, those
+     * nobody serves (cluster.h) */
+    int resumed = s->cl ? cluster_adopt(s) : live_resume_all(s);
     if (resumed < 0)
         return -1;
     s->purged = net_mono_ms();
@@ -193,6 +196,7 @@ void srv_stop(srv *s)
     net_timer_free(s->mail_timer);
     net_timer_free(s->lag_timer);
     s->sweep = s->lobby_timer = s->mail_timer = s->lag_timer = NULL;
+    cluster_free(s);  /* its beat, and the bus (what it holds is sent first) */
 }
 
 void srv_free(srv *s)

@@ -24,6 +24,9 @@
  *   mail.c      the mail queue, sent over SMTP (libcurl)
  *   chat.c      chat in live games, players and spectators apart
  *   moderation.c  reports, hiding, locking, mutes, roles, the audit log
+ *   cluster.c   several servers on one database: leases, adoption, requests
+ *               passed to a game's server, stand-in clients, the lobby of all
+ *   bus.c       messages between those servers (PostgreSQL LISTEN/NOTIFY)
  *
  * Everything here runs on the event-loop thread; only job `run` functions
  * run elsewhere, on copies. See docs/api.md for the protocol.
@@ -151,6 +154,14 @@ struct client {
     net_conn *conn;
     ident me;
     char addr[64];       /* the address quotas count (quota_addr) */
+    /* A client of another server whose requests for games of this one come
+     * over the bus (cluster.c): conn is NULL, origin that server, rid its
+     * id there. 0 for the clients of this server's own connections. */
+    int64_t origin;
+    uint64_t rid;
+    int forwarded;       /* it has sent requests to other servers */
+    int64_t *rwatch;     /* games of other servers it watches */
+    int nrwatch, caprwatch;
     int lobby;           /* receives lobby changes */
     double tokens;       /* message rate bucket */
     int64_t refill_ms;
@@ -259,6 +270,7 @@ struct srv {
     net_timer *sweep;
     net_timer *lobby_timer;  /* sends the lobby's changes (lobby_changed) */
     int lobby_pending;       /* a change waits for lobby_timer */
+    int lobby_mine;          /* and it is this server's own (lobby_changed) */
     int64_t purged;          /* monotonic ms guests were last purged */
     long freed_untrimmed;    /* finished games freed since the heap was last trimmed */
     quota *quota;
@@ -274,6 +286,8 @@ struct srv {
      * ran (a callback that held the loop delays everything behind it);
      * printed when the server stops. */
     net_timer *lag_timer;
+    struct cluster *cl;      /* several servers on one database; NULL: one alone */
+    int64_t server_id;       /* this server's id among them; 0 alone */
     int64_t lag_due, lag_max, lag_ticks, lag_over_50, lag_over_100;
 };
 
@@ -315,6 +329,13 @@ int client_watch(client *c, int64_t game);
 void client_unwatch(client *c, int64_t game);
 client *client_of_player(srv *s, int64_t player);  /* any connection, or NULL */
 void clients_free_all(srv *s);
+/* A stand-in for client rid of server origin (cluster.c), with its
+ * player and address; NULL if out of memory. */
+client *client_stand_in(srv *s, int64_t origin, uint64_t rid, const ident *me,
+                        const char *addr);
+/* A client goes: its games unwatched, its seeks withdrawn, its player
+ * maybe gone from its games; c is freed. */
+void client_close(srv *s, client *c);
 int srv_ws_filter(void *app, const net_request *req);
 int srv_ws_open(void *app, net_conn *conn, const net_request *req);
 void srv_ws_message(void *app, net_conn *conn, const char *text, size_t len);
@@ -327,8 +348,14 @@ void random_token(char *out, size_t bytes);        /* bytes*2 hex chars + NUL */
 /* The lobby changed: its subscribers get the lobby within SRV_LOBBY_MS,
  * one message for any number of changes, serialized once for all. */
 void lobby_changed(srv *s);
+/* The lobby's lists changed on another server: only this server's
+ * subscribers are told (lobby_changed tells the other servers too). */
+void lobby_refresh(srv *s);
 /* lobby_timer's callback: sends what lobby_changed held back. */
 void lobby_flush(void *s);
+/* This server's own open seeks (as the lobby lists them, at most
+ * SRV_LOBBY_SEEKS), and in *tokens its challenges' tokens (cluster.c). */
+json_t *lobby_mine(srv *s, json_t **tokens);
 /* The lobby message: the newest SRV_LOBBY_SEEKS open seeks and the newest
  * 100 live games. */
 json_t *lobby_now(srv *s);
@@ -431,6 +458,10 @@ int live_defer(live *g, client *c, json_t *msg);
 live *live_start(srv *s, const game_settings *set, const ident *players, char *err,
                  size_t errlen);
 int live_resume_all(srv *s);
+/* Loads one stored live game and runs it here (a game adopted from a
+ * server that stopped): the game, or NULL if it is here already or could
+ * not be loaded. */
+live *live_resume(srv *s, int64_t id);
 json_t *live_state(live *g, const client *to);
 json_t *live_summary(const live *g);
 void live_watch(srv *s, live *g, client *c);

@@ -16,7 +16,6 @@
 #include "writer.h"
 
 #define BATCH_MAX 4096  /* writes in one transaction at most */
-#define CLAIM_TRIES 400  /* 100 ms apart: how long the writer waits for its claim */
 
 struct writer {
     pthread_mutex_t lock;
@@ -177,22 +176,6 @@ writer *writer_new(store *loop, const char *path, int sync_full, net *wake, void
         return NULL;
     }
     store_leave_checkpoints(w->st);  /* the loop's store checkpoints */
-    /* The writer's own claim (PostgreSQL): a server taking over waits here
-     * until the writer of the server before it is gone too: at once when
-     * that server was killed, at most 40 s (longer than the sweep in which
-     * a server notices its loop's connection is gone) otherwise. */
-    int claim = STORE_TAKEN;
-    for (int i = 0; i < CLAIM_TRIES && (claim = store_claim_server(w->st, 1, err)) == STORE_TAKEN;
-         i++) {
-        struct timespec nap = { 0, 100 * 1000000L };
-        nanosleep(&nap, NULL);
-    }
-    if (claim != 0) {
-        store_close(w->st);
-        w->st = NULL;
-        writer_free(w);
-        return NULL;
-    }
     if (pthread_create(&w->thread, NULL, writer_main, w) != 0) {
         snprintf(err->msg, sizeof err->msg, "cannot start the store's writer thread");
         store_close(w->st);
@@ -215,10 +198,15 @@ static void free_list(wjob *j)
     }
 }
 
+void writer_set_server(writer *w, int64_t server)
+{
+    store_set_server(w->st, server);
+}
+
 _Noreturn void writer_lost_database(void)
 {
-    fprintf(stderr, "citadel serve: the connection to the database is lost; stopping, so that "
-                    "another server can take over\n");
+    fprintf(stderr, "citadel serve: the connection to the database, or this server's lease "
+                    "on its games, is lost; stopping, so that another server can take over\n");
     fflush(stdout);
     fflush(stderr);
     _exit(3);

@@ -20,10 +20,10 @@
  * store in a batch of one, and `done` is called before writer_submit
  * returns.
  *
- * On PostgreSQL the writer's connection claims its part of serving the
- * database (store_claim_server), as the loop's does: a server taking over
- * from another writes nothing before both of the other's connections are
- * gone.
+ * On PostgreSQL, with several servers on one database, the writer's
+ * batches are fenced by its server's lease (store.h, store_set_server):
+ * once another server has taken this one's games over, nothing more of
+ * this one's is written.
  */
 #ifndef CITADEL_WRITER_H
 #define CITADEL_WRITER_H
@@ -68,11 +68,14 @@ typedef struct writer_stats {
 } writer_stats;
 void writer_get_stats(writer *w, writer_stats *out);
 
-/* The connection to the database is lost, and with it this server's claim
- * to serve it (store_claim_server): another server may be taking its games
- * over, so it stops at once (exit status 3). Nothing is lost: everything
- * told to anyone was stored first. Called by the writer after a batch, and
- * by the server's sweep. */
+/* The connection to the database is lost, or this server's lease on its
+ * games (store_lost): another server may be taking its games over, so it
+ * stops at once (exit status 3). Nothing is lost: everything told to
+ * anyone was stored first. Called by the writer after a batch, and by the
+ * server's sweep. */
 _Noreturn void writer_lost_database(void);
+/* The server whose games the writer's batches write (store_set_server);
+ * before anything is submitted. */
+void writer_set_server(writer *w, int64_t server);
 
 #endif

@@ -122,7 +122,7 @@ static void finalize(dbq *qq)
     reset(qq);
     if (q->prepared && PQstatus(PG(qq->d)->conn) == CONNECTION_OK) {
         /* the server keeps a prepared statement for the session's life:
-         * one prepared again and again (a standby's claim) would pile up */
+         * one prepared again and again would pile up */
         char sql[32];
         snprintf(sql, sizeof sql, "DEALLOCATE %s", q->name);
         PQclear(PQexec(PG(qq->d)->conn, sql));

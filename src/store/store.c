@@ -61,7 +61,8 @@ static const char *const sql[ST_COUNT] = {
                   "ORDER BY r.rating DESC, r.games DESC, r.player LIMIT ?2",
 
     [ST_GAME_ADD] = "INSERT INTO games (variant, start, base_ms, inc_ms, move_limit, rated, "
-                    "nsides, created, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+                    "nsides, created, started, owner) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
                     "RETURNING id",
     [ST_SIDE_ADD] = "INSERT INTO game_players (game, side, player) VALUES (?1, ?2, ?3)",
     [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
@@ -162,7 +163,8 @@ store *store_open(const char *path, int sync_full, store_err *err)
     int rc = is_pg(path) ? store_pg_open(s, path, sync_full, err)
                          : store_sqlite_open(s, path, sync_full, err);
     if (rc != 0 || prepare_each(s, sql, sql_pg, s->st, ST_COUNT, "store", err) != 0 ||
-        store_forum_prepare(s, err) != 0 || store_community_prepare(s, err) != 0) {
+        store_forum_prepare(s, err) != 0 || store_community_prepare(s, err) != 0 ||
+        store_servers_prepare(s, err) != 0) {
         store_close(s);
         return NULL;
     }
@@ -183,6 +185,8 @@ void store_close(store *s)
         q_finalize(s->fst[i]);
     for (int i = 0; i < CS_COUNT; i++)
         q_finalize(s->cst[i]);
+    for (int i = 0; i < SV_COUNT; i++)
+        q_finalize(s->sst[i]);
     db_close(s->db);
     free(s->path);
     free(s);
@@ -204,28 +208,9 @@ int store_is_pg(store *s)
     return s->db->kind == DB_POSTGRES;
 }
 
-int store_claim_server(store *s, int which, store_err *err)
-{
-    if (s->db->kind != DB_POSTGRES)
-        return 0;
-    /* the keys: any numbers of ours (store_pg.c's migrations use another) */
-    dbq *q = db_prepare(s->db, "SELECT pg_try_advisory_lock(7110432 + ?1)");
-    if (!q)
-        return db_fail(s, err, "claim the database");
-    q_int(q, 1, which);
-    int rc = q_step(q), got = rc == DB_ROW && q_col_int(q, 0) == 1;
-    q_finalize(q);
-    if (rc != DB_ROW)
-        return db_fail(s, err, "claim the database");
-    if (got)
-        return 0;
-    fail(err, "another server is serving this database");
-    return STORE_TAKEN;
-}
-
 int store_lost(store *s)
 {
-    return db_lost(s->db);
+    return s->evicted || db_lost(s->db);
 }
 
 void store_path_shown(const char *path, char *out, size_t size)
@@ -252,6 +237,10 @@ int store_batch_begin(store *s, store_err *err)
         step_done(s, use(s, ST_ROLLBACK), NULL, "");
     if (step_done(s, use(s, ST_BEGIN), err, "begin batch") != 0)
         return -1;
+    if (store_server_hold(s, err) != 0) {
+        step_done(s, use(s, ST_ROLLBACK), NULL, "");
+        return -1;
+    }
     s->batch = 1;
     return 0;
 }

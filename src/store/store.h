@@ -69,16 +69,9 @@ void store_leave_checkpoints(store *s);
 /* Is the store on PostgreSQL? */
 int store_is_pg(store *s);
 
-/* Claims, for this store's connection, a part of serving its database:
- * which is 0 for the server's event loop, 1 for its writer. Several
- * servers may reach one PostgreSQL database and one serves it: 0, or
- * STORE_TAKEN while another connection holds that claim. PostgreSQL: a
- * session advisory lock, let go when the connection ends, however it ends
- * (a server killed with SIGKILL included); SQLite: always 0. */
-int store_claim_server(store *s, int which, store_err *err);
-
 /* Has the store lost its connection (PostgreSQL: the database server went
- * away, or the connection broke)? Its claims went with it. */
+ * away, or the connection broke), or its server its games (store_evicted)?
+ * Its claims went with it. */
 int store_lost(store *s);
 
 /* path as it may be shown: a URI's password, if any, as "***". */
@@ -240,6 +233,41 @@ int store_game_end_rated(store *s, int64_t game, int winner, const char *reason,
                          int64_t ended, const int64_t players[2], const double score[2],
                          store_rating_update update, store_rating_change out[2],
                          store_err *err);
+
+/* --- several servers on one database (store_servers.c) -------------------
+ * Each server serving a database has a row in `servers`: its lease, which
+ * it renews with store_server_beat more often than every STORE_LEASE_MS.
+ * The first server to look after a lease has lapsed (store_games_adopt)
+ * removes that row and takes the server's live games over: each live game
+ * names its owner (0: none, as games made before servers were counted).
+ * The owner's writes are fenced: once a store is given its server
+ * (store_set_server), each batch (store_batch_begin) first holds that
+ * server's row; a batch of a server whose row is gone fails, and
+ * store_lost says so from then on: its games are someone else's now.
+ * On PostgreSQL a server is also dead as soon as the connection of the
+ * store that joined goes (a killed process), through a lock it holds.
+ * Times are the database's clock, so servers on several machines agree. */
+#define STORE_LEASE_MS 5000
+/* A new server's row (label: what it is, for people): its id in *id. */
+int store_server_join(store *s, const char *label, int64_t *id, store_err *err);
+/* The server whose games this store's writes are (0: none, no fencing);
+ * games it adds are that server's. */
+void store_set_server(store *s, int64_t id);
+/* Renews a server's lease: 0, or STORE_NOT_FOUND if another server has
+ * taken its games over (its row is gone). */
+int store_server_beat(store *s, int64_t id, store_err *err);
+/* A server stopping: its row goes, and its games to the next to adopt. */
+int store_server_leave(store *s, int64_t id, store_err *err);
+/* Ids of the servers whose lease holds, in order; how many, or -1. */
+int store_servers_alive(store *s, int64_t *out, int max, store_err *err);
+/* Removes every lapsed server's row and gives server `me` the live games
+ * nobody alive owns: their ids in out (at most max; the rest at the next
+ * call), how many, or -1. One server adopts at a time. */
+int store_games_adopt(store *s, int64_t me, int64_t *out, int max, store_err *err);
+/* The owner of a live game: 0, or STORE_NOT_FOUND if it is not live. */
+int store_game_owner(store *s, int64_t game, int64_t *owner, store_err *err);
+/* Ids of a player's live games, oldest first: how many, or -1. */
+int store_player_live(store *s, int64_t player, int64_t *out, int max, store_err *err);
 
 /* Ids of every live game, oldest first (for resuming after a restart);
  * returns how many, or -1. */

@@ -62,6 +62,7 @@ int store_game_add(store *s, store_game *g, store_err *err)
     q_int(st, 7, g->nsides);
     q_int64(st, 8, g->created);
     q_int64(st, 9, g->started);
+    q_int64(st, 10, s->server);
     int rc = q_step(st);
     int64_t id = rc == DB_ROW ? q_col_int64(st, 0) : 0;
     q_done(st);

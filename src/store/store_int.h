@@ -69,6 +69,13 @@ enum {
     CS_COUNT
 };
 
+/* store_servers.c's */
+enum {
+    SV_JOIN, SV_JOIN_LOCK, SV_BEAT, SV_LEAVE, SV_ALIVE, SV_BURY, SV_ADOPT, SV_ADOPT_LOCK, SV_HOLD,
+    SV_OWNER, SV_PLAYER_LIVE,
+    SV_COUNT
+};
+
 struct store {
     db *db;
     struct sqlite3 *lite;  /* SQLite's own handle (db's), or NULL on PostgreSQL */
@@ -76,6 +83,9 @@ struct store {
     dbq *st[ST_COUNT];
     dbq *fst[FS_COUNT];   /* store_forum.c */
     dbq *cst[CS_COUNT];   /* store_community.c */
+    dbq *sst[SV_COUNT];   /* store_servers.c */
+    int64_t server;       /* the server whose games these are (store_set_server) */
+    int evicted;          /* its row was gone: its games are another's now */
     /* The checkpointer: a thread with a connection of its own that copies
      * the WAL into the database every second, so that the writer (the
      * server's event loop) never waits on the disk flushes a checkpoint
@@ -258,6 +268,10 @@ int store_pg_open(store *s, const char *uri, int sync_full, store_err *err);
 /* store_open prepares the statements of community.h with these. */
 int store_forum_prepare(store *s, store_err *err);
 int store_community_prepare(store *s, store_err *err);
+int store_servers_prepare(store *s, store_err *err);
+/* store_batch_begin's fence: 0 if s's server still holds its row (or has
+ * none), else -1 with s->evicted set. */
+int store_server_hold(store *s, store_err *err);
 
 /* Every function that writes calls this first: it counts the write, and in
  * builds with fault injection (store_faults.c) may make it fail. */

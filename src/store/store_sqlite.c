@@ -286,6 +286,16 @@ static const char *const migrations[] = {
     "  detail TEXT NOT NULL DEFAULT '',"
     "  created INTEGER NOT NULL);"
     "CREATE INDEX audit_log_actor ON audit_log(actor);",
+
+    /* 5: several servers on one database (store_servers.c): each server's
+     * row, its lease renewed by beats; each live game's owner (0: none) */
+    "CREATE TABLE servers ("
+    "  id INTEGER PRIMARY KEY,"
+    "  label TEXT NOT NULL DEFAULT '',"
+    "  started INTEGER NOT NULL,"
+    "  beat INTEGER NOT NULL);"
+    "ALTER TABLE games ADD COLUMN owner INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX games_owner ON games(owner) WHERE status = 0;",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

@@ -562,15 +562,16 @@ static void test_signin_attempts_are_limited(void **state)
     http_resp_free(&r);
 }
 
-/* A server killed with SIGKILL mid-game, started again on the same
- * database (standby 0), or taken over by a server standing by on the same
- * PostgreSQL database (standby 1): the game resumes at its last
- * acknowledged move, clocks included, and play goes on. */
-static void sigkill_mid_game(int standby)
+/* A server killed with SIGKILL mid-game and started again on the same
+ * database: the game resumes at its last acknowledged move, clocks
+ * included, and play goes on. (Another server taking the game over:
+ * test_cluster.) */
+static void test_sigkill_mid_game_loses_nothing(void **state)
 {
+    (void)state;
     char ca[80], cb[80];
-    signup(standby ? "judy" : "heidi", ca);
-    signup(standby ? "karl" : "ivan", cb);
+    signup("heidi", ca);
+    signup("ivan", cb);
     ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
     duel d;
     start_duel(a, b,
@@ -592,24 +593,12 @@ static void sigkill_mid_game(int standby)
         assert_non_null(last);
     }
     json_decref(last);
-    if (standby) {
-        /* the second server waits, not listening, while the first serves */
-        server_proc next;
-        assert_int_equal(server_spawn(&next, server_binary(), server.db, SERVER_ARGS), 0);
-        assert_int_equal(server_wait_up(&next, 1500), -1);
-        assert_true(next.pid > 0);
-        server_kill(&server, SIGKILL);
-        assert_int_equal(server_wait_up(&next, 10000), 0);  /* within 10 s */
-        server = next;
-    } else {
-        server_kill(&server, SIGKILL);
-    }
+    server_kill(&server, SIGKILL);
     ws_close(a);
     ws_close(b);
     char db[sizeof server.db];
     memcpy(db, server.db, sizeof db);
-    if (!standby)
-        assert_int_equal(server_start(&server, server_binary(), db, SERVER_ARGS), 0);
+    assert_int_equal(server_start(&server, server_binary(), db, SERVER_ARGS), 0);
 
     json_t *hello;
     a = connect_as(ca, &hello);
@@ -651,22 +640,6 @@ static void sigkill_mid_game(int standby)
     json_decref(d.state);
     ws_close(a);
     ws_close(b);
-}
-
-static void test_sigkill_mid_game_loses_nothing(void **state)
-{
-    (void)state;
-    sigkill_mid_game(0);
-}
-
-/* On PostgreSQL (several servers can reach one database): a killed server's
- * games are taken over by the server standing by, within 10 s. */
-static void test_sigkill_standby_takes_over(void **state)
-{
-    (void)state;
-    if (!getenv("CITADEL_TEST_PG"))
-        skip();
-    sigkill_mid_game(1);
 }
 
 /* A player who leaves on its turn and does not come back loses the game
@@ -897,7 +870,6 @@ int main(void)
         cmocka_unit_test(test_bad_input_is_refused_and_changes_nothing),
         cmocka_unit_test(test_signin_attempts_are_limited),
         cmocka_unit_test(test_sigkill_mid_game_loses_nothing),
-        cmocka_unit_test(test_sigkill_standby_takes_over),
         cmocka_unit_test(test_R8_abandoned_game_ends_by_the_clock_rule),
         cmocka_unit_test(test_message_rate_is_limited),
         cmocka_unit_test(test_R9_position_endpoint),

@@ -1,9 +1,18 @@
 /* test_store_results.c -- store.h on SQLite, second half: game ends and
- * ratings, the ladder and rating history, the key-value store, and a child
- * killed with SIGKILL that loses none of the moves it was told were stored.
- * test_store.c has the first half. */
+ * ratings, the ladder and rating history, the key-value store, a child
+ * killed with SIGKILL that loses none of the moves it was told were stored,
+ * and several servers' leases on their games. test_store.c has the first
+ * half. */
+
+#include <time.h>
 
 #include "store_fixture.h"
+
+static void nap_ms(long ms)
+{
+    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&t, NULL);
+}
 
 /* --- game end and ratings ----------------------------------------------- */
 
@@ -407,6 +416,118 @@ static void test_killed_right_after_return(void **state)
     tmpdb_remove(&t);
 }
 
+/* --- several servers on one database ----------------------------------- */
+
+static int64_t owner(store *s, int64_t game)
+{
+    int64_t o = -1;
+    store_err err;
+    assert_int_equal(store_game_owner(s, game, &o, &err), 0);
+    return o;
+}
+
+/* Two servers: games nobody serves go to the first to adopt; a server
+ * whose row is gone (buried) has its games adopted, and its batches fail
+ * from then on (fenced), as does its beat. */
+static void test_servers_adopt_and_fence(void **state)
+{
+    (void)state;
+    tmpdb t;
+    tmpdb_make(&t);
+    const char *name = tmpdb_name(&t);
+    store_err err = { "" };
+    store *a = store_open(name, 0, &err), *b = store_open(name, 0, &err);
+    assert_non_null(a);
+    assert_non_null(b);
+    int64_t sa = 0, sb = 0;
+    assert_int_equal(store_server_join(a, "a", &sa, &err), 0);
+    assert_int_equal(store_server_join(b, "b", &sb, &err), 0);
+    assert_true(sa > 0 && sb > 0 && sa != sb);
+    int64_t ann = add_player(a, "Ann", 0, 0), bob = add_player(a, "Bob", 0, 0);
+    int64_t orphan = add_game(a, ann, bob, 0);  /* made before a had its server */
+    store_set_server(a, sa);
+    int64_t mine = add_game(a, ann, bob, 0);
+    assert_int_equal(owner(b, orphan), 0);
+    assert_int_equal(owner(b, mine), sa);
+
+    int64_t ids[8];
+    assert_int_equal(store_servers_alive(b, ids, 8, &err), 2);
+    assert_int_equal(store_games_adopt(b, sb, ids, 8, &err), 1);
+    assert_int_equal(ids[0], orphan);
+    assert_int_equal(owner(a, orphan), sb);
+    assert_int_equal(store_games_adopt(b, sb, ids, 8, &err), 0);
+    assert_int_equal(owner(a, mine), sa);
+    assert_int_equal(store_server_beat(a, sa, &err), 0);
+    assert_int_equal(store_batch_begin(a, &err), 0);  /* a holds its row */
+    assert_int_equal(store_batch_commit(a, &err), 0);
+
+    /* a is buried (as the adopter does to a lapsed lease) */
+    assert_int_equal(store_server_leave(b, sa, &err), 0);
+    assert_int_equal(store_games_adopt(b, sb, ids, 8, &err), 1);
+    assert_int_equal(ids[0], mine);
+    assert_int_equal(owner(a, mine), sb);
+    assert_int_not_equal(store_batch_begin(a, &err), 0);
+    assert_non_null(strstr(err.msg, "taken"));
+    assert_true(store_lost(a));
+    assert_int_equal(store_server_beat(a, sa, &err), STORE_NOT_FOUND);
+    store_set_server(b, sb);
+    assert_int_equal(store_batch_begin(b, &err), 0);
+    assert_int_equal(store_batch_commit(b, &err), 0);
+    assert_false(store_lost(b));
+
+    assert_int_equal(store_player_live(b, ann, ids, 8, &err), 2);
+    assert_int_equal(ids[0], orphan);
+    assert_int_equal(ids[1], mine);
+    if (store_game_end(b, orphan, STORE_GAME_OVER, 0, "resign", 0, T0, NULL, 0, &err) != 0)
+        fail_msg("game end: %s", err.msg);
+    assert_int_equal(store_player_live(b, ann, ids, 8, &err), 1);
+    assert_int_equal(store_game_owner(b, orphan, ids, &err), STORE_NOT_FOUND);
+    store_close(a);
+    store_close(b);
+    tmpdb_remove(&t);
+}
+
+/* A server whose lease lapses (no beat for STORE_LEASE_MS) is buried by the
+ * next adoption; on PostgreSQL one whose connection closed is dead at once. */
+static void test_servers_lapse(void **state)
+{
+    (void)state;
+    tmpdb t;
+    tmpdb_make(&t);
+    const char *name = tmpdb_name(&t);
+    store_err err = { "" };
+    store *a = store_open(name, 0, &err), *b = store_open(name, 0, &err);
+    assert_non_null(a);
+    assert_non_null(b);
+    int64_t sa = 0, sb = 0, ids[8];
+    if (store_server_join(a, "a", &sa, &err) != 0 || store_server_join(b, "b", &sb, &err) != 0)
+        fail_msg("join: %s", err.msg);
+    store_set_server(a, sa);
+    int64_t game = add_game(a, add_player(a, "Ann", 0, 0), add_player(a, "Bob", 0, 0), 0);
+    if (pg_under_test()) {
+        store_close(a);  /* its lock goes with its connection */
+        a = NULL;
+        int n = 0;
+        for (int i = 0; i < 100 && (n = store_servers_alive(b, ids, 8, &err)) != 1; i++)
+            nap_ms(20);
+        assert_int_equal(n, 1);
+    } else {
+        nap_ms(STORE_LEASE_MS - 1000);
+        assert_int_equal(store_server_beat(b, sb, &err), 0);
+        assert_int_equal(store_games_adopt(b, sb, ids, 8, &err), 0);  /* not yet */
+        nap_ms(1500);
+        assert_int_equal(store_servers_alive(b, ids, 8, &err), 1);
+    }
+    assert_int_equal(ids[0], sb);
+    assert_int_equal(store_games_adopt(b, sb, ids, 8, &err), 1);
+    assert_int_equal(ids[0], game);
+    if (a)
+        assert_int_equal(store_server_beat(a, sa, &err), STORE_NOT_FOUND);
+    store_close(a);
+    store_close(b);
+    tmpdb_remove(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +538,8 @@ int main(void)
         cmocka_unit_test(test_kv),
         cmocka_unit_test(test_killed_writer_loses_nothing),
         cmocka_unit_test(test_killed_right_after_return),
+        cmocka_unit_test(test_servers_adopt_and_fence),
+        cmocka_unit_test(test_servers_lapse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
