@@ -8,7 +8,8 @@
 #
 # PostgreSQL refuses to run as root; as root the cluster runs as the
 # `postgres` user of Debian's package (tools/setup installs it). Its data
-# need not survive a crash, so fsync is off.
+# need not survive a crash, so fsync is off, unless PG_DURABLE=1 (for
+# measurements: tools/measure-cluster).
 set -euo pipefail
 
 bindir() {
@@ -35,8 +36,10 @@ start)
     port=$(free_port)
     as_owner "$bin/initdb" -D "$dir/data" -A trust -U citadel -E UTF8 --locale=C >"$dir/initdb.log" 2>&1 ||
         { cat "$dir/initdb.log" >&2; exit 1; }
+    fast="-c fsync=off -c full_page_writes=off"
+    [ "${PG_DURABLE:-0}" = 1 ] && fast=""
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-        -o "-p $port -k $dir -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=200" \
+        -o "-p $port -k $dir -c listen_addresses='' $fast -c max_connections=200" \
         >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     as_owner "$bin/createdb" -h "$dir" -p "$port" -U citadel citadel_test
     echo "export CITADEL_TEST_PG='postgresql:///citadel_test?host=$dir&port=$port&user=citadel'"

@@ -462,8 +462,10 @@ static long report(void)
         qsort(st.lat_us, st.nlat, sizeof *st.lat_us, cmp_u32);
     if (st.nsteady)
         qsort(st.steady_us, st.nsteady, sizeof *st.steady_us, cmp_u32);
-    printf("load: %d games on %s:%d for %.1f s, move delay %d ms, %d spectators, churn %g\n",
-           opt.games, opt.host, opt.port, secs, opt.delay_ms, opt.spectators, opt.churn);
+    printf("load: %d games on %s:%d%s for %.1f s, move delay %d ms, %d spectators, churn %g\n",
+           opt.games, opt.host, opt.port,
+           opt.nports > 1 ? " and the other servers (half the games across two)" : "", secs,
+           opt.delay_ms, opt.spectators, opt.churn);
     printf("connections: peak %d, at end %d of %d", st.peak, st.open, nconns);
     if (st.all_open_ns)
         printf(" (all open after %.2f s)", (double)(st.all_open_ns - st.start_ns) / 1e9);
@@ -506,9 +508,20 @@ static void on_signal(int sig)
     stop_now = 1;
 }
 
+int conn_port(const conn *p)
+{
+    if (opt.nports < 2)
+        return opt.port;
+    int i = (int)(p - conns);
+    if (i >= nplayers)
+        return opt.ports[i % opt.nports];
+    int k = i / 2, n = opt.nports;
+    return opt.ports[(i % 2 == 0 ? k : k + (k & 1)) % n];
+}
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: load --port P --games N --duration S [--move-delay-ms D]\n"
+    fprintf(stderr, "usage: load --port P[,P2,...] --games N --duration S [--move-delay-ms D]\n"
                     "            [--host 127.0.0.1] [--variant rampart] [--move-limit 100]\n"
                     "            [--spectators N] [--churn P] [--games-total N] [--rate R]\n"
                     "            [--timeline 1]\n");
@@ -535,8 +548,21 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
             usage();
-        if (strcmp(a, "--port") == 0)
-            opt.port = arg_int(v, 1, 65535);
+        if (strcmp(a, "--port") == 0) {
+            /* one server, or several on one database: P1,P2,... */
+            char list[256];
+            snprintf(list, sizeof list, "%s", v);
+            opt.nports = 0;
+            for (char *save = NULL, *t = strtok_r(list, ",", &save); t;
+                 t = strtok_r(NULL, ",", &save)) {
+                if (opt.nports == MAX_PORTS)
+                    usage();
+                opt.ports[opt.nports++] = arg_int(t, 1, 65535);
+            }
+            if (!opt.nports)
+                usage();
+            opt.port = opt.ports[0];
+        }
         else if (strcmp(a, "--games") == 0)
             opt.games = arg_int(v, 1, MAX_GAMES);
         else if (strcmp(a, "--duration") == 0)

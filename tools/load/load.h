@@ -57,9 +57,12 @@ typedef struct timer {
     unsigned gen;
 } timer;
 
+#define MAX_PORTS 16
+
 struct options {
     const char *host;
     int port, games, seconds, delay_ms, move_limit, spectators, rate;
+    int ports[MAX_PORTS], nports;  /* --port P1,P2,...: several servers */
     int timeline;        /* print each second's moves and slowest latency */
     long games_total;
     double churn;
@@ -97,6 +100,13 @@ extern struct timer_heap heap;  /* the pending timers, soonest at heap.t[0] */
 extern int stopping;            /* the run is over: no new seeks, moves or connections */
 extern uint64_t rng_state;
 extern struct stats st;         /* what the report prints */
+
+/* --- load.c --- */
+
+/* The port of p's server: with several, pair k's seeker is on server k mod
+ * N and its other player on the same server for even k, on the next for
+ * odd k (half the games cross servers); spectator i on server i mod N. */
+int conn_port(const conn *p);
 
 /* --- wire.c --- */
 

@@ -218,7 +218,7 @@ static void watch(conn *p, int add)
 /* Starts a connection to the server: 0, or -1 at once. */
 static int open_socket(conn *p)
 {
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)opt.port) };
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)conn_port(p)) };
     inet_pton(AF_INET, opt.host, &a.sin_addr);
     p->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (p->fd < 0)
@@ -440,7 +440,7 @@ static void begin_http(conn *p)
 {
     char req[256];
     snprintf(req, sizeof req, "GET /api/me HTTP/1.1\r\nHost: %s:%d\r\nConnection: close\r\n\r\n",
-             opt.host, opt.port);
+             opt.host, conn_port(p));
     buf_add(&p->out, req, strlen(req));
 }
 
@@ -460,7 +460,7 @@ static void begin_shake(conn *p)
              "GET /ws HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
              "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n"
              "Cookie: citadel_session=%s\r\n\r\n",
-             opt.host, opt.port, key, p->cookie);
+             opt.host, conn_port(p), key, p->cookie);
     buf_add(&p->out, req, strlen(req));
 }
 
