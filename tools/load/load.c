@@ -467,6 +467,8 @@ static long report(void)
            opt.nports > 1 ? " and the other servers (half the games across two)" : "", secs,
            opt.delay_ms, opt.spectators, opt.churn);
     printf("connections: peak %d, at end %d of %d", st.peak, st.open, nconns);
+    if (st.moved)
+        printf(", %ld closed by their server and opened again on another", st.moved);
     if (st.all_open_ns)
         printf(" (all open after %.2f s)", (double)(st.all_open_ns - st.start_ns) / 1e9);
     printf("\ngames: started %ld, finished %ld\n", st.games_started, st.games_finished);
@@ -512,11 +514,11 @@ int conn_port(const conn *p)
 {
     if (opt.nports < 2)
         return opt.port;
-    int i = (int)(p - conns);
+    int i = (int)(p - conns), n = opt.nports;
     if (i >= nplayers)
-        return opt.ports[i % opt.nports];
-    int k = i / 2, n = opt.nports;
-    return opt.ports[(i % 2 == 0 ? k : k + (k & 1)) % n];
+        return opt.ports[(i + p->shift) % n];
+    int k = i / 2;
+    return opt.ports[((i % 2 == 0 ? k : k + (k & 1)) + p->shift) % n];
 }
 
 static void usage(void)

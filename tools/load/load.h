@@ -48,6 +48,7 @@ typedef struct conn {
     int phase;           /* a spectator's S_ state */
     double tokens;       /* messages it may send now (pacing, --rate) */
     long long tokens_ns;
+    int shift;           /* servers it moved on by, its own having closed it */
 } conn;
 
 typedef struct timer {
@@ -81,6 +82,7 @@ struct stats {
     int open, peak;
     long err_connect, err_http, err_shake, err_move, err_other, err_closed, err_proto;
     long stale, drops[2], reconnects[2], watches, watch_ended, unwatches;
+    long moved;          /* connections a server closed, back on another (--port P1,P2) */
     char samples[5][200];
     int nsamples;
     long long start_ns, all_open_ns;

@@ -580,6 +580,8 @@ void start_next(void)
     }
 }
 
+static void closed_by_server(conn *p);
+
 void on_event(conn *p, uint32_t events)
 {
     if (p->state == DEAD || p->state == AWAY || p->fd < 0)
@@ -617,5 +619,27 @@ void on_event(conn *p, uint32_t events)
     else if (p->state == SHAKE)
         shake_input(p, eof);
     else if (p->state == OPEN && read_frames(p) == 0 && eof)
+        closed_by_server(p);
+}
+
+/* The server closed p: with several servers (and the run going on) it
+ * comes back on another, as a page behind one address would, and watches
+ * its games again; else it is dead. */
+static void closed_by_server(conn *p)
+{
+    if (opt.nports > 1 && !stopping) {
+        /* its server stopped: as a page behind one address would, it comes
+         * back on another server and watches its games again */
+        st.moved++;
+        st.open--;
+        close_socket(p);
+        p->state = AWAY;
+        p->hello = 0;
+        p->phase = S_IDLE;
+        p->shift++;
+        forget_game(p);
+        timer_add(p, T_BACK, after_ms(500, 2000));
+    } else {
         die(p, stopping ? NULL : &st.err_closed, "server closed the connection");
+    }
 }
