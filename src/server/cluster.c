@@ -31,8 +31,7 @@
 #define PROXY_BUCKETS 1024
 #define ALIVE_MAX 256     /* servers on one database */
 #define RWATCH_MAX 64     /* games of other servers one client watches */
-#define ADOPT_MAX 1024    /* games adopted per round */
-#define ADOPTED_PER_MESSAGE 500
+#define ADOPT_SLICE 100   /* games adopted at once */
 
 typedef struct proxy_ref {
     int64_t origin;
@@ -66,6 +65,7 @@ struct cluster {
     int nwait, capwait;
     remote_lobby lobbies[ALIVE_MAX];
     int nlobbies;
+    long adopted;         /* games adopted since it was last said */
 };
 
 static void alive_refresh(struct cluster *cl);
@@ -547,36 +547,47 @@ json_t *cluster_live_of_player(srv *s, int64_t player)
 
 /* --- the beat -------------------------------------------------------------------------- */
 
+/* Adopts at most ADOPT_SLICE games nobody serves, resumes them here and
+ * tells the others: how many (-1 if the store failed). A slice keeps the
+ * loop's stall short (each game is a few reads); what is left goes to the
+ * next slice, here or on another server looking meanwhile. */
+static int adopt_slice(srv *s)
+{
+    struct cluster *cl = s->cl;
+    int64_t ids[ADOPT_SLICE];
+    store_err e;
+    int n = store_games_adopt(s->st, cl->me, ids, ADOPT_SLICE, &e);
+    if (n < 0) {
+        fprintf(stderr, "citadel serve: adopting games: %s\n", e.msg);
+        return -1;
+    }
+    if (!n)
+        return 0;
+    json_t *told = json_array();
+    for (int i = 0; i < n; i++) {
+        owner_set(cl, ids[i], cl->me);
+        live_resume(s, ids[i]);
+        json_array_append_new(told, json_integer(ids[i]));
+    }
+    post(cl, BUS_ALL, json_pack("{s:s, s:I, s:o}", "k", "adopted", "s", (json_int_t)cl->me,
+                                "games", told));
+    cl->adopted += n;
+    rwatch_settle(s);
+    lobby_changed(s);
+    return n;
+}
+
 int cluster_adopt(srv *s)
 {
     struct cluster *cl = s->cl;
-    int64_t ids[ADOPT_MAX];
-    int total = 0, n;
-    do {
-        store_err e;
-        n = store_games_adopt(s->st, cl->me, ids, ADOPT_MAX, &e);
-        if (n < 0) {
-            fprintf(stderr, "citadel serve: adopting games: %s\n", e.msg);
-            return total ? total : -1;
-        }
-        json_t *told = json_array();
-        for (int i = 0; i < n; i++) {
-            owner_set(cl, ids[i], cl->me);
-            total += live_resume(s, ids[i]) != NULL;
-            json_array_append_new(told, json_integer(ids[i]));
-            if (json_array_size(told) == ADOPTED_PER_MESSAGE || i == n - 1) {
-                post(cl, BUS_ALL, json_pack("{s:s, s:I, s:O}", "k", "adopted", "s",
-                                            (json_int_t)cl->me, "games", told));
-                json_array_clear(told);
-            }
-        }
-        json_decref(told);
-    } while (n == ADOPT_MAX);
-    if (total) {
-        rwatch_settle(s);
-        lobby_changed(s);
+    int n, total = 0;
+    store_err e;
+    while ((n = adopt_slice(s)) > 0) {
+        total += n;
+        if (store_server_beat(s->st, cl->me, &e) != 0)  /* a long adoption keeps its lease */
+            fatal("this server's lease was lost while it adopted games");
     }
-    return total;
+    return n < 0 && !total ? -1 : total;
 }
 
 static void alive_refresh(struct cluster *cl)
@@ -616,9 +627,15 @@ static void beat(void *arg)
         fatal("the connection to the other servers is lost");
     alive_refresh(cl);
     proxies_of_the_dead(cl);
-    cluster_adopt(s);
+    /* one slice a beat, the beats close together while games are left */
+    int n = adopt_slice(s);
     retry_waiting(cl);
-    net_timer_set(cl->beat, SRV_BEAT_MS);
+    if (n < ADOPT_SLICE && cl->adopted) {
+        fprintf(stderr, "citadel serve: adopted %ld games of servers that stopped\n",
+                cl->adopted);
+        cl->adopted = 0;
+    }
+    net_timer_set(cl->beat, n == ADOPT_SLICE ? SRV_ADOPT_PAUSE_MS : SRV_BEAT_MS);
     srv_check(s);
 }
 

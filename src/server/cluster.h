@@ -18,6 +18,7 @@
 #include "server.h"
 
 #define SRV_BEAT_MS 1000         /* how often a server renews its lease and looks */
+#define SRV_ADOPT_PAUSE_MS 20    /* between slices of games adopted (cluster.c) */
 #define SRV_FORWARD_WAIT_MS 15000 /* a request for a game whose server stopped waits this */
 #define SRV_FORWARD_WAITING 10000 /* requests waiting so, server-wide */
 

@@ -247,7 +247,7 @@ int store_game_end_rated(store *s, int64_t game, int winner, const char *reason,
  * On PostgreSQL a server is also dead as soon as the connection of the
  * store that joined goes (a killed process), through a lock it holds.
  * Times are the database's clock, so servers on several machines agree. */
-#define STORE_LEASE_MS 5000
+#define STORE_LEASE_MS 10000
 /* A new server's row (label: what it is, for people): its id in *id. */
 int store_server_join(store *s, const char *label, int64_t *id, store_err *err);
 /* The server whose games this store's writes are (0: none, no fencing);
