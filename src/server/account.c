@@ -80,7 +80,7 @@ static void cookie_header(srv *s, char *buf, size_t size, const char *token, int
 }
 
 /* The session token of a Cookie header into token (65 bytes), or "". */
-static void cookie_token(const char *cookie, char *token)
+void cookie_token(const char *cookie, char *token)
 {
     token[0] = 0;
     for (const char *p = cookie; p && *p;) {

@@ -8,6 +8,11 @@
  * own `watch` list and the games' watcher lists mirror each other:
  * client_watch/client_unwatch change a client's side, live_watch and
  * live_unwatch change both.
+ *
+ * A connection with a session cookie is known only once the server's
+ * reader has read its session (off the loop): until then it is `ready` 0,
+ * with player id 0 (no game, seek or player names it), and its messages
+ * wait in `early`, to run in order after its `hello`.
  */
 #include <sodium.h>
 #include <stdarg.h>
@@ -33,18 +38,23 @@ json_t *ident_json(const ident *p)
                      p->bot, "guest", p->guest);
 }
 
+static void ident_of(const store_player *p, ident *out)
+{
+    memset(out, 0, sizeof *out);
+    out->id = p->id;
+    snprintf(out->name, sizeof out->name, "%s", p->name);
+    out->bot = p->is_bot;
+    out->guest = p->is_guest;
+    snprintf(out->spec, sizeof out->spec, "%s", p->bot_spec);
+}
+
 int ident_load(srv *s, int64_t id, ident *out)
 {
     store_player p;
     store_err e;
     if (store_player_by_id(s->st, id, &p, &e) != 0)
         return -1;
-    memset(out, 0, sizeof *out);
-    out->id = p.id;
-    snprintf(out->name, sizeof out->name, "%s", p.name);
-    out->bot = p.is_bot;
-    out->guest = p.is_guest;
-    snprintf(out->spec, sizeof out->spec, "%s", p.bot_spec);
+    ident_of(&p, out);
     return 0;
 }
 
@@ -106,6 +116,8 @@ static void client_free(client *c)
 {
     free(c->watch);
     free(c->rwatch);
+    for (int i = 0; i < c->nearly; i++)
+        free(c->early[i]);
     free(c);
 }
 
@@ -231,6 +243,93 @@ int srv_ws_filter(void *app, const net_request *req)
     return 0;
 }
 
+static void on_text(srv *s, client *c, const char *text, size_t len);
+
+/* A new connection is known (p its player; NULL: none, so a new guest):
+ * its `hello`, then the messages that waited. 0, or -1 if no guest may be
+ * made for it. */
+static int client_known(srv *s, client *c, const store_player *p, const int64_t *games,
+                        int ngames)
+{
+    char token[65];
+    if (p)
+        ident_of(p, &c->me);
+    else if (guest_new(s, c->addr, &c->me, token) != 0)
+        return -1;
+    c->ready = 1;
+    json_t *list;
+    if (games) {
+        list = json_array();
+        for (int i = 0; i < ngames; i++)
+            json_array_append_new(list, json_integer(games[i]));
+    } else {
+        list = s->cl ? cluster_live_of_player(s, c->me.id) : live_of_player(s, c->me.id);
+    }
+    json_t *m = json_pack("{s:s, s:o, s:o}", "type", "hello", "player", ident_json(&c->me),
+                          "games", list);
+    client_send(c, m);
+    json_decref(m);
+    live_player_back(s, c->me.id);
+    uint64_t id = c->id;
+    for (int i = 0; i < c->nearly && client_find(s, id) == c; i++) {
+        on_text(s, c, c->early[i], c->early_len[i]);
+        free(c->early[i]);
+        c->early[i] = NULL;
+    }
+    if (client_find(s, id) == c)
+        c->nearly = 0;
+    return 0;
+}
+
+/* Who a new connection is, read off the loop by the server's reader (a
+ * writer.h thread that only reads, on a connection of its own): the
+ * session, the player and (several servers) the player's live games.
+ * Thousands of connections opening at once (a server's players coming
+ * back on another after it stopped) held the loop for seconds when the
+ * loop read them itself. */
+typedef struct ident_job {
+    wjob base;
+    uint64_t client;
+    char token[65];
+    int64_t now;
+    int found, failed, cluster, ngames;
+    store_player p;
+    int64_t games[64];
+} ident_job;
+
+static int ident_run(store *st, wjob *j)
+{
+    ident_job *g = (ident_job *)j;
+    int64_t id;
+    store_err e;
+    int r = store_session_player(st, g->token, g->now, &id, &e);
+    if (r == 0)
+        r = store_player_by_id(st, id, &g->p, &e);
+    if (r != 0) {
+        g->failed = r < 0;  /* the store failed; STORE_NOT_FOUND: no such session */
+        return 0;
+    }
+    g->found = 1;
+    g->ngames = g->cluster ? store_player_live(st, id, g->games, 64, &e) : -1;
+    return 0;
+}
+
+static void ident_done(void *app, wjob *j)
+{
+    srv *s = app;
+    ident_job *g = (ident_job *)j;
+    client *c = client_find(s, g->client);
+    /* a store that failed to say must not make a signed-in visitor a guest:
+     * the connection closes, and the page opens it again */
+    int unknown = !g->found && (!j->ok || g->failed);
+    if (c && !c->ready &&
+        (unknown || client_known(s, c, g->found ? &g->p : NULL,
+                                 g->ngames >= 0 ? g->games : NULL, g->ngames) != 0))
+        net_ws_close(c->conn);
+    free(g);
+    srv_check(s);
+}
+
 int srv_ws_open(void *app, net_conn *conn, const net_request *req)
 {
     srv *s = app;
@@ -248,20 +347,41 @@ int srv_ws_open(void *app, net_conn *conn, const net_request *req)
         free(c);
         return -1;
     }
-    if (session_player(s, req->cookie, &c->me) != 0 &&
-        guest_new(s, c->addr, &c->me, token) != 0) {
-        quota_release(s->quota, key);
-        free(c);
-        return -1;
-    }
+    cookie_token(req->cookie, token);
+    writer *reads = s->reader ? s->reader : s->writer;
+    ident_job *g = token[0] && reads && writer_threaded(reads) ? calloc(1, sizeof *g) : NULL;
     client_add(s, c);
     net_conn_set_data(conn, c);
-    json_t *m = json_pack("{s:s, s:o, s:o}", "type", "hello", "player", ident_json(&c->me),
-                          "games", s->cl ? cluster_live_of_player(s, c->me.id)
-                                         : live_of_player(s, c->me.id));
-    client_send(c, m);
-    json_decref(m);
-    live_player_back(s, c->me.id);
+    if (g) {  /* known when the writer has read it */
+        g->base.run = ident_run;
+        g->base.done = ident_done;
+        g->base.read_only = 1;
+        g->client = c->id;
+        memcpy(g->token, token, sizeof g->token);
+        g->now = net_wall_ms();
+        g->cluster = s->cl != NULL;
+        g->ngames = -1;
+        writer_submit(reads, &g->base);
+        srv_check(s);
+        return 0;
+    }
+    ident me;  /* no session, or a store with no file: here and now */
+    int known = session_player(s, req->cookie, &me) == 0;
+    store_player p;
+    memset(&p, 0, sizeof p);
+    if (known) {
+        p.id = me.id;
+        snprintf(p.name, sizeof p.name, "%s", me.name);
+        p.is_bot = me.bot;
+        p.is_guest = me.guest;
+        snprintf(p.bot_spec, sizeof p.bot_spec, "%s", me.spec);
+    }
+    if (client_known(s, c, known ? &p : NULL, NULL, 0) != 0) {
+        net_conn_set_data(conn, NULL);
+        client_remove(s, c);
+        client_free(c);
+        return -1;
+    }
     srv_check(s);
     return 0;
 }
@@ -416,6 +536,24 @@ void srv_ws_message(void *app, net_conn *conn, const char *text, size_t len)
     client *c = net_conn_data(conn);
     if (!c)
         return;
+    if (c->ready) {
+        on_text(s, c, text, len);
+        return;
+    }
+    /* not known yet: the message waits for the writer's answer */
+    char *copy = c->nearly < SRV_EARLY_MESSAGES ? malloc(len + 1) : NULL;
+    if (!copy) {
+        net_ws_close(c->conn);  /* no player to tell why yet */
+        return;
+    }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    c->early[c->nearly] = copy;
+    c->early_len[c->nearly++] = len;
+}
+
+static void on_text(srv *s, client *c, const char *text, size_t len)
+{
     int allowed = rate_ok(s, c);
     json_error_t jerr;
     json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);

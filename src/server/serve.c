@@ -208,7 +208,10 @@ int serve_main(int argc, char **argv)
         goto out;
     }
     s->writer = writer_new(st, db, sync_full, s->net, s, &e);
-    if (!s->writer) {
+    /* reads a connection's opening needs go to a thread of their own, so
+     * that neither the loop nor the writer's moves wait for them */
+    s->reader = s->writer ? writer_new(st, db, sync_full, s->net, s, &e) : NULL;
+    if (!s->writer || !s->reader) {
         fprintf(stderr, "citadel serve: %s\n", e.msg);
         goto out;
     }
@@ -264,6 +267,8 @@ out:
                 "%lld ms; over 50 ms late %lld times, over 100 ms %lld times\n",
                 SRV_LAG_PROBE_MS, (long long)s->lag_ticks, (long long)s->lag_max,
                 (long long)s->lag_over_50, (long long)s->lag_over_100);
+    writer_free(s->reader);
+    s->reader = NULL;
     writer_free(s->writer);
     s->writer = NULL;
     cluster_leave(s);  /* everything of ours is written: the others may adopt our games */

@@ -225,6 +225,8 @@ static void on_wake(void *app)
     srv *s = app;
     if (s->writer)
         writer_drain(s->writer, s);
+    if (s->reader)
+        writer_drain(s->reader, s);
     if (s->pool)
         workers_drain(s->pool, s);
     if (s->hash_pool)

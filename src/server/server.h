@@ -63,6 +63,7 @@
 #define SRV_CLIENT_BUCKETS 4096
 #define SRV_LAG_MS 100             /* lag allowance per move */
 #define SRV_DEFERRED_MAX 16        /* requests for one game waiting on its write */
+#define SRV_EARLY_MESSAGES 16      /* a new connection's messages before it is known */
 #define SRV_LAG_PROBE_MS 20        /* how often the loop's lag is probed */
 #define SRV_TRIM_GAMES 256         /* finished games freed before the heap is trimmed */
 #define SRV_ABANDON_MS 60000       /* default: a player gone this long on its turn loses */
@@ -162,6 +163,12 @@ struct client {
     int forwarded;       /* it has sent requests to other servers */
     int64_t *rwatch;     /* games of other servers it watches */
     int nrwatch, caprwatch;
+    /* Who it is comes from the store's writer (clients.c): until then it
+     * has no player, and its messages wait here, in order. */
+    int ready;
+    char *early[SRV_EARLY_MESSAGES];
+    size_t early_len[SRV_EARLY_MESSAGES];
+    int nearly;
     int lobby;           /* receives lobby changes */
     double tokens;       /* message rate bucket */
     int64_t refill_ms;
@@ -255,6 +262,8 @@ struct srv {
     net *net;
     store *st;               /* the loop's connection: reads, and the rarer writes */
     writer *writer;          /* moves and ends, off the loop, in groups (writer.h) */
+    writer *reader;          /* reads off the loop (a new connection's session), on a
+                              * connection of its own; NULL: the writer does them */
     workers *pool;           /* bot moves */
     workers *hash_pool;      /* password hashing, apart so bots cannot starve sign-in */
     rng rng;
@@ -374,6 +383,8 @@ int lobby_may_create(srv *s, client *c, json_t *ref);
 /* account.c */
 void account_http(srv *s, net_http *h, const net_request *req, const char *path);
 int session_player(srv *s, const char *cookie, ident *out);
+/* The session token of a Cookie header into token (65 bytes; "" if none). */
+void cookie_token(const char *cookie, char *token);
 /* A new guest made by a visitor at addr, with its session token (65
  * bytes): 0; 1 if the address has made all its guests for the hour
  * (guests-per-hour); -1 if the store refused. */

@@ -57,6 +57,16 @@ static void run_batch(writer *w, wjob *list, int n)
         struct timespec ts = {w->delay_ms / 1000, (w->delay_ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }
+    int reads = 1;
+    for (wjob *j = list; j && reads; j = j->next)
+        reads = j->read_only;
+    if (reads) {  /* nothing to commit: no transaction */
+        for (wjob *j = list; j; j = j->next) {
+            memset(&j->err, 0, sizeof j->err);
+            j->ok = j->run(w->st, j) == 0;
+        }
+        return;
+    }
     double t0 = now_ms(), t1 = t0;
     wjob *first = list;  /* the first job of the open transaction */
     if (store_batch_begin(w->st, &e) != 0) {
@@ -196,6 +206,11 @@ static void free_list(wjob *j)
             free(j);
         j = next;
     }
+}
+
+int writer_threaded(const writer *w)
+{
+    return w->threaded;
 }
 
 void writer_set_server(writer *w, int64_t server)

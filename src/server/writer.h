@@ -37,6 +37,7 @@ struct wjob {
     int (*run)(store *st, wjob *j);
     void (*done)(void *app, wjob *j);
     void (*drop)(wjob *j);  /* frees a job never done (writer_free); NULL: free() */
+    int read_only;   /* it only reads: a batch of such jobs opens no transaction */
     int ok;
     store_err err;
 };
@@ -52,6 +53,9 @@ writer *writer_new(store *loop, const char *path, int sync_full, net *wake, void
  * dropped (their `drop`, or free()) without their `done`. */
 void writer_free(writer *w);
 void writer_submit(writer *w, wjob *j);
+/* 1 if jobs run on the writer's own thread, 0 if at submission (a store
+ * with no file). */
+int writer_threaded(const writer *w);
 /* Calls `done` of every finished write, in order, on the calling (loop)
  * thread. */
 void writer_drain(writer *w, void *app);
