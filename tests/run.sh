@@ -68,7 +68,7 @@ build asan asan-tests
 note "unit (debug build)"
 # the tests that start a server (tests/server) run in their own tier below
 over_the_wire() {
-    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults|test_keeps_live|test_effects_live|test_community|test_support|test_moderation|test_group_commit) return 0 ;; esac
+    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults|test_keeps_live|test_effects_live|test_community|test_support|test_moderation|test_group_commit|test_cluster) return 0 ;; esac
     return 1
 }
 for t in build/debug/tests/test_*; do
