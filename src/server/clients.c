@@ -352,7 +352,7 @@ int srv_ws_open(void *app, net_conn *conn, const net_request *req)
     ident_job *g = token[0] && reads && writer_threaded(reads) ? calloc(1, sizeof *g) : NULL;
     client_add(s, c);
     net_conn_set_data(conn, c);
-    if (g) {  /* known when the writer has read it */
+    if (g) {  /* known when the reader has read it */
         g->base.run = ident_run;
         g->base.done = ident_done;
         g->base.read_only = 1;
@@ -540,7 +540,7 @@ void srv_ws_message(void *app, net_conn *conn, const char *text, size_t len)
         on_text(s, c, text, len);
         return;
     }
-    /* not known yet: the message waits for the writer's answer */
+    /* not known yet: the message waits for the reader's answer */
     char *copy = c->nearly < SRV_EARLY_MESSAGES ? malloc(len + 1) : NULL;
     if (!copy) {
         net_ws_close(c->conn);  /* no player to tell why yet */
