@@ -9,6 +9,8 @@
  *   gone     {s, c}                client c of server s closed
  *   adopted  {s, games}            server s serves these games now
  *   note     {p, m}                m for player p's connections
+ *   chat     {id}                  chat line id was hidden or shown again
+ *   close    {p}                   player p's account is closed: its connections go
  *   lobby    {s, seeks, games, tokens}  server s's lobby, whole
  *   hello    {s}                   server s joined: send it your lobby
  *
@@ -120,6 +122,16 @@ void cluster_note(srv *s, int64_t player, json_t *msg)
 {
     post(s->cl, BUS_ALL, json_pack("{s:s, s:I, s:O}", "k", "note", "p", (json_int_t)player,
                                    "m", msg));
+}
+
+void cluster_chat_changed(srv *s, int64_t line)
+{
+    post(s->cl, BUS_ALL, json_pack("{s:s, s:I}", "k", "chat", "id", (json_int_t)line));
+}
+
+void cluster_close_player(srv *s, int64_t player)
+{
+    post(s->cl, BUS_ALL, json_pack("{s:s, s:I}", "k", "close", "p", (json_int_t)player));
 }
 
 void cluster_lobby_changed(srv *s)
@@ -498,6 +510,17 @@ static void arrived(void *app, const char *text, size_t len)
         for (client *c = s->clients; c; c = c->next)
             if (c->me.id == player && c->conn)
                 client_send(c, body);
+    } else if (strcmp(k, "chat") == 0) {
+        store_chat line;
+        store_err e;
+        json_t *id = json_object_get(m, "id");
+        if (json_is_integer(id) && store_chat_get(s->st, json_integer_value(id), &line, &e) == 0)
+            chat_line_changed(s, &line);  /* nothing if the game is not here */
+    } else if (strcmp(k, "close") == 0) {
+        int64_t player = json_integer_value(json_object_get(m, "p"));
+        for (client *c = s->clients; c; c = c->next)
+            if (c->me.id == player && c->conn)
+                net_ws_close(c->conn);
     } else if (strcmp(k, "lobby") == 0 && from != cl->me) {
         remote_lobby *l = lobby_of(cl, from, 1);
         if (l) {

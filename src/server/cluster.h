@@ -10,7 +10,8 @@
  * bus to the real one); so does taking a seek or a table seat another
  * server lists. Each server sends the others its open seeks and its
  * newest games whenever its lobby changes, and every lobby shows them all.
- * Notifications reach a player's connections on every server.
+ * Notifications reach a player's connections on every server, and so do
+ * a moderator's hiding of a chat line and the closing of an account.
  */
 #ifndef CITADEL_CLUSTER_H
 #define CITADEL_CLUSTER_H
@@ -44,6 +45,11 @@ void cluster_send(client *c, json_t *msg);
 void cluster_client_gone(srv *s, client *c);
 /* msg for every connection of a player on the other servers. */
 void cluster_note(srv *s, int64_t player, json_t *msg);
+/* A moderator hid or showed chat line `line`: the server of its game
+ * tells the room. */
+void cluster_chat_changed(srv *s, int64_t line);
+/* A closed account: its connections on the other servers close. */
+void cluster_close_player(srv *s, int64_t player);
 /* This server's lobby changed: the others are told. */
 void cluster_lobby_changed(srv *s);
 /* The other servers' open seeks and newest live games, appended to the

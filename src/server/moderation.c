@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "server.h"
 
 #define PAGE 20
@@ -259,8 +260,11 @@ static void hide_chat(srv *s, net_http *h, const ident *me, int64_t id, json_t *
     char what[STORE_CHAT_MAX + 96];
     snprintf(what, sizeof what, "game %lld, %s: %s", (long long)c.game, c.author_name, c.text);
     audit(s, me, hidden ? "hide-chat" : "show-chat", "chat", id, reason, what);
-    if (changed)
+    if (changed) {
         chat_line_changed(s, &c);
+        if (s->cl)  /* the game may be another server's */
+            cluster_chat_changed(s, id);
+    }
     reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
 }
 
@@ -383,6 +387,8 @@ static void close_account(srv *s, net_http *h, const ident *me, const char *name
     for (client *c = s->clients; c; c = c->next)
         if (c->me.id == p.id && c->conn)  /* stand-ins (cluster.c) end with theirs */
             net_ws_close(c->conn);
+    if (s->cl)  /* and on the other servers */
+        cluster_close_player(s, p.id);
     audit(s, me, "close-account", "player", p.id, reason, p.name);
     reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
 }

@@ -1,8 +1,9 @@
 /* test_cluster.c -- several servers on one PostgreSQL database, over the
  * wire as the pages would use them: a seek made on one server is listed
  * and accepted on another, two players on different servers play a rated
- * game to its end while a spectator watches from a third, and a server
- * killed mid-game has its game taken over by another with nothing lost.
+ * game to its end while a spectator watches from a third, moderation done
+ * through one server reaches the others, and a server killed mid-game has
+ * its game taken over by another with nothing lost.
  * Skipped without CITADEL_TEST_PG (tests/pg.sh starts a cluster).
  */
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "community_wire.h"
 #include "wire.h"
 
 #define SERVER_ARGS                                                                    \
@@ -192,6 +194,55 @@ static void test_two_servers_play_a_rated_game_watched_from_a_third(void **state
     ws_close(watcher);
 }
 
+/* Moderation done through one server reaches the others: a chat line of a
+ * game of the first server, said through the second and hidden by a
+ * moderator through the third, leaves the players' room; an account closed
+ * through the first loses its connection on the second. */
+static void test_moderation_reaches_every_server(void **state)
+{
+    (void)state;
+    need_pg();
+    char ca[80], cb[80], mod[80], adm[80], cz[80], path[128];
+    ws_conn *a = player_on(0, "mod_ann", ca), *b = player_on(1, "mod_ben", cb);
+    duel d;
+    start_duel(a, b, "\"variant\":\"rampart\"", &d);
+    send_fmt(b, "{\"type\":\"chat\",\"game\":%lld,\"text\":\"cluster quux\"}",
+             (long long)d.game);
+    json_t *heard = expect_for(a, "chat", d.game, WAIT);
+    assert_non_null(heard);
+    json_t *line = json_object_get(heard, "line");
+    assert_string_equal(json_string_value(json_object_get(line, "text")), "cluster quux");
+    json_int_t id = jint(line, "id");
+    json_decref(heard);
+    use(2);
+    make_staff("mod_mia", "moderator", mod);
+    json_t *ok = ok_call("POST", path_fmt(path, sizeof path, "/api/mod/chat/%lld/hide",
+                                          (long long)id),
+                         mod, json_pack("{s:b, s:s}", "hidden", 1, "reason", "rude"));
+    json_decref(ok);
+    ws_conn *both[2] = { a, b };
+    for (int k = 0; k < 2; k++) {
+        json_t *h = ws_expect(both[k], "chat_hidden", WAIT);
+        assert_non_null(h);
+        assert_int_equal(jint(h, "id"), id);
+        json_decref(h);
+    }
+    json_decref(d.state);
+    ws_close(a);
+    ws_close(b);
+
+    ws_conn *z = player_on(1, "mod_zed", cz);
+    use(0);
+    make_staff("mod_ada", "admin", adm);
+    json_decref(ok_call("POST", "/api/admin/players/mod_zed/close", adm,
+                        json_pack("{s:s}", "reason", "spam")));
+    json_t *m;
+    while ((m = ws_recv_json(z, WAIT)))
+        json_decref(m);
+    assert_true(ws_is_closed(z));
+    ws_close(z);
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -281,6 +332,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seek_on_one_server_accepted_on_another),
         cmocka_unit_test(test_two_servers_play_a_rated_game_watched_from_a_third),
+        cmocka_unit_test(test_moderation_reaches_every_server),
         cmocka_unit_test(test_sigkill_owner_another_server_takes_over),
     };
     return cmocka_run_group_tests(tests, start, stop);
