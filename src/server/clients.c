@@ -245,15 +245,14 @@ int srv_ws_filter(void *app, const net_request *req)
 
 static void on_text(srv *s, client *c, const char *text, size_t len);
 
-/* A new connection is known (p its player; NULL: none, so a new guest):
+/* A new connection is known (me its player; NULL: none, so a new guest):
  * its `hello`, then the messages that waited. 0, or -1 if no guest may be
  * made for it. */
-static int client_known(srv *s, client *c, const store_player *p, const int64_t *games,
-                        int ngames)
+static int client_known(srv *s, client *c, const ident *me, const int64_t *games, int ngames)
 {
     char token[65];
-    if (p)
-        ident_of(p, &c->me);
+    if (me)
+        c->me = *me;
     else if (guest_new(s, c->addr, &c->me, token) != 0)
         return -1;
     c->ready = 1;
@@ -322,8 +321,11 @@ static void ident_done(void *app, wjob *j)
     /* a store that failed to say must not make a signed-in visitor a guest:
      * the connection closes, and the page opens it again */
     int unknown = !g->found && (!j->ok || g->failed);
+    ident me;
+    if (g->found)
+        ident_of(&g->p, &me);
     if (c && !c->ready &&
-        (unknown || client_known(s, c, g->found ? &g->p : NULL,
+        (unknown || client_known(s, c, g->found ? &me : NULL,
                                  g->ngames >= 0 ? g->games : NULL, g->ngames) != 0))
         net_ws_close(c->conn);
     free(g);
@@ -367,16 +369,7 @@ int srv_ws_open(void *app, net_conn *conn, const net_request *req)
     }
     ident me;  /* no session, or a store with no file: here and now */
     int known = session_player(s, req->cookie, &me) == 0;
-    store_player p;
-    memset(&p, 0, sizeof p);
-    if (known) {
-        p.id = me.id;
-        snprintf(p.name, sizeof p.name, "%s", me.name);
-        p.is_bot = me.bot;
-        p.is_guest = me.guest;
-        snprintf(p.bot_spec, sizeof p.bot_spec, "%s", me.spec);
-    }
-    if (client_known(s, c, known ? &p : NULL, NULL, 0) != 0) {
+    if (client_known(s, c, known ? &me : NULL, NULL, 0) != 0) {
         net_conn_set_data(conn, NULL);
         client_remove(s, c);
         client_free(c);

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "net.h"
+#include "net_fd.h"
 #include "net_frames.h"
 
 struct net {
@@ -894,6 +895,11 @@ int net_port(const net *n)
     return n->port;
 }
 
+uv_loop_t *net_uv_loop(net *n)
+{
+    return &n->loop;
+}
+
 int net_ws_send(net_conn *c, const char *text, size_t len)
 {
     if (c->closing)
@@ -969,55 +975,4 @@ void net_timer_set(net_timer *t, int64_t ms)
 void net_timer_cancel(net_timer *t)
 {
     lws_sul_cancel(&t->sul);
-}
-
-/* --- sockets of the app's own ------------------------------------------------------ */
-
-struct net_fd {
-    uv_poll_t poll;   /* first: the callbacks get its address */
-    net_fd_fn fn;
-    void *arg;
-    int write;
-};
-
-static void fd_ready(uv_poll_t *p, int status, int events)
-{
-    net_fd *w = (net_fd *)p;
-    if (status < 0)  /* an error on the socket: let the app's read find it */
-        events = UV_READABLE;
-    w->fn(w->arg, (events & UV_READABLE) != 0, (events & UV_WRITABLE) != 0);
-}
-
-net_fd *net_fd_watch(net *n, int fd, net_fd_fn fn, void *arg)
-{
-    net_fd *w = calloc(1, sizeof *w);
-    if (!w)
-        return NULL;
-    w->fn = fn;
-    w->arg = arg;
-    if (uv_poll_init_socket(&n->loop, &w->poll, fd) != 0) {
-        free(w);
-        return NULL;
-    }
-    uv_poll_start(&w->poll, UV_READABLE, fd_ready);
-    return w;
-}
-
-void net_fd_want_write(net_fd *w, int on)
-{
-    if (w->write == on)
-        return;
-    w->write = on;
-    uv_poll_start(&w->poll, UV_READABLE | (on ? UV_WRITABLE : 0), fd_ready);
-}
-
-static void fd_closed(uv_handle_t *h)
-{
-    free(h);
-}
-
-void net_fd_free(net_fd *w)
-{
-    if (w)
-        uv_close((uv_handle_t *)&w->poll, fd_closed);
 }

@@ -426,6 +426,23 @@ static int64_t owner(store *s, int64_t game)
     return o;
 }
 
+/* Two stores on one new database (t), each joined as a server: a and b,
+ * with ids sa and sb. */
+static void two_servers(tmpdb *t, store **a, store **b, int64_t *sa, int64_t *sb)
+{
+    tmpdb_make(t);
+    const char *name = tmpdb_name(t);
+    store_err err = { "" };
+    *a = store_open(name, 0, &err);
+    *b = store_open(name, 0, &err);
+    assert_non_null(*a);
+    assert_non_null(*b);
+    *sa = *sb = 0;
+    if (store_server_join(*a, "a", sa, &err) != 0 || store_server_join(*b, "b", sb, &err) != 0)
+        fail_msg("join: %s", err.msg);
+    assert_true(*sa > 0 && *sb > 0 && *sa != *sb);
+}
+
 /* Two servers: games nobody serves go to the first to adopt; a server
  * whose row is gone (buried) has its games adopted, and its batches fail
  * from then on (fenced), as does its beat. */
@@ -433,16 +450,10 @@ static void test_servers_adopt_and_fence(void **state)
 {
     (void)state;
     tmpdb t;
-    tmpdb_make(&t);
-    const char *name = tmpdb_name(&t);
+    store *a, *b;
+    int64_t sa, sb;
+    two_servers(&t, &a, &b, &sa, &sb);
     store_err err = { "" };
-    store *a = store_open(name, 0, &err), *b = store_open(name, 0, &err);
-    assert_non_null(a);
-    assert_non_null(b);
-    int64_t sa = 0, sb = 0;
-    assert_int_equal(store_server_join(a, "a", &sa, &err), 0);
-    assert_int_equal(store_server_join(b, "b", &sb, &err), 0);
-    assert_true(sa > 0 && sb > 0 && sa != sb);
     int64_t ann = add_player(a, "Ann", 0, 0), bob = add_player(a, "Bob", 0, 0);
     int64_t orphan = add_game(a, ann, bob, 0);  /* made before a had its server */
     store_set_server(a, sa);
@@ -493,15 +504,10 @@ static void test_servers_lapse(void **state)
 {
     (void)state;
     tmpdb t;
-    tmpdb_make(&t);
-    const char *name = tmpdb_name(&t);
+    store *a, *b;
+    int64_t sa, sb, ids[8];
+    two_servers(&t, &a, &b, &sa, &sb);
     store_err err = { "" };
-    store *a = store_open(name, 0, &err), *b = store_open(name, 0, &err);
-    assert_non_null(a);
-    assert_non_null(b);
-    int64_t sa = 0, sb = 0, ids[8];
-    if (store_server_join(a, "a", &sa, &err) != 0 || store_server_join(b, "b", &sb, &err) != 0)
-        fail_msg("join: %s", err.msg);
     store_set_server(a, sa);
     int64_t game = add_game(a, add_player(a, "Ann", 0, 0), add_player(a, "Bob", 0, 0), 0);
     if (pg_under_test()) {
