@@ -38,7 +38,7 @@ UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
 # the real server driven over the wire by that client.
 SRVTEST := test_store test_store_results test_store_community test_writer test_quota test_clock \
-           test_markdown \
+           test_markdown test_msg \
            test_client_selftest test_server test_hidden test_guard test_faults \
            test_effects_live test_keeps_live test_community test_support test_moderation \
            test_group_commit test_cluster
@@ -86,6 +86,12 @@ build/$(1)/tests/test_clock: tests/server/test_clock.c src/server/clock.c src/se
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
 	    tests/server/test_clock.c src/server/clock.c -o $$@ -lcmocka $$(LIBS)
+build/$(1)/tests/test_msg: tests/server/test_msg.c src/server/msg.c src/server/msg.h \
+        build/$(1)/libcitadel.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
+	    tests/server/test_msg.c src/server/msg.c build/$(1)/libcitadel.a -o $$@ \
+	    -ljansson -lcmocka $$(LIBS)
 build/$(1)/tests/test_markdown: tests/server/test_markdown.c src/server/markdown.c \
         src/server/mail_text.c src/server/markdown.h src/server/mail.h
 	@mkdir -p $$(dir $$@)

@@ -86,14 +86,10 @@ static void send_room(srv *s, live *g, int room, json_t *msg, client *from, json
         client_send(from, mine ? mine : msg);
 }
 
-static void on_chat(srv *s, client *c, json_t *msg, json_t *ref)
+void chat_message(srv *s, client *c, const cmsg *cm)
 {
-    json_t *jg = json_object_get(msg, "game"), *jt = json_object_get(msg, "text");
-    if (!json_is_integer(jg) || !json_is_string(jt)) {
-        client_error(c, ref, "chat needs game (an id) and text (a string)");
-        return;
-    }
-    live *g = live_find(s, json_integer_value(jg));
+    json_t *ref = cm->ref;
+    live *g = live_find(s, cm->game);
     if (!g || (!live_sides_of(g, c) && !watches(c, g->id))) {
         client_error(c, ref, "no such game");
         return;
@@ -102,9 +98,9 @@ static void on_chat(srv *s, client *c, json_t *msg, json_t *ref)
         client_error(c, ref, "this game has no chat");
         return;
     }
-    const char *text = json_string_value(jt);
+    const char *text = cm->text;
     char err[200];
-    if (strlen(text) != json_string_length(jt)) {
+    if (strlen(text) != cm->text_len) {
         client_error(c, ref, "the text holds a control character (U+0000)");
         return;
     }
@@ -161,14 +157,6 @@ static void on_chat(srv *s, client *c, json_t *msg, json_t *ref)
     send_room(s, g, room, m, c, mine);
     json_decref(m);
     json_decref(mine);
-}
-
-int chat_message(srv *s, client *c, const char *type, json_t *msg, json_t *ref)
-{
-    if (strcmp(type, "chat") != 0)
-        return 0;
-    on_chat(s, c, msg, ref);
-    return 1;
 }
 
 json_t *chat_json(srv *s, live *g, const client *to)

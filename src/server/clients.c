@@ -449,78 +449,89 @@ static int rate_ok(srv *s, client *c)
     return 1;
 }
 
-static void on_watch(srv *s, client *c, json_t *msg, json_t *ref, int on)
+static void on_watch(srv *s, client *c, const cmsg *m)
 {
-    json_t *id = json_object_get(msg, "game");
-    live *g = json_is_integer(id) ? live_find(s, json_integer_value(id)) : NULL;
+    live *g = live_find(s, m->game);
     if (!g) {
-        if (json_is_integer(id) && on) {
+        if (m->kind == MSG_WATCH) {
             /* a finished game no longer in memory: send it as stored */
             char err[160];
-            json_t *st = game_json_stored(s, json_integer_value(id), c, err, sizeof err);
+            json_t *st = game_json_stored(s, m->game, c, err, sizeof err);
             if (st) {
-                json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", st);
-                client_send(c, m);
-                json_decref(m);
+                json_t *out = json_pack("{s:s, s:o}", "type", "game", "game", st);
+                client_send(c, out);
+                json_decref(out);
                 return;
             }
         }
-        client_error(c, ref, "no such game");
+        client_error(c, m->ref, "no such game");
         return;
     }
-    if (on)
+    if (m->kind == MSG_WATCH)
         live_watch(s, g, c);
     else
         live_unwatch(g, c);
 }
 
-/* 1 if msg, a request of type `type` for a live game, waits for a write of
- * that game (live_store.c). */
-static int waits(srv *s, client *c, const char *type, json_t *msg)
+/* 1 if m, a request for a live game, waits for a write of that game
+ * (live_store.c), which keeps msg to run it then. */
+static int waits(srv *s, client *c, const cmsg *m, json_t *msg)
 {
-    static const char *const game_requests[] = {"move", "resign", "draw", "rematch", "setup"};
-    for (size_t i = 0; i < sizeof game_requests / sizeof *game_requests; i++)
-        if (strcmp(type, game_requests[i]) == 0) {
-            json_t *id = json_object_get(msg, "game");
-            live *g = json_is_integer(id) ? live_find(s, json_integer_value(id)) : NULL;
-            return g && live_defer(g, c, msg);
-        }
-    return 0;
-}
-
-static void dispatch(srv *s, client *c, const char *type, json_t *msg, json_t *ref)
-{
-    if (cluster_forward(s, c, type, msg) || waits(s, c, type, msg))
-        return;
-    if (strcmp(type, "ping") == 0) {
-        json_t *m = json_pack("{s:s}", "type", "pong");
-        if (ref)
-            json_object_set(m, "ref", ref);
-        client_send(c, m);
-        json_decref(m);
-    } else if (strcmp(type, "watch") == 0)
-        on_watch(s, c, msg, ref, 1);
-    else if (strcmp(type, "unwatch") == 0)
-        on_watch(s, c, msg, ref, 0);
-    else if (strcmp(type, "move") == 0)
-        live_on_move(s, c, msg);
-    else if (strcmp(type, "resign") == 0)
-        live_on_resign(s, c, msg);
-    else if (strcmp(type, "draw") == 0)
-        live_on_draw(s, c, msg);
-    else if (strcmp(type, "rematch") == 0)
-        live_on_rematch(s, c, msg);
-    else if (strcmp(type, "setup") == 0)
-        live_on_setup(s, c, msg);
-    else if (!lobby_message(s, c, type, msg, ref) && !chat_message(s, c, type, msg, ref))
-        client_error(c, ref, "unknown message type '%.40s'", type);
+    switch (m->kind) {
+    case MSG_MOVE: case MSG_RESIGN: case MSG_DRAW: case MSG_REMATCH: case MSG_SETUP: {
+        live *g = live_find(s, m->game);
+        return g && live_defer(g, c, msg);
+    }
+    default:
+        return 0;
+    }
 }
 
 void client_dispatch(srv *s, client *c, json_t *msg)
 {
-    const char *type = json_string_value(json_object_get(msg, "type"));
-    if (type)
-        dispatch(s, c, type, msg, json_object_get(msg, "ref"));
+    cmsg m;
+    char err[200];
+    if (msg_parse(msg, &m, err, sizeof err) != 0) {
+        client_error(c, json_is_object(msg) ? json_object_get(msg, "ref") : NULL, "%s", err);
+        return;
+    }
+    if (cluster_forward(s, c, &m, msg) || waits(s, c, &m, msg))
+        return;
+    switch (m.kind) {
+    case MSG_PING: {
+        json_t *out = json_pack("{s:s}", "type", "pong");
+        if (m.ref)
+            json_object_set(out, "ref", m.ref);
+        client_send(c, out);
+        json_decref(out);
+        break;
+    }
+    case MSG_WATCH:
+    case MSG_UNWATCH:
+        on_watch(s, c, &m);
+        break;
+    case MSG_MOVE:
+        live_on_move(s, c, &m);
+        break;
+    case MSG_RESIGN:
+        live_on_resign(s, c, &m);
+        break;
+    case MSG_DRAW:
+        live_on_draw(s, c, &m);
+        break;
+    case MSG_REMATCH:
+        live_on_rematch(s, c, &m);
+        break;
+    case MSG_SETUP:
+        live_on_setup(s, c, &m);
+        break;
+    case MSG_CHAT:
+        chat_message(s, c, &m);
+        break;
+    default:
+        lobby_message(s, c, &m);
+        break;
+    }
 }
 
 void srv_ws_message(void *app, net_conn *conn, const char *text, size_t len)
@@ -562,11 +573,7 @@ static void on_text(srv *s, client *c, const char *text, size_t len)
         json_decref(msg);
         return;
     }
-    const char *type = json_string_value(json_object_get(msg, "type"));
-    if (!type)
-        client_error(c, ref, "missing type");
-    else
-        dispatch(s, c, type, msg, ref);
+    client_dispatch(s, c, msg);
     json_decref(msg);
     srv_check(s);
 }

@@ -222,14 +222,11 @@ static void rwatch_settle(srv *s)
 
 /* --- requests for games of other servers -------------------------------------------- */
 
-static int game_request(const char *type)
+/* 1 if a request of kind k may come from another server: one for a game
+ * this server owns, or to take a seek, challenge or table of its own. */
+static int passed_on(msg_kind k)
 {
-    static const char *const types[] = {"watch", "unwatch", "move",  "resign",
-                                        "draw",  "rematch", "setup", "chat"};
-    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
-        if (strcmp(type, types[i]) == 0)
-            return 1;
-    return 0;
+    return msg_names_game(k) || k == MSG_ACCEPT || k == MSG_SIT || k == MSG_ACCEPT_CHALLENGE;
 }
 
 /* A seek's server: seek ids are numbered from the server's id << 32. */
@@ -261,21 +258,21 @@ static int wait_add(struct cluster *cl, client *c, json_t *msg, int64_t until)
     return 0;
 }
 
-int cluster_forward(srv *s, client *c, const char *type, json_t *msg)
+int cluster_forward(srv *s, client *c, const cmsg *m, json_t *msg)
 {
     struct cluster *cl = s->cl;
     if (!cl || !c->conn)
         return 0;  /* one server alone, or a stand-in's request: here or nowhere */
-    if (game_request(type)) {
-        json_t *id = json_object_get(msg, "game");
-        if (!json_is_integer(id) || live_find(s, json_integer_value(id)))
+    if (msg_names_game(m->kind)) {
+        int64_t game = m->game;
+        if (live_find(s, game))
             return 0;
-        int64_t game = json_integer_value(id), owner = owner_of(cl, game);
+        int64_t owner = owner_of(cl, game);
         if (owner < 0 || owner == cl->me)
             return 0;  /* over (the stored game is answered here), or just adopted */
-        if (strcmp(type, "watch") == 0)
+        if (m->kind == MSG_WATCH)
             rwatch_add(c, game);
-        else if (strcmp(type, "unwatch") == 0)
+        else if (m->kind == MSG_UNWATCH)
             rwatch_del(c, game);
         if (is_alive(cl, owner))
             forward(cl, c, owner, msg);
@@ -284,17 +281,17 @@ int cluster_forward(srv *s, client *c, const char *type, json_t *msg)
             wait_add(cl, c, msg, net_mono_ms() + SRV_FORWARD_WAIT_MS);
         return 1;
     }
-    if (strcmp(type, "accept") == 0 || strcmp(type, "sit") == 0) {
-        json_t *id = json_object_get(msg, "seek");
-        int64_t to = json_is_integer(id) ? seek_server(json_integer_value(id)) : cl->me;
+    if (m->kind == MSG_ACCEPT || m->kind == MSG_SIT) {
+        /* a table is a seek of more sides: its id names its server alike */
+        int64_t to = seek_server(m->kind == MSG_SIT ? m->table : m->seek);
         if (to == cl->me || !is_alive(cl, to))
             return 0;
         forward(cl, c, to, msg);
         return 1;
     }
-    if (strcmp(type, "accept_challenge") == 0) {
-        const char *token = json_string_value(json_object_get(msg, "token"));
-        for (int i = 0; token && i < cl->nlobbies; i++) {
+    if (m->kind == MSG_ACCEPT_CHALLENGE) {
+        const char *token = m->text;
+        for (int i = 0; i < cl->nlobbies; i++) {
             size_t k;
             json_t *t;
             json_array_foreach(cl->lobbies[i].tokens, k, t)
@@ -476,14 +473,16 @@ static void arrived(void *app, const char *text, size_t len)
         alive_refresh(cl);  /* a server that joined since the last beat */
     if (strcmp(k, "req") == 0 && json_is_object(body) && is_alive(cl, from)) {
         uint64_t rid = (uint64_t)json_integer_value(json_object_get(m, "c"));
-        const char *type = json_string_value(json_object_get(body, "type"));
-        client *c = proxy_find(cl, from, rid);
-        if (!c)
-            c = proxy_make(cl, from, rid, json_object_get(m, "who"),
-                           json_string_value(json_object_get(m, "addr")));
-        if (c && type &&
-            (game_request(type) || strcmp(type, "accept") == 0 || strcmp(type, "sit") == 0 ||
-             strcmp(type, "accept_challenge") == 0))
+        cmsg req;
+        char err[200];
+        client *c = NULL;
+        if (msg_parse(body, &req, err, sizeof err) == 0 && passed_on(req.kind)) {
+            c = proxy_find(cl, from, rid);
+            if (!c)
+                c = proxy_make(cl, from, rid, json_object_get(m, "who"),
+                               json_string_value(json_object_get(m, "addr")));
+        }
+        if (c)
             client_dispatch(s, c, body);
     } else if (strcmp(k, "out") == 0 && json_is_object(body)) {
         client *c = client_find(s, (uint64_t)json_integer_value(json_object_get(m, "c")));

@@ -36,9 +36,9 @@ void cluster_leave(srv *s);
 /* Stops the beat, sends what the bus holds, and frees (srv_stop). */
 void cluster_free(srv *s);
 
-/* 1 if c's request (of type `type`) is for another server and went there,
- * or waits for its game's new server; 0 to run it here. */
-int cluster_forward(srv *s, client *c, const char *type, json_t *msg);
+/* 1 if c's request m (read from msg) is for another server and went
+ * there, or waits for its game's new server; 0 to run it here. */
+int cluster_forward(srv *s, client *c, const cmsg *m, json_t *msg);
 /* client_send for a stand-in client: msg to its connection on its server. */
 void cluster_send(client *c, json_t *msg);
 /* A client of this server closed: the stand-ins it had elsewhere go. */

@@ -23,17 +23,16 @@
 
 /* The live game a request names, which the client plays; NULL after
  * telling the client why not. */
-static live *my_game(srv *s, client *c, json_t *msg, json_t *ref, unsigned *mine)
+static live *my_game(srv *s, client *c, const cmsg *m, unsigned *mine)
 {
-    json_t *id = json_object_get(msg, "game");
-    live *g = json_is_integer(id) ? live_find(s, json_integer_value(id)) : NULL;
+    live *g = live_find(s, m->game);
     if (!g) {
-        client_error(c, ref, "no such live game");
+        client_error(c, m->ref, "no such live game");
         return NULL;
     }
     *mine = live_sides_of(g, c);
     if (!*mine) {
-        client_error(c, ref, "you do not play in game %lld", (long long)g->id);
+        client_error(c, m->ref, "you do not play in game %lld", (long long)g->id);
         return NULL;
     }
     return g;
@@ -53,31 +52,23 @@ static int in_play(live *g, client *c, json_t *ref)
     return 1;
 }
 
-void live_on_move(srv *s, client *c, json_t *msg)
+void live_on_move(srv *s, client *c, const cmsg *m)
 {
-    json_t *ref = json_object_get(msg, "ref");
+    json_t *ref = m->ref;
     unsigned mine;
-    live *g = my_game(s, c, msg, ref, &mine);
-    if (!g)
-        return;
-    const char *text = json_string_value(json_object_get(msg, "move"));
-    json_t *ply = json_object_get(msg, "ply");
-    if (!text || !json_is_integer(ply)) {
-        client_error(c, ref, "a move needs game, ply (integer) and move (text)");
-        return;
-    }
-    if (!in_play(g, c, ref))
+    live *g = my_game(s, c, m, &mine);
+    if (!g || !in_play(g, c, ref))
         return;
     int stm = live_to_move(g);
     if (!(mine & (1u << stm))) {
         client_error(c, ref, "not your turn");
         return;
     }
-    if (json_integer_value(ply) != g->nmoves) {
+    if (m->ply != g->nmoves) {
         client_error(c, ref, "stale move: the game is at ply %d", g->nmoves);
         return;
     }
-    live_apply_move(s, g, stm, text, c, ref);
+    live_apply_move(s, g, stm, m->text, c, ref);
 }
 
 /* The team that wins when `side` gives up a two-sided game: the other. */
@@ -106,27 +97,22 @@ static void resign_side(srv *s, live *g, client *c, json_t *ref, int side, game_
     live_commit(s, g, m, clock, side == stm, c, ref, "resignation");
 }
 
-void live_on_resign(srv *s, client *c, json_t *msg)
+void live_on_resign(srv *s, client *c, const cmsg *m)
 {
-    json_t *ref = json_object_get(msg, "ref");
+    json_t *ref = m->ref;
     unsigned mine;
-    live *g = my_game(s, c, msg, ref, &mine);
+    live *g = my_game(s, c, m, &mine);
     if (!g)
         return;
     if (g->over || g->ending) {
         client_error(c, ref, "the game is over");
         return;
     }
-    json_t *sd = json_object_get(msg, "side");
-    int side = -1;
-    if (sd) {
-        json_int_t v = json_is_integer(sd) ? json_integer_value(sd) : -1;
-        if (v < 0 || v >= g->v->nsides || !(mine & (1u << v))) {
-            client_error(c, ref, "side: one of the sides you play (%d-%d in turn order)", 0,
-                         g->v->nsides - 1);
-            return;
-        }
-        side = (int)v;
+    int side = m->side;
+    if (side >= 0 && (side >= g->v->nsides || !(mine & (1u << side)))) {
+        client_error(c, ref, "side: one of the sides you play (%d-%d in turn order)", 0,
+                     g->v->nsides - 1);
+        return;
     }
     if (g->setting_up) {
         /* leaving before the game began: it never happened, for nobody's rating */
@@ -136,26 +122,26 @@ void live_on_resign(srv *s, client *c, json_t *msg)
     const game_ops *ops = g->v->ops;
     int stm = live_to_move(g);
     if (ops->resign) {
-        game_move m = GAME_MOVE_NONE;
+        game_move mv = GAME_MOVE_NONE;
         game_error ge = { "" };
         if (side >= 0) {
-            if (ops->resign(g->pos, side, &m, &ge) != 0) {
+            if (ops->resign(g->pos, side, &mv, &ge) != 0) {
                 client_error(c, ref, "%s", ge.msg);
                 return;
             }
         } else {
             /* the side to move if it is theirs, else their first side still in */
-            if ((mine & (1u << stm)) && ops->resign(g->pos, stm, &m, &ge) == 0)
+            if ((mine & (1u << stm)) && ops->resign(g->pos, stm, &mv, &ge) == 0)
                 side = stm;
             for (int i = 0; side < 0 && i < g->v->nsides; i++)
-                if ((mine & (1u << i)) && ops->resign(g->pos, i, &m, &ge) == 0)
+                if ((mine & (1u << i)) && ops->resign(g->pos, i, &mv, &ge) == 0)
                     side = i;
             if (side < 0) {
                 client_error(c, ref, "none of your sides is still in game %lld", (long long)g->id);
                 return;
             }
         }
-        resign_side(s, g, c, ref, side, m);
+        resign_side(s, g, c, ref, side, mv);
         return;
     }
     if (g->v->nsides != 2) {
@@ -171,11 +157,11 @@ void live_on_resign(srv *s, client *c, json_t *msg)
 /* A draw needs the offer of every person still in, and no bot still in
  * (bots never take offers); sides out (resigned, their King taken) have
  * no say. */
-void live_on_draw(srv *s, client *c, json_t *msg)
+void live_on_draw(srv *s, client *c, const cmsg *cm)
 {
-    json_t *ref = json_object_get(msg, "ref");
+    json_t *ref = cm->ref;
     unsigned mine;
-    live *g = my_game(s, c, msg, ref, &mine);
+    live *g = my_game(s, c, cm, &mine);
     if (!g || !in_play(g, c, ref))
         return;
     unsigned in = 0, people = 0;
@@ -204,11 +190,11 @@ void live_on_draw(srv *s, client *c, json_t *msg)
     json_decref(m);
 }
 
-void live_on_rematch(srv *s, client *c, json_t *msg)
+void live_on_rematch(srv *s, client *c, const cmsg *cm)
 {
-    json_t *ref = json_object_get(msg, "ref");
+    json_t *ref = cm->ref;
     unsigned mine;
-    live *g = my_game(s, c, msg, ref, &mine);
+    live *g = my_game(s, c, cm, &mine);
     if (!g)
         return;
     if (!g->over) {

@@ -149,30 +149,24 @@ void setup_resume(srv *s, live *g)
         setup_begin_play(s, g);  /* the server stopped between the last setup and play */
 }
 
-void live_on_setup(srv *s, client *c, json_t *msg)
+void live_on_setup(srv *s, client *c, const cmsg *m)
 {
-    json_t *ref = json_object_get(msg, "ref");
-    json_t *id = json_object_get(msg, "game");
-    live *g = json_is_integer(id) ? live_find(s, json_integer_value(id)) : NULL;
+    json_t *ref = m->ref;
+    live *g = live_find(s, m->game);
     if (!g) {
         client_error(c, ref, "no such live game");
         return;
     }
     unsigned mine = live_sides_of(g, c);
-    const char *text = json_string_value(json_object_get(msg, "setup"));
-    json_t *sd = json_object_get(msg, "side");
-    int side = mine && !(mine & (mine - 1)) ? __builtin_ctz(mine) : -1;
-    if (sd && json_is_integer(sd))
-        side = json_integer_value(sd) >= 0 && json_integer_value(sd) < GAME_MAX_SIDES
-                   ? (int)json_integer_value(sd)
-                   : -1;
+    const char *text = m->text;
+    int side = m->side;
+    if (side < 0 && mine && !(mine & (mine - 1)))
+        side = __builtin_ctz(mine);  /* one side played: the side need not be named */
     char err[200];
     if (!mine)
         client_error(c, ref, "you do not play in game %lld", (long long)g->id);
     else if (!g->setting_up || g->over || g->ending)
         client_error(c, ref, "the game is not in its setup phase");
-    else if (!text)
-        client_error(c, ref, "a setup needs game and setup (text)");
     else if (side < 0 || side >= g->v->nsides || !(mine & (1u << side)))
         client_error(c, ref, "name a side you play (side)");
     else if (g->ready & (1u << side))
@@ -183,12 +177,12 @@ void live_on_setup(srv *s, client *c, json_t *msg)
             client_error(c, ref, "%s", err);
             return;
         }
-        json_t *m = json_pack("{s:s, s:I, s:i}", "type", "setup_ok", "game", (json_int_t)g->id,
-                              "side", side);
+        json_t *ok = json_pack("{s:s, s:I, s:i}", "type", "setup_ok", "game", (json_int_t)g->id,
+                               "side", side);
         if (ref)
-            json_object_set(m, "ref", ref);
-        client_send(c, m);
-        json_decref(m);
+            json_object_set(ok, "ref", ref);
+        client_send(c, ok);
+        json_decref(ok);
         if (all)
             setup_begin_play(s, g);
     }

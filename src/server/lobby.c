@@ -234,123 +234,22 @@ static int may_seek(srv *s, client *c, json_t *ref)
     return lobby_may_create(s, c, ref);
 }
 
-/* Reads the settings of seek, challenge, play_bot, local and table. */
-int settings_parse(srv *s, json_t *msg, game_settings *set, char *err, size_t errlen)
-{
-    (void)s;
-    memset(set, 0, sizeof *set);
-    const char *variant = json_string_value(json_object_get(msg, "variant"));
-    if (!variant) {
-        snprintf(err, errlen, "missing variant");
-        return -1;
-    }
-    set->v = game_variant_find(variant);
-    if (!set->v) {
-        snprintf(err, errlen, "unknown variant '%.40s'", variant);
-        return -1;
-    }
-    json_t *b = json_object_get(msg, "base_ms"), *i = json_object_get(msg, "inc_ms"),
-           *l = json_object_get(msg, "move_limit"), *r = json_object_get(msg, "rated");
-    if ((b && !json_is_integer(b)) || (i && !json_is_integer(i)) ||
-        (l && !json_is_integer(l)) || (r && !json_is_boolean(r))) {
-        snprintf(err, errlen, "base_ms, inc_ms and move_limit must be integers, rated a boolean");
-        return -1;
-    }
-    set->base_ms = b ? json_integer_value(b) : 300000;
-    set->inc_ms = i ? json_integer_value(i) : 0;
-    set->rated = r ? json_is_true(r) : 0;
-    if (set->base_ms < 0 || set->base_ms > SRV_MAX_BASE_MS || set->inc_ms < 0 ||
-        set->inc_ms > SRV_MAX_INC_MS || (set->base_ms == 0 && set->inc_ms != 0)) {
-        snprintf(err, errlen, "clock out of range (base 0-%lld ms, increment 0-%lld ms)",
-                 (long long)SRV_MAX_BASE_MS, (long long)SRV_MAX_INC_MS);
-        return -1;
-    }
-    set->move_limit = 0;
-    const game_option *limit = NULL;
-    for (const game_option *o = set->v->options; o && o->name; o++)
-        if (strcmp(o->name, "MoveLimit") == 0)
-            limit = o;
-    if (limit) {
-        json_int_t ml = l ? json_integer_value(l) : limit->offered ? limit->offer_def : limit->def;
-        int ok = ml >= limit->min && ml <= limit->max;
-        if (ok && limit->offered) {
-            ok = 0;
-            for (const int *o = limit->offered; *o >= 0; o++)
-                ok |= *o == ml;
-        }
-        if (!ok) {
-            char list[120] = "";
-            size_t used = 0;
-            for (const int *o = limit->offered; o && *o >= 0 && used < sizeof list - 16; o++)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%d",
-                                         used ? ", " : "", *o);
-            if (limit->offered)
-                snprintf(err, errlen, "move_limit must be one of %s", list);
-            else
-                snprintf(err, errlen, "move_limit must be %d-%d", limit->min, limit->max);
-            return -1;
-        }
-        set->move_limit = (int)ml;
-    } else if (l && json_integer_value(l) != 0) {
-        snprintf(err, errlen, "%s has no move limit", set->v->name);
-        return -1;
-    }
-    if (set->rated && !set->v->rated) {
-        snprintf(err, errlen, "%s is never rated", set->v->title);
-        return -1;
-    }
-    /* the variant's other settings, by name: {"GameType": 2} */
-    set->nopts = 0;
-    json_t *opts = json_object_get(msg, "options");
-    if (opts && !json_is_object(opts)) {
-        snprintf(err, errlen, "options must be an object of settings");
-        return -1;
-    }
-    const char *key;
-    json_t *val;
-    json_object_foreach(opts, key, val) {
-        const game_option *o = set->v->options;
-        while (o && o->name && (strcmp(o->name, key) != 0 || strcmp(key, "MoveLimit") == 0))
-            o++;
-        if (!o || !o->name) {
-            snprintf(err, errlen, "%s has no setting '%.40s'", set->v->title, key);
-            return -1;
-        }
-        if (!json_is_integer(val) || json_integer_value(val) < o->min ||
-            json_integer_value(val) > o->max) {
-            snprintf(err, errlen, "%s must be %d-%d", o->name, o->min, o->max);
-            return -1;
-        }
-        if (set->nopts == SRV_MAX_OPTIONS) {
-            snprintf(err, errlen, "at most %d settings", SRV_MAX_OPTIONS);
-            return -1;
-        }
-        set->opts[set->nopts].name = o->name;
-        set->opts[set->nopts].value = (int)json_integer_value(val);
-        set->nopts++;
-    }
-    return 0;
-}
-
 /* The settings of a client's request, or -1 after telling it why not. */
-static int client_settings(srv *s, client *c, json_t *msg, json_t *ref, game_settings *set)
+static int guest_rated(client *c, const cmsg *m)
 {
-    char err[160];
-    if (settings_parse(s, msg, set, err, sizeof err) != 0) {
-        client_error(c, ref, "%s", err);
-        return -1;
-    }
-    if (set->rated && c->me.guest) {
-        client_error(c, ref, "sign in to play rated games");
-        return -1;
+    if (m->set.rated && c->me.guest) {
+        client_error(c, m->ref, "sign in to play rated games");
+        return 1;
     }
     return 0;
 }
 
-static void on_seek(srv *s, client *c, json_t *msg, json_t *ref, int challenge)
+static void on_seek(srv *s, client *c, const cmsg *m)
 {
-    game_settings set;
-    if (client_settings(s, c, msg, ref, &set) != 0)
+    json_t *ref = m->ref;
+    int challenge = m->kind == MSG_CHALLENGE;
+    game_settings set = m->set;
+    if (guest_rated(c, m))
         return;
     if (set.v->nsides != 2) {
         client_error(c, ref, "%s is played at a table (see `table`)", set.v->title);
@@ -371,14 +270,14 @@ static void on_seek(srv *s, client *c, json_t *msg, json_t *ref, int challenge)
         random_token(k->token, 16);
     k->next = s->seeks;
     s->seeks = k;
-    json_t *m = challenge
+    json_t *out = challenge
         ? json_pack("{s:s, s:s, s:I}", "type", "challenge_created", "token", k->token, "seek",
                     (json_int_t)k->id)
         : json_pack("{s:s, s:I}", "type", "seek_created", "seek", (json_int_t)k->id);
     if (ref)
-        json_object_set(m, "ref", ref);
-    client_send(c, m);
-    json_decref(m);
+        json_object_set(out, "ref", ref);
+    client_send(c, out);
+    json_decref(out);
     if (!challenge)
         lobby_changed(s);
 }
@@ -414,15 +313,14 @@ static void take_seek(srv *s, client *c, seek *k, json_t *ref)
     lobby_changed(s);
 }
 
-static void on_accept(srv *s, client *c, json_t *msg, json_t *ref, int by_token)
+static void on_accept(srv *s, client *c, const cmsg *m)
 {
+    json_t *ref = m->ref;
     seek *k;
-    if (by_token) {
-        const char *token = json_string_value(json_object_get(msg, "token"));
-        k = token ? seek_find(s, 0, token) : NULL;
+    if (m->kind == MSG_ACCEPT_CHALLENGE) {
+        k = seek_find(s, 0, m->text);
     } else {
-        json_t *id = json_object_get(msg, "seek");
-        k = json_is_integer(id) ? seek_find(s, json_integer_value(id), NULL) : NULL;
+        k = seek_find(s, m->seek, NULL);
         if (k && (k->token[0] || k->nseats))
             k = NULL;  /* challenges are taken by token only, tables by `sit` */
     }
@@ -433,12 +331,11 @@ static void on_accept(srv *s, client *c, json_t *msg, json_t *ref, int by_token)
     take_seek(s, c, k, ref);
 }
 
-static void on_cancel(srv *s, client *c, json_t *msg, json_t *ref)
+static void on_cancel(srv *s, client *c, const cmsg *m)
 {
-    json_t *id = json_object_get(msg, "seek");
-    seek *k = json_is_integer(id) ? seek_find(s, json_integer_value(id), NULL) : NULL;
+    seek *k = seek_find(s, m->seek, NULL);
     if (!k || k->owner != c->id) {
-        client_error(c, ref, "no such seek of yours");
+        client_error(c, m->ref, "no such seek of yours");
         return;
     }
     int lobby = !k->token[0];
@@ -478,14 +375,14 @@ static int table_start(srv *s, const seek *k, client *by, json_t *ref)
 
 /* table {variant, options, base_ms, inc_ms, move_limit, seats: ["me" |
  * "open" | a bot's name, one per side]} */
-static void on_table(srv *s, client *c, json_t *msg, json_t *ref)
+static void on_table(srv *s, client *c, const cmsg *m)
 {
-    game_settings set;
-    if (client_settings(s, c, msg, ref, &set) != 0)
+    json_t *ref = m->ref;
+    game_settings set = m->set;
+    if (guest_rated(c, m))
         return;
-    json_t *seats = json_object_get(msg, "seats");
     int n = set.v->nsides;
-    if (!json_is_array(seats) || (int)json_array_size(seats) != n) {
+    if (m->nseats != n) {
         client_error(c, ref, "seats: a list of %d entries (\"me\", \"open\" or a bot's name)",
                      n);
         return;
@@ -498,14 +395,14 @@ static void on_table(srv *s, client *c, json_t *msg, json_t *ref)
     k0.nseats = n;
     int mine = 0, open = 0;
     for (int i = 0; i < n; i++) {
-        const char *what = json_string_value(json_array_get(seats, (size_t)i));
-        const ident *robot = what ? bot_by_name(s, what) : NULL;
-        if (what && strcmp(what, "me") == 0) {
+        const char *what = m->seats[i];
+        const ident *robot = bot_by_name(s, what);
+        if (strcmp(what, "me") == 0) {
             k0.seated[i] = 1;
             k0.who[i] = c->me;
             k0.sitter[i] = c->id;
             mine++;
-        } else if (what && strcmp(what, "open") == 0) {
+        } else if (strcmp(what, "open") == 0) {
             open++;
         } else if (robot && bot_spec_can_play(robot->spec, set.v)) {
             k0.seated[i] = 1;
@@ -539,24 +436,24 @@ static void on_table(srv *s, client *c, json_t *msg, json_t *ref)
     }
     k->next = s->seeks;
     s->seeks = k;
-    json_t *m = json_pack("{s:s, s:I}", "type", "table_created", "table", (json_int_t)k->id);
+    json_t *out = json_pack("{s:s, s:I}", "type", "table_created", "table", (json_int_t)k->id);
     if (ref)
-        json_object_set(m, "ref", ref);
-    client_send(c, m);
-    json_decref(m);
+        json_object_set(out, "ref", ref);
+    client_send(c, out);
+    json_decref(out);
     lobby_changed(s);
 }
 
 /* sit {table, seat} */
-static void on_sit(srv *s, client *c, json_t *msg, json_t *ref)
+static void on_sit(srv *s, client *c, const cmsg *m)
 {
-    json_t *id = json_object_get(msg, "table"), *seat = json_object_get(msg, "seat");
-    seek *k = json_is_integer(id) ? seek_find(s, json_integer_value(id), NULL) : NULL;
+    json_t *ref = m->ref;
+    seek *k = seek_find(s, m->table, NULL);
     if (!k || !k->nseats) {
         client_error(c, ref, "no such table");
         return;
     }
-    json_int_t i = json_is_integer(seat) ? json_integer_value(seat) : -1;
+    int i = m->side;
     if (i < 0 || i >= k->nseats || k->seated[i]) {
         client_error(c, ref, "that seat is not open");
         return;
@@ -580,14 +477,14 @@ static void on_sit(srv *s, client *c, json_t *msg, json_t *ref)
 
 /* --- games against a bot, and on one device ----------------------------------------- */
 
-static void on_play_bot(srv *s, client *c, json_t *msg, json_t *ref)
+static void on_play_bot(srv *s, client *c, const cmsg *m)
 {
-    game_settings set;
+    json_t *ref = m->ref;
+    game_settings set = m->set;
     char err[160];
-    if (client_settings(s, c, msg, ref, &set) != 0)
+    if (guest_rated(c, m))
         return;
-    const char *name = json_string_value(json_object_get(msg, "bot"));
-    const ident *robot = name ? bot_by_name(s, name) : NULL;
+    const ident *robot = bot_by_name(s, m->text);
     if (!robot) {
         client_error(c, ref, "unknown bot (see /api/bots)");
         return;
@@ -596,16 +493,11 @@ static void on_play_bot(srv *s, client *c, json_t *msg, json_t *ref)
         client_error(c, ref, "%s does not play %s", robot->name, set.v->title);
         return;
     }
-    json_t *sd = json_object_get(msg, "side");
-    json_int_t side = json_is_integer(sd) ? json_integer_value(sd) : -1;
-    if ((sd && !json_is_integer(sd)) || side < -1 || side > 1) {
-        client_error(c, ref, "side must be 0, 1 or -1");
-        return;
-    }
+    int side = m->side;
     if (!lobby_may_create(s, c, ref))
         return;
     if (side < 0)
-        side = (json_int_t)rng_below(&s->rng, 2);
+        side = (int)rng_below(&s->rng, 2);
     ident players[GAME_MAX_SIDES];
     memset(players, 0, sizeof players);
     players[side] = c->me;
@@ -620,13 +512,11 @@ static void on_play_bot(srv *s, client *c, json_t *msg, json_t *ref)
     lobby_changed(s);
 }
 
-static void on_local(srv *s, client *c, json_t *msg, json_t *ref)
+static void on_local(srv *s, client *c, const cmsg *m)
 {
-    game_settings set;
+    json_t *ref = m->ref;
+    game_settings set = m->set;  /* never rated: one device (the message has no `rated`) */
     char err[160];
-    json_object_set_new(msg, "rated", json_false());  /* one device: never rated */
-    if (client_settings(s, c, msg, ref, &set) != 0)
-        return;
     if (!lobby_may_create(s, c, ref))
         return;
     ident players[GAME_MAX_SIDES];
@@ -641,34 +531,44 @@ static void on_local(srv *s, client *c, json_t *msg, json_t *ref)
     live_watch(s, g, c);
 }
 
-int lobby_message(srv *s, client *c, const char *type, json_t *msg, json_t *ref)
+int lobby_message(srv *s, client *c, const cmsg *m)
 {
-    if (strcmp(type, "seek") == 0)
-        on_seek(s, c, msg, ref, 0);
-    else if (strcmp(type, "challenge") == 0)
-        on_seek(s, c, msg, ref, 1);
-    else if (strcmp(type, "cancel") == 0)
-        on_cancel(s, c, msg, ref);
-    else if (strcmp(type, "accept") == 0)
-        on_accept(s, c, msg, ref, 0);
-    else if (strcmp(type, "accept_challenge") == 0)
-        on_accept(s, c, msg, ref, 1);
-    else if (strcmp(type, "play_bot") == 0)
-        on_play_bot(s, c, msg, ref);
-    else if (strcmp(type, "local") == 0)
-        on_local(s, c, msg, ref);
-    else if (strcmp(type, "table") == 0)
-        on_table(s, c, msg, ref);
-    else if (strcmp(type, "sit") == 0)
-        on_sit(s, c, msg, ref);
-    else if (strcmp(type, "lobby") == 0) {
+    switch (m->kind) {
+    case MSG_SEEK:
+    case MSG_CHALLENGE:
+        on_seek(s, c, m);
+        break;
+    case MSG_CANCEL:
+        on_cancel(s, c, m);
+        break;
+    case MSG_ACCEPT:
+    case MSG_ACCEPT_CHALLENGE:
+        on_accept(s, c, m);
+        break;
+    case MSG_PLAY_BOT:
+        on_play_bot(s, c, m);
+        break;
+    case MSG_LOCAL:
+        on_local(s, c, m);
+        break;
+    case MSG_TABLE:
+        on_table(s, c, m);
+        break;
+    case MSG_SIT:
+        on_sit(s, c, m);
+        break;
+    case MSG_LOBBY: {
         c->lobby = 1;
-        json_t *m = lobby_now(s);
-        client_send(c, m);
-        json_decref(m);
-    } else if (strcmp(type, "unlobby") == 0)
+        json_t *out = lobby_now(s);
+        client_send(c, out);
+        json_decref(out);
+        break;
+    }
+    case MSG_UNLOBBY:
         c->lobby = 0;
-    else
+        break;
+    default:
         return 0;
+    }
     return 1;
 }

@@ -52,6 +52,7 @@
 #include "../store/community.h"
 #include "../store/store.h"
 #include "clock.h"
+#include "msg.h"
 #include "net.h"
 #include "quota.h"
 #include "workers.h"
@@ -72,8 +73,6 @@
 #define SRV_SESSION_MS (30LL * 24 * 3600 * 1000)
 #define SRV_GUEST_SESSION_MS (7LL * 24 * 3600 * 1000)
 #define SRV_PURGE_MS (3600LL * 1000)  /* guests nobody can use are removed this often */
-#define SRV_MAX_BASE_MS (3LL * 3600 * 1000)
-#define SRV_MAX_INC_MS (60LL * 1000)
 #define SRV_MAX_BOTS 64
 #define SRV_MAX_ORIGINS 8
 
@@ -177,21 +176,6 @@ struct client {
     client *prev, *next; /* every client */
     client *hnext;       /* chain of the id table */
 };
-
-/* Settings of a new game. */
-#define SRV_MAX_OPTIONS 4
-
-typedef struct game_settings {
-    const game_variant *v;
-    int64_t base_ms, inc_ms;
-    int move_limit;
-    int rated;
-    int nopts;           /* the variant's other settings ("GameType": 2) */
-    struct {
-        const char *name;  /* the variant's option name (static) */
-        int value;
-    } opts[SRV_MAX_OPTIONS];
-} game_settings;
 
 typedef struct seek {
     int64_t id;
@@ -370,9 +354,8 @@ json_t *lobby_mine(srv *s, json_t **tokens);
 json_t *lobby_now(srv *s);
 json_t *bots_json(srv *s);
 const ident *bot_by_name(srv *s, const char *name);
-int settings_parse(srv *s, json_t *msg, game_settings *set, char *err, size_t errlen);
-/* Requests of the lobby; 1 if type was one of them. */
-int lobby_message(srv *s, client *c, const char *type, json_t *msg, json_t *ref);
+/* Requests of the lobby (seek .. unlobby); 1 if m was one of them. */
+int lobby_message(srv *s, client *c, const cmsg *m);
 /* A client is gone: its seeks and seats go with it. */
 void lobby_client_gone(srv *s, client *c);
 void seeks_free_all(srv *s);
@@ -447,8 +430,8 @@ void support_http(srv *s, net_http *h, const net_request *req, const char *path)
 /* moderation.c: /api/reports, /api/mod/..., /api/admin/... */
 void moderation_http(srv *s, net_http *h, const net_request *req, const char *path);
 /* chat.c */
-/* Requests of the chat; 1 if type was one of them. */
-int chat_message(srv *s, client *c, const char *type, json_t *msg, json_t *ref);
+/* A chat line sent (`chat`). */
+void chat_message(srv *s, client *c, const cmsg *m);
 /* The chat a client sees of a game ({room, lines}), or NULL if the game
  * has none for it. */
 json_t *chat_json(srv *s, live *g, const client *to);
@@ -478,12 +461,12 @@ json_t *live_summary(const live *g);
 void live_watch(srv *s, live *g, client *c);
 void live_unwatch(live *g, client *c);
 /* live_requests.c */
-void live_on_move(srv *s, client *c, json_t *msg);
-void live_on_resign(srv *s, client *c, json_t *msg);
-void live_on_draw(srv *s, client *c, json_t *msg);
-void live_on_rematch(srv *s, client *c, json_t *msg);
+void live_on_move(srv *s, client *c, const cmsg *m);
+void live_on_resign(srv *s, client *c, const cmsg *m);
+void live_on_draw(srv *s, client *c, const cmsg *m);
+void live_on_rematch(srv *s, client *c, const cmsg *m);
 /* live_setup.c */
-void live_on_setup(srv *s, client *c, json_t *msg);
+void live_on_setup(srv *s, client *c, const cmsg *m);
 /* live.c */
 void live_player_left(srv *s, int64_t player);
 void live_player_back(srv *s, int64_t player);

@@ -1,5 +1,6 @@
-/* fuzz_settings.c -- libFuzzer target for settings_parse (lobby.c), which
- * reads the settings of seek, challenge, play_bot, local and table.
+/* fuzz_settings.c -- libFuzzer target for msg_parse (msg.c), the one parse
+ * of a client's message, and for settings_parse, its part that reads the
+ * settings of seek, challenge, play_bot, local and table.
  *
  * The input's first byte chooses how the rest is read: even, as JSON text
  * (parsed as the server parses a WebSocket message); odd, as choices that
@@ -14,7 +15,10 @@
  * they say what the message said (or its defaults). When it refuses the
  * message: there is a reason, and made valid UTF-8 as client_error makes
  * it (text_utf8: the reason quotes input cut at a byte count) it is valid
- * UTF-8, which a JSON error needs.
+ * UTF-8, which a JSON error needs. msg_parse, given the same message:
+ * when it takes it, the kind is the message's type, every field is one the
+ * kind lists, and a kind that makes a game has settings as above; when it
+ * refuses, it says why in UTF-8 as above.
  *
  * A first byte of 0x7f..0xff with bit 1 set (mod 4 == 2 or 3, above 0x7e)
  * instead gives the rest to text_utf8 alone: the result must be valid
@@ -139,6 +143,17 @@ static json_t *build(rd *r)
         }
         json_object_set_new(m, "options", o);
     }
+    /* a type, for msg_parse: the kinds that make a game, with what else they need */
+    static const char *const types[] = {"seek", "challenge", "local", "play_bot", "table",
+                                        "move"};
+    unsigned t = u8(r);
+    if (t < sizeof types / sizeof *types) {
+        json_object_set_new(m, "type", json_string(types[t]));
+        if (strcmp(types[t], "play_bot") == 0)
+            json_object_set_new(m, "bot", json_string("bot-random"));
+        if (strcmp(types[t], "table") == 0)
+            json_object_set_new(m, "seats", json_pack("[s,s,s,s]", "me", "open", "open", "open"));
+    }
     return m;
 }
 
@@ -214,6 +229,52 @@ static void check_ok(json_t *msg, const game_settings *set)
     }
 }
 
+static void check_reason(json_t *msg, const char *who, char *err, size_t size)
+{
+    size_t n = strnlen(err, size);
+    if (n == size || n == 0)
+        fake_fail("%s refused without a reason", who);
+    text_utf8(err);
+    if (!fake_utf8_ok(err, strlen(err))) {
+        char *text = json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII);
+        fake_fail("%s's reason is not UTF-8 even after text_utf8, so client_error cannot "
+                  "send it: \"%s\" for %s",
+                  who, err, text ? text : "?");
+    }
+}
+
+/* The whole message through msg_parse. */
+static void check_msg(json_t *msg)
+{
+    cmsg m;
+    char err[200];
+    memset(&m, 0x5a, sizeof m);
+    memset(err, 0x5a, sizeof err);
+    int rc = msg_parse(msg, &m, err, sizeof err);
+    if (rc != 0) {
+        if (rc != -1)
+            fake_fail("msg_parse returned %d", rc);
+        check_reason(msg, "msg_parse", err, sizeof err);
+        return;
+    }
+    const char *type = json_string_value(json_object_get(msg, "type"));
+    if (!type || !msg_name(m.kind) || strcmp(type, msg_name(m.kind)) != 0)
+        fake_fail("msg_parse took type %s as kind %d", type ? type : "(none)", (int)m.kind);
+    int n;
+    const msg_field *f = msg_fields(m.kind, &n);
+    const char *key;
+    json_t *v;
+    json_object_foreach(msg, key, v) {
+        int i = 0;
+        while (i < n && strcmp(f[i].name, key) != 0)
+            i++;
+        if (i == n)
+            fake_fail("msg_parse took field '%s', which %s has not", key, type);
+    }
+    if (json_object_get(msg, "variant"))
+        check_ok(msg, &m.set);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!W.s)
@@ -247,26 +308,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!msg)
             return 0;
     }
+    check_msg(msg);
     game_settings set;
     memset(&set, 0x5a, sizeof set);
     char err[160];
     memset(err, 0x5a, sizeof err);
-    int rc = settings_parse(W.s, msg, &set, err, sizeof err);
+    int rc = settings_parse(msg, &set, err, sizeof err);
     if (rc == 0) {
         check_ok(msg, &set);
     } else {
         if (rc != -1)
             fake_fail("settings_parse returned %d", rc);
-        size_t n = strnlen(err, sizeof err);
-        if (n == sizeof err || n == 0)
-            fake_fail("settings_parse refused without a reason");
-        text_utf8(err);
-        if (!fake_utf8_ok(err, strlen(err))) {
-            char *text = json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII);
-            fake_fail("settings_parse's reason is not UTF-8 even after text_utf8, so "
-                      "client_error cannot send it: \"%s\" for %s",
-                      err, text ? text : "?");
-        }
+        check_reason(msg, "settings_parse", err, sizeof err);
     }
     json_decref(msg);
     return 0;

@@ -3,7 +3,7 @@
 #   build/fuzz/fuzz_http      HTTP requests to the API (api.c, account.c, records.c)
 #   build/fuzz/fuzz_ws        WebSocket clients playing, watching, leaving (clients.c,
 #                             lobby.c, live*.c), with the clock moved and workers run
-#   build/fuzz/fuzz_settings  settings_parse (lobby.c)
+#   build/fuzz/fuzz_settings  msg_parse and settings_parse (msg.c)
 #
 # They link the server without its net, its threads and its main (net.c
 # and any other src/server/net*.c, such as net_frames.c's recv(); workers.c;

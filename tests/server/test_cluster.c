@@ -131,6 +131,39 @@ static void test_seek_on_one_server_accepted_on_another(void **state)
     ws_close(b);
 }
 
+/* A Keeps & Moats table opened on one server, its open seats taken by
+ * players on the two others: the game starts, and every sitter is shown it. */
+static void test_table_on_one_server_seats_taken_on_others(void **state)
+{
+    (void)state;
+    need_pg();
+    char ca[80], cb[80], cc[80];
+    ws_conn *a = player_on(0, "table_ann", ca), *b = player_on(1, "table_ben", cb);
+    ws_conn *c = player_on(2, "table_cat", cc);
+    send_fmt(a, "{\"type\":\"table\",\"variant\":\"keeps-moats\",\"options\":{\"GameType\":2},"
+                "\"seats\":[\"me\",\"open\",\"bot-capture\",\"open\"]}");
+    json_t *tc = ws_expect(a, "table_created", WAIT);
+    assert_non_null(tc);
+    json_int_t table = jint(tc, "table");
+    json_decref(tc);
+    send_fmt(b, "{\"type\":\"sit\",\"table\":%lld,\"seat\":1}", (long long)table);
+    send_fmt(c, "{\"type\":\"sit\",\"table\":%lld,\"seat\":3}", (long long)table);
+    json_t *ga = ws_expect(a, "game", WAIT), *gb = ws_expect(b, "game", WAIT),
+           *gc = ws_expect(c, "game", WAIT);
+    assert_non_null(ga);
+    assert_non_null(gb);
+    assert_non_null(gc);
+    json_int_t game = jint(json_object_get(ga, "game"), "id");
+    assert_int_equal(jint(json_object_get(gb, "game"), "id"), game);
+    assert_int_equal(jint(json_object_get(gc, "game"), "id"), game);
+    json_decref(ga);
+    json_decref(gb);
+    json_decref(gc);
+    ws_close(a);
+    ws_close(b);
+    ws_close(c);
+}
+
 /* Two players on two servers play a rated game to its end; a spectator on
  * a third sees every move and the end; both ratings change. */
 static void test_two_servers_play_a_rated_game_watched_from_a_third(void **state)
@@ -331,6 +364,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seek_on_one_server_accepted_on_another),
+        cmocka_unit_test(test_table_on_one_server_seats_taken_on_others),
         cmocka_unit_test(test_two_servers_play_a_rated_game_watched_from_a_third),
         cmocka_unit_test(test_moderation_reaches_every_server),
         cmocka_unit_test(test_sigkill_owner_another_server_takes_over),

@@ -434,6 +434,34 @@ static void test_bad_input_is_refused_and_changes_nothing(void **state)
     send_fmt(x, "{\"type\":\"seek\",\"variant\":\"rampart\",\"base_ms\":-5}");
     assert_non_null((e = ws_expect(x, "error", WAIT)));
     json_decref(e);
+    /* fields the schema does not list, or of the wrong type, named in the error
+     * (src/server/msg.c): a move with a stray field is not made */
+    static const struct {
+        const char *rest, *word;
+    } stray[] = {
+        {"\"ply\":0,\"promote\":\"q\"", "promote"},
+        {"\"ply\":-1", "ply"},
+        {"\"ply\":\"0\"", "ply"},
+        {"\"ply\":0,\"ref\":1,\"ref2\":2", "ref2"},
+    };
+    for (size_t i = 0; i < sizeof stray / sizeof *stray; i++) {
+        char text[256];  /* not ClientMessages: sent unlogged, as an attacker would */
+        snprintf(text, sizeof text, "{\"type\":\"move\",\"game\":%lld,\"move\":\"%s\",%s}",
+                 (long long)d.game, legal, stray[i].rest);
+        assert_int_equal(ws_send_hostile(first, text), 0);
+        assert_non_null((e = ws_expect(first, "error", WAIT)));
+        assert_non_null(strstr(json_string_value(json_object_get(e, "error")), stray[i].word));
+        json_decref(e);
+    }
+    assert_int_equal(
+        ws_send_hostile(x, "{\"type\":\"local\",\"variant\":\"rampart\",\"rated\":false}"), 0);
+    assert_non_null((e = ws_expect(x, "error", WAIT)));
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "rated"));
+    json_decref(e);
+    assert_int_equal(ws_send_hostile(x, "{\"type\":\"sit\",\"table\":1,\"seat\":4}"), 0);
+    assert_non_null((e = ws_expect(x, "error", WAIT)));
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "seat"));
+    json_decref(e);
 
     /* nothing changed: the game is still at ply 0 with nothing stored */
     char path[64];
