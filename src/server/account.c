@@ -1,6 +1,6 @@
-/* account.c -- who a visitor is: sessions, guests, sign-up, sign-in and
- * sign-out, and whether a request may act for the visitor at all (its
- * Origin).
+/* account.c -- /api/me, sign-up, sign-in and sign-out: the HTTP side of
+ * who a visitor is (identity.c reads sessions, makes guests and checks
+ * Origins for it).
  *
  * Passwords are hashed with Argon2id (libsodium's crypto_pwhash_str, the
  * cost in srv_config) on the hashing pool, never on the loop: the
@@ -22,165 +22,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "http.h"
+#include "identity.h"
 #include "server.h"
 
-#define COOKIE "citadel_session"
 #define KNOWN_PREFIX "signin-from:"
 #define KNOWN_ADDRS 16
 #define MINUTE_MS 60000LL
 #define HOUR_MS 3600000LL
-
-/* --- origins and addresses ------------------------------------------------------- */
-
-void request_addr(srv *s, const net_request *req, char *out, size_t size)
-{
-    const char *peer = req->peer;
-    char last[64] = "";
-    if (s->cfg.proxy[0] && strcmp(req->peer, s->cfg.proxy) == 0 && req->forwarded_for[0]) {
-        /* the proxy appends the address it saw: the last entry */
-        const char *comma = strrchr(req->forwarded_for, ',');
-        const char *p = comma ? comma + 1 : req->forwarded_for;
-        while (*p == ' ')
-            p++;
-        snprintf(last, sizeof last, "%.*s", (int)strcspn(p, " "), p);
-        if (last[0])
-            peer = last;
-    }
-    quota_addr(peer, out, size);
-}
-
-int origin_ok(srv *s, const net_request *req)
-{
-    const char *o = req->origin;
-    if (!o[0])
-        return 1;  /* not sent by a browser on another site's behalf */
-    const char *scheme = s->cfg.behind_tls ? "https://" : "http://";
-    size_t n = strlen(scheme);
-    if (req->host[0] && strncmp(o, scheme, n) == 0 && strcasecmp(o + n, req->host) == 0)
-        return 1;
-    for (int i = 0; i < s->cfg.norigins; i++)
-        if (strcasecmp(o, s->cfg.origins[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* --- sessions and guests ---------------------------------------------------------- */
-
-static void cookie_header(srv *s, char *buf, size_t size, const char *token, int64_t max_ms)
-{
-    const char *secure = s->cfg.behind_tls ? "; Secure" : "";
-    if (token)
-        snprintf(buf, size,
-                 "Set-Cookie: " COOKIE "=%s; Path=/; HttpOnly; SameSite=Lax%s; Max-Age=%lld\r\n",
-                 token, secure, (long long)(max_ms / 1000));
-    else
-        snprintf(buf, size,
-                 "Set-Cookie: " COOKIE "=; Path=/; HttpOnly; SameSite=Lax%s; Max-Age=0\r\n",
-                 secure);
-}
-
-/* The session token of a Cookie header into token (65 bytes), or "". */
-void cookie_token(const char *cookie, char *token)
-{
-    token[0] = 0;
-    for (const char *p = cookie; p && *p;) {
-        while (*p == ' ' || *p == ';')
-            p++;
-        if (strncmp(p, COOKIE "=", sizeof COOKIE) == 0) {
-            p += sizeof COOKIE;
-            size_t n = strcspn(p, "; ");
-            if (n == 64) {
-                memcpy(token, p, 64);
-                token[64] = 0;
-            }
-            return;
-        }
-        p = strchr(p, ';');
-    }
-}
-
-int session_player(srv *s, const char *cookie, ident *out)
-{
-    char token[65];
-    cookie_token(cookie, token);
-    if (!token[0])
-        return -1;
-    int64_t id;
-    store_err e;
-    if (store_session_player(s->st, token, net_wall_ms(), &id, &e) != 0)
-        return -1;
-    return ident_load(s, id, out);
-}
-
-static int session_new(srv *s, int64_t player, int64_t life_ms, char *token)
-{
-    random_token(token, 32);
-    store_err e;
-    int64_t now = net_wall_ms();
-    return store_session_add(s->st, token, player, now, now + life_ms, &e);
-}
-
-int guest_new(srv *s, const char *addr, ident *out, char *token)
-{
-    /* 0, 1 if the address has made its guests for the hour, -1 if the store
-     * refused */
-    char key[96];
-    snprintf(key, sizeof key, "guest:%s", addr);
-    int burst = s->cfg.limits[LIM_GUESTS];
-    int64_t now = net_mono_ms();
-    if (!quota_take(s->quota, key, burst, HOUR_MS, now))
-        return 1;
-    store_err e;
-    for (int tries = 0; tries < 5; tries++) {
-        char hex[7], name[STORE_NAME_MAX + 1];
-        random_token(hex, 3);
-        snprintf(name, sizeof name, "guest-%s", hex);
-        int64_t id;
-        int r = store_player_add(s->st, name, "", 0, 1, "", net_wall_ms(), &id, &e);
-        if (r == STORE_TAKEN)
-            continue;
-        if (r != 0 || session_new(s, id, SRV_GUEST_SESSION_MS, token) != 0)
-            break;
-        return ident_load(s, id, out);
-    }
-    quota_refund(s->quota, key, burst, HOUR_MS, now);  /* nothing was made */
-    return -1;
-}
-
-int guest_allowed(srv *s, const char *addr)
-{
-    char key[96];
-    snprintf(key, sizeof key, "guest:%s", addr);
-    int burst = s->cfg.limits[LIM_GUESTS];
-    return burst <= 0 || quota_tokens(s->quota, key, burst, HOUR_MS, net_mono_ms()) >= 1.0;
-}
-
-void guests_purge(srv *s)
-{
-    /* a guest still connected keeps its row (and so its id) however old its
-     * session: it goes at the first purge after it leaves */
-    size_t n_keep = 0, cap = 0;
-    int64_t *keep = NULL;
-    for (client *c = s->clients; c; c = c->next) {
-        if (!c->me.guest)
-            continue;
-        if (n_keep == cap) {
-            size_t ncap = cap ? 2 * cap : 64;
-            int64_t *k = realloc(keep, ncap * sizeof *k);
-            if (!k) {
-                free(keep);
-                return;          /* no purge this time rather than a wrong one */
-            }
-            keep = k, cap = ncap;
-        }
-        keep[n_keep++] = c->me.id;
-    }
-    store_err e;
-    int n = store_guests_purge(s->st, net_wall_ms(), keep, n_keep, &e);
-    free(keep);
-    if (n < 0)
-        fprintf(stderr, "citadel serve: purging guests: %s\n", e.msg);
-}
 
 /* --- sign up and sign in ------------------------------------------------------------ */
 

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "../store/community.h"
+#include "http.h"
 #include "serve.h"
 #include "server.h"
-
 static int admin_usage(const char *why)
 {
     if (why)

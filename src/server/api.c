@@ -15,9 +15,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "http.h"
 #include "live.h"
+#include "lobby.h"
 #include "server.h"
-
 void reply_json(net_http *h, int status, json_t *body, const char *headers)
 {
     char *text = json_dumps(body, JSON_COMPACT);

@@ -15,9 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live.h"
+#include "chat.h"
+#include "http.h"
+#include "live_inside.h"
 #include "server.h"
-
 #define CHAT_LINES 50          /* lines a `game` message carries, the newest */
 #define CHAT_PERIOD_MS 15000   /* the rate's period: a quarter of chat-per-minute */
 

@@ -20,44 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chat.h"
 #include "cluster.h"
+#include "live.h"
+#include "lobby.h"
 #include "server.h"
-
-void random_token(char *out, size_t bytes)
-{
-    unsigned char raw[64];
-    if (bytes > sizeof raw)
-        bytes = sizeof raw;
-    randombytes_buf(raw, bytes);
-    sodium_bin2hex(out, bytes * 2 + 1, raw, bytes);
-}
-
-json_t *ident_json(const ident *p)
-{
-    return json_pack("{s:I, s:s, s:b, s:b}", "id", (json_int_t)p->id, "name", p->name, "bot",
-                     p->bot, "guest", p->guest);
-}
-
-static void ident_of(const store_player *p, ident *out)
-{
-    memset(out, 0, sizeof *out);
-    out->id = p->id;
-    snprintf(out->name, sizeof out->name, "%s", p->name);
-    out->bot = p->is_bot;
-    out->guest = p->is_guest;
-    snprintf(out->spec, sizeof out->spec, "%s", p->bot_spec);
-}
-
-int ident_load(srv *s, int64_t id, ident *out)
-{
-    store_player p;
-    store_err e;
-    if (store_player_by_id(s->st, id, &p, &e) != 0)
-        return -1;
-    ident_of(&p, out);
-    return 0;
-}
-
 /* --- the table of clients ----------------------------------------------------------- */
 
 static unsigned client_bucket(uint64_t id)

@@ -27,8 +27,10 @@
 #include <unistd.h>
 
 #include "bus.h"
+#include "chat.h"
 #include "cluster.h"
-
+#include "live.h"
+#include "lobby.h"
 #define OWNER_SLOTS 4096  /* games whose owner is remembered (direct-mapped) */
 #define PROXY_BUCKETS 1024
 #define ALIVE_MAX 256     /* servers on one database */

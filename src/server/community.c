@@ -14,21 +14,8 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "http.h"
 #include "server.h"
-
-int request_me(srv *s, const net_request *req, ident *me, store_standing *standing)
-{
-    if (session_player(s, req->cookie, me) != 0)
-        return -1;
-    store_standing st;
-    store_err e;
-    if (store_standing_get(s->st, me->id, &st, &e) != 0 || st.closed)
-        return -1;
-    if (standing)
-        *standing = st;
-    return 0;
-}
-
 /* The length of the UTF-8 character at p (at most n bytes there), or 0 if
  * it is not one (overlong forms, surrogates and beyond U+10FFFF too). */
 static size_t utf8_char(const unsigned char *p, size_t n, unsigned *cp)

@@ -18,9 +18,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "http.h"
 #include "markdown.h"
 #include "server.h"
-
 #define PER_PAGE 20
 #define EDIT_MS (30LL * 60 * 1000)
 #define DAY_MS (24LL * 3600 * 1000)

@@ -40,7 +40,7 @@
 
 #include "../ai/bots.h"
 #include "botpool.h"
-#include "live.h"
+#include "live_inside.h"
 #include "server.h"
 
 static unsigned bucket(int64_t id)

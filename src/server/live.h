@@ -1,95 +1,64 @@
-/* live.h -- what live.c, live_store.c, live_requests.c, live_setup.c,
- * live_json.c and records.c share of a live game's insides; nothing
- * outside those six uses it. */
+/* live.h -- live games as the rest of the server sees them: found by id,
+ * started, watched, asked for moves and ends, listed, and stored games
+ * read back (records.c). Their insides are in live_inside.h.
+ *
+ * A live game is in two places, both kept by live.c alone: its id's hash
+ * chain (lookups) and the list of every game (walks); clients are named in
+ * it by id (server.h).
+ */
 #ifndef CITADEL_LIVE_H
 #define CITADEL_LIVE_H
 
+#include <jansson.h>
+
 #include "server.h"
 
-int live_to_move(const live *g);
-/* The sides client c plays (a bit mask; 0 for a spectator or NULL). */
-unsigned live_sides_of(const live *g, const client *c);
+/* live.c */
+live *live_find(srv *s, int64_t id);
+/* live_store.c: 1 if a write of g is out and msg, c's request for g, now
+ * waits for it (or was refused: too many wait); 0 to run it now. */
+int live_defer(live *g, client *c, json_t *msg);
+/* Starts a game between players (one per side); NULL with err on failure. */
+live *live_start(srv *s, const game_settings *set, const ident *players, char *err,
+                 size_t errlen);
+int live_resume_all(srv *s);
+/* Loads one stored live game and runs it here (a game adopted from a
+ * server that stopped): the game, or NULL if it is here already or could
+ * not be loaded. */
+live *live_resume(srv *s, int64_t id);
+json_t *live_state(live *g, const client *to);
+json_t *live_summary(const live *g);
+void live_watch(srv *s, live *g, client *c);
+void live_unwatch(live *g, client *c);
+/* live_requests.c */
+void live_on_move(srv *s, client *c, const cmsg *m);
+void live_on_resign(srv *s, client *c, const cmsg *m);
+void live_on_draw(srv *s, client *c, const cmsg *m);
+void live_on_rematch(srv *s, client *c, const cmsg *m);
+/* live_setup.c */
+void live_on_setup(srv *s, client *c, const cmsg *m);
+/* live.c */
+void live_player_left(srv *s, int64_t player);
+void live_player_back(srv *s, int64_t player);
+int live_sweep(srv *s);  /* the number of finished games freed */
+json_t *live_list(srv *s, int max);
+/* Ids of the live games a player plays in (to resume after reconnecting). */
+json_t *live_of_player(srv *s, int64_t player);
+/* Live games a player plays in now; those with a bot on another side. */
+int live_count_of_player(srv *s, int64_t player, int *with_bots);
+/* Live games with a bot in them, server-wide. */
+int live_count_with_bots(srv *s);
+void live_free_all(srv *s);
+/* The record of a stored game as text (malloc'd), or NULL. */
+char *record_text(srv *s, int64_t id, char *err, size_t errlen);
+/* A stored game as `to` sees it (NULL: a spectator), as live_state. */
+json_t *game_json_stored(srv *s, int64_t id, const client *to, char *err, size_t errlen);
+/* Every position of a game, the start first (for reviewing); a hidden
+ * game's only once it is over. NULL with *status 404 or 403 and err. */
+json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen);
 
-json_t *live_clocks_json(const live *g);
-/* The position as `to` may see it: its side's view in hidden games. */
-json_t *live_position_json(const live *g, const client *to);
-json_t *live_legal_json(const live *g);
-json_t *live_material_json(const live *g);
 /* What legal move m of pos does (game_ops.effects) as the schema's
  * Effects, or NULL for games without effects. */
 json_t *live_effects_json(const game_variant *v, const void *pos, game_move m);
-/* Keeps what legal move m of g's position (not made yet) does, as g->last. */
-void live_note_effects(live *g, game_move m);
-/* The squares whose pieces stand attacked now, or NULL where the game
- * has no such list (game_ops.threats). */
-json_t *live_threats_json(const live *g);
-json_t *live_sides_json(const live *g, unsigned mask);
-/* Sends msg to every watcher; with_position: each gets its own position
- * (hidden games) and the mover its legal moves. Watchers no longer
- * connected are dropped from the list. */
-void live_broadcast(live *g, json_t *msg, int with_position);
-/* The same, but `special` (if not NULL) gets `mine` instead of msg. */
-void live_broadcast_to(live *g, json_t *msg, int with_position, const client *special,
-                       json_t *mine);
-
-/* A stored game rebuilt in memory (moves replayed), or NULL with err; free
- * it with live_free unless it is put in the server's table. */
-live *live_load(srv *s, int64_t id, char *err, size_t errlen);
-void live_free(live *g);
-
-/* live.c, for live_requests.c */
-/* 1 if `side` still plays: always, but in games where a side may resign
- * and leave the others playing (game.h resign), not once it is out. */
-int live_side_in(const live *g, int side);
-/* Plays `text` for `side`, the side to move: checks that it is one of the
- * legal moves, charges the clock, stores, then makes and tells. Returns 0
- * if the move was made; -2 if it is not legal; -1 if it was not made for
- * another reason (the clock, the store). A client's error goes back to it
- * with ref. */
-int live_apply_move(srv *s, live *g, int side, const char *text, client *from, json_t *ref);
-/* Stores a move the game has checked (a legal move, or a resignation of
- * any side), then makes it and tells every watcher; `from` (if not NULL)
- * gets its copy with ref. `clock` is the side to move's clock after it,
- * stored with it; turn_ends: the side to move's turn ends with it (the
- * next turn begins now; else the turn and its clock go on). Returns 0, or
- * -1 after telling `from` that the `what` ("move") could not be stored. */
-int live_commit(srv *s, live *g, game_move m, int64_t clock, int turn_ends, client *from,
-                json_t *ref, const char *what);
-/* Ends the game: winner is a team or -1 (a draw). The store writes the
- * result and the rating changes in one transaction, and only then is
- * everyone told. If the store refuses, nothing changes: `from` (a player
- * who asked, or NULL) is told that the `what` could not be stored; an end
- * nobody asked for waits (g->ending) and is tried again later. */
-void live_end(srv *s, live *g, int status, int winner, const char *reason, client *from,
-              json_t *ref, const char *what);
-/* Ends the game as the game's rule on flags says for `side` (reason
- * "time" or "abandoned"), or tries again later if the store refuses. */
-void live_end_by_clock(srv *s, live *g, int side, const char *reason);
-
-/* live_store.c: a game's writes wait for each other. When a write is
- * done, live_after_write runs the requests that waited for it
- * (live_defer, server.h), arms the game's timer and wakes its bot. */
-void live_after_write(srv *s, live *g);
-void live_deferred_free(live *g);
-
-/* live.c, for live_setup.c */
-/* Sets the game's timer for the next thing that can end it (or retry). */
-void live_arm(live *g);
-/* If a bot is to move, sends it to think. */
-void live_kick_bot(srv *s, live *g);
-int live_set_limit(const game_variant *v, void *pos, int limit);
-/* Ends the game once the store has taken the end; if it does not, the
- * game waits (no move is taken) and the end is tried again later. */
-void live_end_or_retry(srv *s, live *g, int status, int winner, const char *reason);
-/* A store write failed: try again in SRV_RETRY_MS. */
-void live_retry_later(live *g);
-
-/* live_setup.c, for live.c */
-int live_all_ready(const live *g);
-void setup_key(const live *g, int side, char *buf, size_t size);
-void setup_bots(srv *s, live *g);
-void setup_begin_play(srv *s, live *g);
-/* A game resumed in its setup phase: the setups stored so far come back. */
-void setup_resume(srv *s, live *g);
 
 #endif

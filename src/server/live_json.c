@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live.h"
+#include "chat.h"
+#include "live_inside.h"
 #include "server.h"
-
 /* --- JSON ---------------------------------------------------------------------- */
 
 /* Clocks as they stand now: the side to move's is running. */

@@ -18,9 +18,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "live.h"
+#include "live_inside.h"
+#include "lobby.h"
 #include "server.h"
-
 /* The live game a request names, which the client plays; NULL after
  * telling the client why not. */
 static live *my_game(srv *s, client *c, const cmsg *m, unsigned *mine)

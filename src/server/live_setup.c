@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live.h"
+#include "live_inside.h"
 #include "server.h"
 
 void setup_key(const live *g, int side, char *buf, size_t size)

@@ -20,10 +20,10 @@
 #include <string.h>
 
 #include "../base/elo.h"
-#include "live.h"
+#include "live_inside.h"
+#include "lobby.h"
 #include "server.h"
 #include "writer.h"
-
 /* --- requests that wait for a write ------------------------------------------------- */
 
 struct deferred {

@@ -18,8 +18,9 @@
 
 #include "../ai/bots.h"
 #include "cluster.h"
+#include "live.h"
+#include "lobby.h"
 #include "server.h"
-
 /* --- the lobby as JSON ------------------------------------------------------------ */
 
 static json_t *seek_json(const seek *k)

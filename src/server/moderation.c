@@ -14,9 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chat.h"
 #include "cluster.h"
+#include "http.h"
 #include "server.h"
-
 #define PAGE 20
 #define MAX_MUTE_MINUTES 525600
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "live.h"
+#include "live_inside.h"
 #include "server.h"
 
 json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen)

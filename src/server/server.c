@@ -16,9 +16,11 @@
 #include "../ai/bots.h"
 #include "botpool.h"
 #include "cluster.h"
+#include "http.h"
+#include "live_inside.h"
+#include "lobby.h"
 #include "mail.h"
 #include "server.h"
-
 #define SWEEP_MS 30000
 
 /* --- bots' accounts ------------------------------------------------------------ */

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "http.h"
 #include "mail.h"
 #include "server.h"
-
 #define PAGE 20
 #define MAX_MESSAGES 200
 
