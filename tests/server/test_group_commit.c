@@ -189,11 +189,54 @@ static void test_two_ends_at_once_rate_one_after_the_other(void **state)
     ws_close(r);
 }
 
+/* A connection's messages sent before the server has read its session
+ * (on the reader, slowed down here like the writer) wait, and run in order
+ * after its hello; the 17th before the hello closes the connection. */
+static void test_messages_before_the_hello_wait_in_order(void **state)
+{
+    (void)state;
+    char cookie[80];
+    guest(cookie);
+    ws_conn *c = ws_connect(HOST, server.port, "/ws", cookie, NULL);
+    assert_non_null(c);
+    for (int i = 1; i <= 3; i++)
+        send_fmt(c, "{\"type\":\"ping\",\"ref\":%d}", i);
+    int hello = 0, next = 1;
+    while (next <= 3) {
+        json_t *m = ws_recv_json(c, WAIT);
+        assert_non_null(m);
+        const char *type = json_string_value(json_object_get(m, "type"));
+        if (strcmp(type, "hello") == 0) {
+            hello = 1;
+        } else if (strcmp(type, "pong") == 0) {
+            assert_true(hello);  /* nothing is answered before the hello */
+            assert_int_equal(jint(m, "ref"), next);
+            next++;
+        }
+        json_decref(m);
+    }
+    ws_close(c);
+    if (!delayed)
+        skip();  /* without the delay the session is read before 17 can arrive */
+    c = ws_connect(HOST, server.port, "/ws", cookie, NULL);
+    assert_non_null(c);
+    for (int i = 1; i <= 17; i++)
+        send_fmt(c, "{\"type\":\"ping\",\"ref\":%d}", i);
+    json_t *m;
+    while ((m = ws_recv_json(c, WAIT)) != NULL) {
+        assert_string_not_equal(json_string_value(json_object_get(m, "type")), "pong");
+        json_decref(m);
+    }
+    assert_true(ws_is_closed(c));
+    ws_close(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resign_behind_a_move_waits_for_it),
         cmocka_unit_test(test_two_ends_at_once_rate_one_after_the_other),
+        cmocka_unit_test(test_messages_before_the_hello_wait_in_order),
     };
     return cmocka_run_group_tests(tests, start, stop);
 }
