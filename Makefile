@@ -8,6 +8,7 @@
 #   make bench      the search fingerprint, and perft speed from the Classic start
 #   make fuzz       build the libFuzzer targets
 #   make load       build the server's load generator (tools/load)
+#   make wasm       the games as WebAssembly for the page (build/wasm/engine.wasm)
 #
 # Each build lives in its own folder under build/, so tiers never mix objects.
 
@@ -50,7 +51,7 @@ debug_CFLAGS   := -O1 -g -DCITADEL_DEBUG -DCITADEL_FAULTS
 asan_CFLAGS    := -O1 -g -DCITADEL_DEBUG -DCITADEL_FAULTS -fsanitize=address,undefined \
                   -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all release debug asan release-tests debug-tests asan-tests test run bench fuzz fuzz-fast load clean
+.PHONY: all release debug asan release-tests debug-tests asan-tests test run bench fuzz fuzz-fast load wasm clean
 all: release
 
 define BUILD
@@ -119,6 +120,25 @@ build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*/*.h src/*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(STD) -g -O1 -DCITADEL_DEBUG -fsanitize=fuzzer,address,undefined \
 	    $< $(SRC_LIB) -o $@ $(LIBS)
+
+# The games compiled to WebAssembly (clang's wasm32-wasi target with Debian's
+# wasi-libc and wasm32 compiler-rt), the page's engine (src/wasm/engine.h);
+# web/build.mjs copies it into web/dist. engine_cli is the same code built
+# natively, for tests/wasm/compare.mjs to hold the two builds equal. SIMD
+# (-msimd128) is in every browser since 2021.
+WASMCC   ?= clang
+WASM_SRC := src/wasm/engine.c $(wildcard src/base/*.c) $(wildcard src/games/*.c) \
+            $(wildcard src/games/*/*.c) src/ai/search.c $(GEN_NET)
+build/wasm/engine.wasm: $(WASM_SRC) $(wildcard src/*/*.h src/*/*/*.h)
+	@mkdir -p $(dir $@)
+	$(WASMCC) --target=wasm32-wasi -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -O3 -msimd128 \
+	    -mexec-model=reactor -Isrc $(WASM_SRC) -o $@
+build/wasm/engine_cli: tests/wasm/engine_cli.c src/wasm/engine.c src/wasm/engine.h \
+        build/release/libcitadel.a
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) -O2 -Isrc tests/wasm/engine_cli.c src/wasm/engine.c \
+	    build/release/libcitadel.a -o $@ $(LIBS)
+wasm: build/wasm/engine.wasm build/wasm/engine_cli
 
 # The server's own fuzz targets (HTTP, WebSocket dispatch, settings) build
 # against a fake net and fake workers: tests/fuzz/server.mk.

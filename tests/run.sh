@@ -11,6 +11,8 @@
 #                HTTP and WebSocket (tests/server), release and sanitizer builds:
 #                playing, under attack, a short soak, store faults
 #   integration  the built `citadel` driven as a subprocess
+#   wasm         the games compiled to WebAssembly for the page, against the
+#                same C built natively (tests/wasm)
 #   web          the page type-checked and built, then browser tests in
 #                Chromium against a real server (tests/browser)
 #   fuzz         libFuzzer targets on the position, move and UCI parsers and on
@@ -186,6 +188,25 @@ note "integration (ASan + UBSan build)"
 for t in tests/integration/test_*.sh; do
     CITADEL=build/asan/citadel TIER=asan bash "$t"
 done
+
+# --- the engines as WebAssembly ------------------------------------------------
+# The games compiled for the page (build/wasm/engine.wasm, read through its
+# TypeScript wrapper) against the same C built natively: random games of
+# every variant, every answer equal (tests/wasm/compare.mjs).
+note "engines as WebAssembly"
+if build wasm; then
+    out=$(timeout 600 node tests/wasm/compare.mjs 2>&1)
+    rc=$?
+    echo "$out" | grep -E '^(ok|FAIL) ' | sed 's/^/wasm: /'
+    okn=$(echo "$out" | grep -c '^ok ')
+    badn=$(echo "$out" | grep -c '^FAIL ')
+    for _ in $(seq 1 "$okn"); do record pass "wasm"; done
+    for _ in $(seq 1 "$badn"); do record fail "wasm"; done
+    if [ $rc -ne 0 ] && [ "$badn" -eq 0 ]; then
+        echo "$out" | tail -n 40
+        record fail "wasm:crashed"
+    fi
+fi
 
 # --- the web page ------------------------------------------------------------
 # Type-checked, bundled, then driven in Debian's Chromium (playwright-core)

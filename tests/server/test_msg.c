@@ -321,7 +321,8 @@ static void test_refusals(void **state)
     refused_text("{\"type\":7}", "type must be a string");
     refused_text("{\"type\":\"castle\"}", "unknown message type 'castle'");
     refused_text("{\"type\":\"move\",\"game\":1,\"ply\":0}", "missing move");
-    refused_text("{\"type\":\"move\",\"game\":1,\"ply\":0,\"move\":\"a\",\"promote\":1}", "promote");
+    refused_text("{\"type\":\"move\",\"game\":1,\"ply\":0,\"move\":\"a\",\"promote\":1}",
+                 "promote");
     refused_text("{\"type\":\"seek\",\"variant\":\"chess\"}", "unknown variant 'chess'");
     refused_text("{\"type\":\"seek\",\"variant\":\"rampart\",\"base_ms\":-1}", "clock");
     refused_text("{\"type\":\"seek\",\"variant\":\"rampart\",\"base_ms\":0,\"inc_ms\":5}", "clock");

@@ -1,16 +1,17 @@
 /* geom.c -- the K1 board: squares, zones, neighbours and Zobrist keys.
  *
- * Invariant: the tables are built exactly once, under pthread_once, before
- * any caller sees them, and are never written again; readers need no locks.
+ * Invariant: the tables are built exactly once, under run_once (base/once.h),
+ * before any caller sees them, and are never written again; readers need no
+ * locks.
  *
  * The 145 squares are the diamond |file - i| + |row - 9| <= 8. The 9x9
  * square e5-m13 is the Battlefield; what lies south of it is White's
  * territory (row 4 the Moat, rows 1-3 the Keep), north Black's, west Red's,
  * east Blue's.
  */
-#include <pthread.h>
 #include <stdlib.h>
 
+#include "../../base/once.h"
 #include "../../base/rng.h"
 #include "keeps_moats.h"
 
@@ -20,7 +21,7 @@ static const int knight_df[8] = { 1, 2, 2, 1, -1, -2, -2, -1 };
 static const int knight_dr[8] = { 2, 1, -1, -2, -2, -1, 1, 2 };
 
 static km_geom geom;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static once_t once = ONCE_INIT;
 
 static int exists(int f, int r)
 {
@@ -108,7 +109,7 @@ static void build(void)
 
 const km_geom *km_geom_get(void)
 {
-    pthread_once(&once, build);
+    run_once(&once, build);
     return &geom;
 }
 

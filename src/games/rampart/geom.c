@@ -1,11 +1,12 @@
 /* geom.c -- board geometry tables and Zobrist keys.
  *
- * Invariant: every table is built exactly once, under pthread_once, before
- * any caller sees it, and is never written again; readers need no locks.
+ * Invariant: every table is built exactly once, under run_once (base/once.h),
+ * before any caller sees it, and is never written again; readers need no
+ * locks.
  */
-#include <pthread.h>
 
 #include "../../base/bits.h"
+#include "../../base/once.h"
 #include "../../base/rng.h"
 #include "rampart.h"
 
@@ -13,7 +14,7 @@ static const int dir_df[8] = { 0, 1, 1, -1, 0, -1, -1, 1 };  /* N NE E NW S SW W
 static const int dir_dr[8] = { 1, 1, 0, 1, -1, -1, 0, -1 };
 
 static rp_geom geoms[RP_MAX_W + 1][RP_MAX_H + 1];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static once_t once = ONCE_INIT;
 
 static uint64_t sq_if(int w, int h, int f, int r)
 {
@@ -83,7 +84,7 @@ const rp_geom *rp_geom_get(int w, int h)
 {
     if (w < RP_MIN_W || w > RP_MAX_W || h < RP_MIN_H || h > RP_MAX_H || w * h > 64)
         return NULL;
-    pthread_once(&once, init);
+    run_once(&once, init);
     return &geoms[w][h];
 }
 

@@ -19,16 +19,16 @@
  *   ...     2*H   hidden biases, times RN_QA
  *   ...     4*H   output weights, times RN_QB, side to move's half first
  *
- * Invariant: the embedded file is checked once (pthread_once) and never
- * written; rn_for hands out nets only from a file rn_check accepted.
+ * Invariant: the embedded file is checked once (run_once, base/once.h) and
+ * never written; rn_for hands out nets only from a file rn_check accepted.
  */
 #include "nnue.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../base/bits.h"
+#include "../../base/once.h"
 
 #define HEADER 64
 #define NET_HEADER 64
@@ -192,10 +192,10 @@ int rn_features(const rp_pos *pos, int persp, int *out)
 }
 
 static struct {
-    pthread_once_t once;
+    once_t once;
     rn_net nets[RN_MAX_NETS];
     int count;
-} embedded = { PTHREAD_ONCE_INIT, { { 0 } }, 0 };
+} embedded = { ONCE_INIT, { { 0 } }, 0 };
 
 static void load_embedded(void)
 {
@@ -210,7 +210,7 @@ static void load_embedded(void)
 
 const rn_net *rn_for(const rp_pos *pos)
 {
-    pthread_once(&embedded.once, load_embedded);
+    run_once(&embedded.once, load_embedded);
     for (int i = 0; i < embedded.count; i++)
         if (embedded.nets[i].w == pos->g->w && embedded.nets[i].h == pos->g->h)
             return &embedded.nets[i];

@@ -1,0 +1,337 @@
+/* engine.c -- the games through game.h, for the page (engine.h).
+ *
+ * Invariant: a slot holds a position of its variant that game.h made or
+ * moved (start, parse, make, view), or nothing (v NULL); every function
+ * checks its slot and its text before touching either, so no argument the
+ * page passes can make it read or write outside its slots and its buffer.
+ */
+#include "engine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../ai/search.h"
+#include "../games/game.h"
+
+static struct slot {
+    const game_variant *v;
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+} slots[ENG_SLOTS];
+
+static char buf[ENG_BUF];
+
+char *eng_buf(void)
+{
+    return buf;
+}
+
+static struct slot *slot_at(int i)
+{
+    if (i < 0 || i >= ENG_SLOTS || !slots[i].v) {
+        snprintf(buf, sizeof buf, "no position in slot %d", i);
+        return NULL;
+    }
+    return &slots[i];
+}
+
+static int fail(const game_error *e)
+{
+    snprintf(buf, sizeof buf, "%s", e->msg);
+    return -1;
+}
+
+/* The argument in the buffer, NUL-terminated within it. */
+static const char *arg(void)
+{
+    buf[sizeof buf - 1] = 0;
+    return buf;
+}
+
+/* Appends to out (used bytes so far in *n) as snprintf does; the text is
+ * cut at the buffer's end, which no answer reaches. */
+static void add(char *out, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void add(char *out, size_t *n, const char *fmt, ...)
+{
+    if (*n >= ENG_BUF - 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(out + *n, ENG_BUF - *n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        *n += (size_t)k < ENG_BUF - *n ? (size_t)k : ENG_BUF - 1 - *n;
+}
+
+int eng_variants(void)
+{
+    static char out[ENG_BUF];
+    size_t n = 0;
+    for (const game_variant *const *v = game_variants(); *v; v++)
+        add(out, &n, "%s %d %d %d %s\n", (*v)->name, (*v)->nsides, (*v)->hidden, (*v)->rated,
+            (*v)->family);
+    memcpy(buf, out, n + 1);
+    return (int)n;
+}
+
+int eng_set(int i, unsigned seed)
+{
+    if (i < 0 || i >= ENG_SLOTS) {
+        snprintf(buf, sizeof buf, "no slot %d", i);
+        return -1;
+    }
+    char name[64];
+    const char *text = arg();
+    size_t len = strcspn(text, " ");
+    if (len == 0 || len >= sizeof name) {
+        snprintf(buf, sizeof buf, "want a variant's name");
+        return -1;
+    }
+    memcpy(name, text, len);
+    name[len] = 0;
+    const game_variant *v = game_variant_find(name);
+    if (!v) {
+        snprintf(buf, sizeof buf, "unknown variant '%.40s'", name);
+        return -1;
+    }
+    const char *position = text + len + (text[len] == ' ');
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    game_error e;
+    if (!position[0])
+        v->ops->start(v, pos, seed);
+    else if (v->ops->parse(v, pos, position, &e) != 0)
+        return fail(&e);
+    slots[i].v = v;
+    memcpy(slots[i].pos, pos, v->ops->pos_size);
+    buf[0] = 0;
+    return 0;
+}
+
+int eng_copy(int from, int to)
+{
+    struct slot *s = slot_at(from);
+    if (!s)
+        return -1;
+    if (to < 0 || to >= ENG_SLOTS) {
+        snprintf(buf, sizeof buf, "no slot %d", to);
+        return -1;
+    }
+    if (to != from)
+        slots[to] = *s;
+    buf[0] = 0;
+    return 0;
+}
+
+int eng_format(int i)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    size_t n = s->v->ops->format(s->pos, buf, sizeof buf);
+    return n < sizeof buf ? (int)n : (int)sizeof buf - 1;
+}
+
+int eng_side_to_move(int i)
+{
+    struct slot *s = slot_at(i);
+    return s ? s->v->ops->side_to_move(s->pos) : -1;
+}
+
+int eng_moves(int i)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    static game_move list[GAME_MAX_MOVES];
+    static char out[ENG_BUF];
+    int k = s->v->ops->moves(s->pos, list);
+    size_t n = 0;
+    out[0] = 0;
+    for (int m = 0; m < k; m++) {
+        char text[32];
+        s->v->ops->format_move(s->pos, list[m], text, sizeof text);
+        add(out, &n, "%s%s", m ? " " : "", text);
+    }
+    memcpy(buf, out, n + 1);
+    return (int)n;
+}
+
+/* The move in the buffer, checked legal in slot s's position. */
+static int read_move(struct slot *s, game_move *m)
+{
+    game_error e;
+    if (s->v->ops->parse_move(s->pos, arg(), m, &e) != 0)
+        return fail(&e);
+    return 0;
+}
+
+int eng_play(int i)
+{
+    struct slot *s = slot_at(i);
+    game_move m;
+    if (!s || read_move(s, &m) != 0)
+        return -1;
+    _Alignas(16) unsigned char undo[GAME_POS_MAX];
+    s->v->ops->make(s->pos, m, undo);
+    buf[0] = 0;
+    return 0;
+}
+
+int eng_result(int i)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    game_result r = s->v->ops->result(s->pos);
+    int n = snprintf(buf, sizeof buf, "%d %d %s", r.over, r.over ? r.winner : -1,
+                     r.over && r.reason && r.reason[0] ? r.reason : "-");
+    return n;
+}
+
+int eng_set_option(int i, int value)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    char name[64];
+    const char *text = arg();
+    size_t len = strnlen(text, sizeof name);
+    if (len == sizeof name) {
+        snprintf(buf, sizeof buf, "no such setting");
+        return -1;
+    }
+    memcpy(name, text, len + 1);
+    game_error e;
+    if (s->v->ops->set_option(s->pos, name, value, &e) != 0)
+        return fail(&e);
+    buf[0] = 0;
+    return 0;
+}
+
+int eng_view(int from, int side, int to)
+{
+    struct slot *s = slot_at(from);
+    if (!s)
+        return -1;
+    if (to < 0 || to >= ENG_SLOTS || side < -1 || side >= s->v->nsides) {
+        snprintf(buf, sizeof buf, "no slot %d, or no side %d", to, side);
+        return -1;
+    }
+    _Alignas(16) unsigned char view[GAME_POS_MAX];
+    if (s->v->ops->view)
+        s->v->ops->view(s->pos, side, view);
+    else
+        memcpy(view, s->pos, s->v->ops->pos_size);
+    slots[to].v = s->v;
+    memcpy(slots[to].pos, view, s->v->ops->pos_size);
+    buf[0] = 0;
+    return 0;
+}
+
+int eng_describe(int i)
+{
+    struct slot *s = slot_at(i);
+    game_move m;
+    if (!s || read_move(s, &m) != 0)
+        return -1;
+    if (!s->v->ops->describe) {
+        buf[0] = 0;
+        return 0;
+    }
+    char out[256];
+    s->v->ops->describe(s->pos, m, out, sizeof out);
+    return snprintf(buf, sizeof buf, "%s", out);
+}
+
+int eng_effects(int i)
+{
+    struct slot *s = slot_at(i);
+    game_move m;
+    if (!s || read_move(s, &m) != 0)
+        return -1;
+    static game_effects fx;
+    memset(&fx, 0, sizeof fx);
+    if (s->v->ops->effects)
+        s->v->ops->effects(s->pos, m, &fx);
+    static char out[ENG_BUF];
+    size_t n = 0;
+    add(out, &n, "%s %s", fx.from[0] ? fx.from : "-", fx.to[0] ? fx.to : "-");
+    for (int k = 0; k < fx.ncaptured && k < GAME_EFFECT_SQUARES; k++)
+        add(out, &n, " x %s", fx.captured[k]);
+    for (int k = 0; k < fx.nremoved && k < GAME_EFFECT_SQUARES; k++)
+        add(out, &n, " r %s", fx.removed[k]);
+    if (fx.combat)
+        add(out, &n, " c %s %s %d", fx.attacker, fx.defender, fx.lost);
+    memcpy(buf, out, n + 1);
+    return (int)n;
+}
+
+int eng_threats(int i)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    static char sq[256][GAME_SQUARE_NAME];
+    int k = s->v->ops->threats ? s->v->ops->threats(s->pos, sq, 256) : 0;
+    size_t n = 0;
+    static char out[ENG_BUF];
+    out[0] = 0;
+    for (int j = 0; j < k; j++)
+        add(out, &n, "%s%s", j ? " " : "", sq[j]);
+    memcpy(buf, out, n + 1);
+    return (int)n;
+}
+
+/* --- analysis ------------------------------------------------------------------------ */
+
+static searcher *analyser;  /* one, kept between calls: what it learnt helps the next */
+static size_t analyser_mb;
+
+int eng_search(int i, int depth, int movetime_ms, int hash_mb)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    if (s->v->nsides != 2 || s->v->hidden) {
+        snprintf(buf, sizeof buf, "%s is not analysed by the two-sided search", s->v->name);
+        return -1;
+    }
+    if (depth < 0 || depth > SEARCH_MAX_PLY || movetime_ms < 0 ||
+        (depth == 0 && movetime_ms == 0) || hash_mb < 1 || hash_mb > 256) {
+        snprintf(buf, sizeof buf, "want a depth (1-%d) or a time, and 1-256 MB of hash",
+                 SEARCH_MAX_PLY);
+        return -1;
+    }
+    if (!analyser || analyser_mb != (size_t)hash_mb) {
+        if (analyser)
+            search_free(analyser);
+        analyser = search_new((size_t)hash_mb);
+        analyser_mb = (size_t)hash_mb;
+        if (!analyser) {
+            snprintf(buf, sizeof buf, "out of memory");
+            return -1;
+        }
+    }
+    search_clear(analyser);
+    search_set_level(analyser, SEARCH_LEVELS, 1);
+    search_limits lim = { .depth = depth, .movetime = movetime_ms, .time = { -1, -1 } };
+    static search_report rep;
+    game_move best = search_run(analyser, s->v, s->pos, &lim, NULL, NULL, NULL, &rep);
+    static char out[ENG_BUF];
+    size_t n = 0;
+    char text[32] = "-";
+    if (best)
+        s->v->ops->format_move(s->pos, best, text, sizeof text);
+    add(out, &n, "%s %d %d %llu", text, rep.score, rep.depth, (unsigned long long)rep.nodes);
+    /* the principal variation, played out on a copy to write each move */
+    _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
+    memcpy(pos, s->pos, s->v->ops->pos_size);
+    for (int k = 0; k < rep.pvlen && k < SEARCH_MAX_PLY; k++) {
+        s->v->ops->format_move(pos, rep.pv[k], text, sizeof text);
+        add(out, &n, " %s", text);
+        s->v->ops->make(pos, rep.pv[k], undo);
+    }
+    memcpy(buf, out, n + 1);
+    return (int)n;
+}

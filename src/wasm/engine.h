@@ -1,0 +1,65 @@
+/* engine.h -- the games as the page uses them (engine.c): compiled to
+ * WebAssembly into web/dist (the Makefile's `wasm`), and natively for the
+ * test that holds the two builds to the same answers (tests/wasm).
+ *
+ * A position lives in one of ENG_SLOTS slots, named by its number. Text
+ * goes in and out through one buffer (eng_buf, ENG_BUF bytes): a caller
+ * writes a NUL-terminated argument there and calls; a function that
+ * answers with text writes it there, NUL-terminated, and returns its
+ * length, or -1 with the reason there instead. No function allocates;
+ * nothing is kept between calls but the slots.
+ *
+ * Text answers, each a line of fields apart by single spaces:
+ *   eng_variants      one line per variant: name sides hidden rated family
+ *   eng_moves         the legal moves in the game's notation
+ *   eng_result        "over winner reason" ("0 -1 -" while it goes on)
+ *   eng_effects       "from to" then "x SQ" per capture, "r SQ" per removal
+ *                     (a piece that left the board another way), "c ATT DEF
+ *                     LOST" for a combat of hidden ranks; "-" for no square
+ *   eng_threats       the squares whose pieces stand attacked
+ *   eng_search        "BEST SCORE DEPTH NODES PV..." (BEST "-" when the game
+ *                     is over; SCORE for the side to move, as `citadel bench`)
+ */
+#ifndef CITADEL_WASM_ENGINE_H
+#define CITADEL_WASM_ENGINE_H
+
+#define ENG_SLOTS 64
+#define ENG_BUF 65536
+
+#ifdef __wasi__
+#define ENG_EXPORT(name) __attribute__((export_name(#name)))
+#else
+#define ENG_EXPORT(name)
+#endif
+
+ENG_EXPORT(eng_buf) char *eng_buf(void);
+ENG_EXPORT(eng_variants) int eng_variants(void);
+/* Slot `slot` takes variant (the buffer holds "VARIANT POSITION", the
+ * position empty for the variant's start, `seed` choosing among several
+ * starts); 0, or -1. */
+ENG_EXPORT(eng_set) int eng_set(int slot, unsigned seed);
+/* Slot `to` becomes a copy of slot `from`; 0, or -1. */
+ENG_EXPORT(eng_copy) int eng_copy(int from, int to);
+ENG_EXPORT(eng_format) int eng_format(int slot);
+ENG_EXPORT(eng_side_to_move) int eng_side_to_move(int slot);
+ENG_EXPORT(eng_moves) int eng_moves(int slot);
+/* Plays the move in the buffer if it is legal; 0, or -1. */
+ENG_EXPORT(eng_play) int eng_play(int slot);
+ENG_EXPORT(eng_result) int eng_result(int slot);
+/* The setting NAME (in the buffer) of the slot's position set to value. */
+ENG_EXPORT(eng_set_option) int eng_set_option(int slot, int value);
+/* Slot `to` becomes what side (-1: a spectator) may see of slot `from`. */
+ENG_EXPORT(eng_view) int eng_view(int from, int side, int to);
+/* What the legal move in the buffer does, in words (eng_describe; "" when
+ * nothing beyond the move) and as structure (eng_effects). */
+ENG_EXPORT(eng_describe) int eng_describe(int slot);
+ENG_EXPORT(eng_effects) int eng_effects(int slot);
+ENG_EXPORT(eng_threats) int eng_threats(int slot);
+/* The two-sided search of `citadel bench` and `citadel uci` (src/ai/search.h,
+ * its strongest level) on the slot's position: to `depth` plies, or for
+ * movetime_ms, with hash_mb megabytes of table; the table is cleared first,
+ * so equal calls give equal answers. Games of more sides or hidden pieces
+ * are refused for now. */
+ENG_EXPORT(eng_search) int eng_search(int slot, int depth, int movetime_ms, int hash_mb);
+
+#endif

@@ -1,0 +1,212 @@
+// compare.mjs -- the games' WebAssembly build (build/wasm/engine.wasm, through
+// the page's own wrapper web/src/engine/engine.ts) against the same C built
+// natively (build/wasm/engine_cli): random games of every variant, and at
+// every ply the position, the side to move, the legal moves, the result,
+// the threats, each side's view in hidden games, and for the move played
+// its words and effects. Every answer of the two builds must be equal, byte
+// for byte. The search, on `citadel bench`'s positions, must find what
+// `citadel bench` finds, node for node. Then the wrapper's own reading of those answers is checked
+// against what it read them from, and bad input is refused by both alike.
+//
+//   node tests/wasm/compare.mjs [GAMES_PER_VARIANT] [MAX_PLIES]
+// Prints "ok NAME" or "FAIL NAME: why" per check; exit status 1 on a failure.
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const games = Number(process.argv[2] ?? 12);
+const maxPlies = Number(process.argv[3] ?? 400);
+
+const tmp = mkdtempSync(join(tmpdir(), 'citadel-wasm-'));
+const wrapper = join(tmp, 'engine.mjs');
+await build({
+  entryPoints: [join(root, 'web', 'src', 'engine', 'engine.ts')],
+  bundle: true, format: 'esm', platform: 'node', outfile: wrapper, logLevel: 'warning',
+});
+const { Engine, EngineError } = await import(pathToFileURL(wrapper).href);
+const engine = await Engine.load(readFileSync(join(root, 'build', 'wasm', 'engine.wasm')));
+
+let failed = 0;
+const ok = (name) => console.log(`ok ${name}`);
+const fail = (name, why) => { failed++; console.log(`FAIL ${name}: ${why}`); };
+
+// A small seeded generator (xorshift32), so a failure can be played again.
+function rng(seed) {
+  let x = seed >>> 0 || 1;
+  return (n) => {
+    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    return x % n;
+  };
+}
+
+// Runs engine_cli's commands on the WebAssembly build, answering as it does.
+function wasmAnswer(line) {
+  const [cmd, ...f] = line.split(' ');
+  const n = (i) => Number(f[i]);
+  const text = (k) => f.slice(k).join(' ');
+  const calls = {
+    variants: () => engine.raw('eng_variants', []),
+    set: () => engine.raw('eng_set', [n(0), n(1)], text(2)),
+    copy: () => engine.raw('eng_copy', [n(0), n(1)]),
+    format: () => engine.raw('eng_format', [n(0)]),
+    stm: () => ({ rc: engine.raw('eng_side_to_move', [n(0)]).rc, text: '' }),
+    moves: () => engine.raw('eng_moves', [n(0)]),
+    play: () => engine.raw('eng_play', [n(0)], text(1)),
+    result: () => engine.raw('eng_result', [n(0)]),
+    option: () => engine.raw('eng_set_option', [n(0), n(1)], text(2)),
+    view: () => engine.raw('eng_view', [n(0), n(1), n(2)]),
+    describe: () => engine.raw('eng_describe', [n(0)], text(1)),
+    effects: () => engine.raw('eng_effects', [n(0)], text(1)),
+    threats: () => engine.raw('eng_threats', [n(0)]),
+    search: () => engine.raw('eng_search', [n(0), n(1), n(2), n(3)]),
+  };
+  const r = calls[cmd]();
+  return `${r.rc}\t${r.text.replaceAll('\n', '|')}`;
+}
+
+function nativeAnswers(lines) {
+  const p = spawnSync(join(root, 'build', 'wasm', 'engine_cli'), {
+    input: lines.join('\n') + '\n', encoding: 'utf8', maxBuffer: 1 << 30,
+  });
+  if (p.status !== 0) throw new Error(`engine_cli: ${p.stderr || p.status}`);
+  return p.stdout.split('\n').slice(0, lines.length);
+}
+
+// Compares the two builds over a list of commands, the wasm answers kept.
+function compare(name, lines, answers) {
+  const native = nativeAnswers(lines);
+  for (let i = 0; i < lines.length; i++)
+    if (native[i] !== answers[i]) {
+      fail(name, `after ${i} commands, '${lines[i]}': ` +
+        `native '${native[i]?.slice(0, 200)}', WebAssembly '${answers[i].slice(0, 200)}'`);
+      return false;
+    }
+  return true;
+}
+
+// --- random games -------------------------------------------------------------
+let plies = 0;
+for (const v of engine.variants()) {
+  const name = `random games of ${v.name}`;
+  let all = true;
+  for (let g = 0; g < games && all; g++) {
+    const pick = rng(1000 * g + v.name.length + 7);
+    const lines = [], answers = [];
+    const run = (line) => {
+      lines.push(line);
+      answers.push(wasmAnswer(line));
+      return answers[answers.length - 1];
+    };
+    run(`set 0 ${g} ${v.name}`);
+    for (let ply = 0; ply < maxPlies; ply++) {
+      run('format 0');
+      run('stm 0');
+      run('result 0');
+      run('threats 0');
+      for (let s = -1; v.hidden && s < v.sides; s++) {
+        run(`view 0 ${s} 1`);
+        run('format 1');
+        run('moves 1');
+      }
+      const moves = run('moves 0').split('\t')[1];
+      if (!moves) break;
+      const list = moves.split(' ');
+      const move = list[pick(list.length)];
+      run(`describe 0 ${move}`);
+      run(`effects 0 ${move}`);
+      run(`play 0 ${move}`);
+      plies++;
+    }
+    all = compare(name, lines, answers);
+  }
+  if (all) ok(name);
+}
+console.log(`(${plies} plies compared)`);
+
+// --- the search ---------------------------------------------------------------
+// `citadel bench`'s positions (read from src/cli/bench.c) searched to its
+// depth by the WebAssembly build: the same best move, score and node count
+// as `citadel bench` prints, and the same principal variation as the
+// native build of the page's engine.
+{
+  const name = 'the search of citadel bench, in WebAssembly';
+  const src = readFileSync(join(root, 'src', 'cli', 'bench.c'), 'utf8');
+  const at = src.indexOf('positions[] = {');
+  const table = src.slice(at, src.indexOf('};', at));
+  const list = [...table.matchAll(/\{ "([a-z-]+)", "([^"]+)" \}/g)]
+    .map((m) => ({ variant: m[1], fen: m[2] }));
+  const header = readFileSync(join(root, 'src', 'cli', 'bench.h'), 'utf8');
+  const depth = Number(/#define BENCH_DEPTH (\d+)/.exec(header)?.[1]);
+  const bench = spawnSync(join(root, 'build', 'release', 'citadel'), ['bench'],
+    { encoding: 'utf8' });
+  const rows = [...bench.stdout.matchAll(/bestmove (\S+)\s+score\s+(-?\d+)\s+nodes (\d+)/g)];
+  const lines = [], answers = [];
+  for (const p of list) {
+    for (const line of [`set 0 0 ${p.variant} ${p.fen}`, `search 0 ${depth} 0 16`]) {
+      lines.push(line);
+      answers.push(wasmAnswer(line));
+    }
+  }
+  let bad = list.length === 0 || rows.length !== list.length || !depth
+    ? `${list.length} positions, ${rows.length} bench rows, depth ${depth}` : '';
+  for (let i = 0; !bad && i < list.length; i++) {
+    const [best, score, , nodes] = answers[2 * i + 1].split('\t')[1].split(' ');
+    if (best !== rows[i][1] || score !== rows[i][2] || nodes !== rows[i][3])
+      bad = `position ${i + 1}: WebAssembly ${best} ${score} ${nodes}, ` +
+        `citadel bench ${rows[i][1]} ${rows[i][2]} ${rows[i][3]}`;
+  }
+  if (bad) fail(name, bad);
+  else if (compare(name, lines, answers)) ok(name);
+}
+
+// --- refusals -----------------------------------------------------------------
+{
+  const bad = [
+    'set 0 0 chess', 'set 0 0 rampart 9/9/9 b 1', 'set 70 0 rampart', 'set -1 0 rampart',
+    'format 63', 'moves 64', 'set 0 0 rampart', 'play 0 a1a9', 'play 0 zz', 'play 0 ',
+    'describe 0 q9q9', 'effects 0 b1', 'option 0 5 NoSuchSetting', 'option 0 -7 MoveLimit',
+    'view 0 5 1', 'view 0 0 99', 'copy 0 64', 'set 0 0 ' + 'x'.repeat(60000),
+    'search 0 0 0 16', 'search 0 5 0 0', 'search 0 500 0 16', 'set 1 0 stratego', 'search 1 3 0 1',
+  ];
+  const answers = bad.map(wasmAnswer);
+  if (compare('refusals alike', bad, answers)) ok('refusals alike');
+  const refused = bad.filter((l, i) => answers[i].startsWith('-1\t') && answers[i].length > 3);
+  // two of the `set`s are good
+  if (refused.length === bad.length - 2) ok('every bad input refused with a reason');
+  else fail('every bad input refused with a reason', `${refused.length} of ${bad.length - 2}`);
+}
+
+// --- the wrapper's reading ----------------------------------------------------
+{
+  const p = engine.position('rampart');
+  const moves = p.moves();
+  const raw = engine.raw('eng_moves', [p.slot]).text;
+  const q = p.copy();
+  q.play(moves[0]);
+  let threw = false;
+  try { p.play('a1a9'); } catch (e) { threw = e instanceof EngineError; }
+  const same = p.text() === engine.position('rampart').text();
+  if (moves.join(' ') === raw && moves.length > 0 && q.text() !== p.text() && threw &&
+      same)
+    ok('the wrapper reads what the engine says');
+  else fail('the wrapper reads what the engine says', `${moves.length} moves, threw ${threw}`);
+  // Blue (side 1) sees Red's pieces as X and its own; Red the other way (S8)
+  const s = engine.position('stratego', '', 3);
+  const blue = s.view(1).text().split(' ')[0], red = s.view(0).text().split(' ')[0];
+  if (/X/.test(blue) && !/[A-WYZ]/.test(blue) && /[a-wyz]/.test(blue) &&
+      /x/.test(red) && !/[a-wyz]/.test(red) && /[A-WYZ]/.test(red))
+    ok('a view hides the other side');
+  else fail('a view hides the other side', `${blue} / ${red}`);
+  let n = 0;
+  try { for (;;) { engine.position('rampart'); n++; } } catch (e) {
+    if (e instanceof EngineError && n <= 64) ok('positions are bounded (slots)');
+    else fail('positions are bounded (slots)', String(e));
+  }
+}
+
+rmSync(tmp, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);
