@@ -1,6 +1,7 @@
 // web/build.mjs -- builds the page into web/dist: the message types generated
 // from docs/api.schema.json (gen-types.mjs), web/src/main.ts bundled by
-// esbuild, web/static/* copied, and web/index.html rewritten to name them.
+// esbuild, the engines as WebAssembly (`make wasm`) and their Web Worker,
+// web/static/* copied, and web/index.html rewritten to name them.
 // `node web/build.mjs` (or `npm run build`); the server serves web/dist.
 //
 // Every file but index.html carries a hash of its content in its name
@@ -9,6 +10,7 @@
 // which is checked again on every visit, names the new files. No source map
 // is built into dist: it would publish the whole source to every visitor.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
@@ -27,17 +29,34 @@ const hashed = (name, bytes) => {
 await genTypes();  // web/src/gen/api.ts, from docs/api.schema.json
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(join(dist, 'static'), { recursive: true });
-const out = await build({
-  entryPoints: [join(root, 'src', 'main.ts')],
-  bundle: true,
-  format: 'esm',
-  target: ['es2020'],
-  minify: true,
-  write: false,
-  outfile: 'app.js',
-  logLevel: 'warning',
+// The engines as WebAssembly (docs/wasm.md), made by the Makefile, and the
+// Web Worker that searches with them; the page learns their hashed names
+// at build time (ENGINE_WASM_URL, ENGINE_WORKER_URL).
+execFileSync('make', ['-s', '-C', join(root, '..'), 'build/wasm/engine.wasm'], { stdio: 'inherit' });
+const wasm = readFileSync(join(root, '..', 'build', 'wasm', 'engine.wasm'));
+const wasmName = hashed('engine.wasm', wasm);
+writeFileSync(join(dist, wasmName), wasm);
+const bundle = async (entry, outfile, define = {}) => {
+  const out = await build({
+    entryPoints: [join(root, 'src', ...entry)],
+    bundle: true,
+    format: 'esm',
+    target: ['es2020'],
+    minify: true,
+    write: false,
+    outfile,
+    define,
+    logLevel: 'warning',
+  });
+  return out.outputFiles[0].contents;
+};
+const worker = await bundle(['engine', 'worker.ts'], 'worker.js');
+const workerName = hashed('worker.js', worker);
+writeFileSync(join(dist, workerName), worker);
+const app = await bundle(['main.ts'], 'app.js', {
+  ENGINE_WASM_URL: JSON.stringify('/' + wasmName),
+  ENGINE_WORKER_URL: JSON.stringify('/' + workerName),
 });
-const app = out.outputFiles[0].contents;
 const names = { '/app.js': '/' + hashed('app.js', app) };
 writeFileSync(join(dist, names['/app.js']), app);
 for (const f of readdirSync(join(root, 'static'))) {

@@ -331,6 +331,7 @@ static const char *mime_of(const char *path)
         {".wav", "audio/wav"},
         {".mp3", "audio/mpeg"},
         {".webmanifest", "application/manifest+json"},
+        {".wasm", "application/wasm"},
     };
     const char *dot = strrchr(path, '.');
     const char *slash = strrchr(path, '/');

@@ -16,9 +16,12 @@
 #include "server.h"
 
 /* What every static file is sent with: the page runs only its own script
- * and style, from this server, and no other site may frame it. */
+ * and style, from this server, and no other site may frame it. Its own
+ * WebAssembly (the engines, docs/wasm.md) may be compiled: browsers ask
+ * 'wasm-unsafe-eval' for that, which allows no eval of JavaScript. */
 static const char static_headers[] =
-    "content-security-policy: default-src 'self'; script-src 'self'; style-src 'self'; "
+    "content-security-policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+    "style-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'\r\n"
     "x-frame-options: DENY\r\n"

@@ -12,6 +12,7 @@ import { renderGamePage } from './pages/game';
 import { renderStrategoHelp } from './stratego/help';
 import { renderKeepsHelp } from './keeps/help';
 import { renderReview } from './pages/review';
+import { renderAnalysis } from './pages/analysis';
 import { renderChallenge } from './pages/challenge';
 import { renderPlayer } from './pages/player';
 import { renderLadder } from './pages/ladder';
@@ -29,6 +30,7 @@ const routes: [RegExp, Page, string][] = [
   [/^\/$/, renderHome, 'Play'],
   [/^\/game\/(\d+)$/, renderGamePage, 'Game'],
   [/^\/review\/(\d+)$/, renderReview, 'Review'],
+  [/^\/analysis\/([a-z-]+)$/, renderAnalysis, 'Analysis'],
   [/^\/play\/([^/]+)$/, renderChallenge, 'Challenge'],
   [/^\/players\/([^/]+)$/, renderPlayer, 'Player'],
   [/^\/ladder\/([^/]+)$/, renderLadder, 'Ladder'],

@@ -80,8 +80,13 @@ export class Engine {
 
   /** The engine from the bytes of engine.wasm (fetched by the page, read by tests). */
   static async load(bytes: BufferSource): Promise<Engine> {
+    return Engine.instantiate(await WebAssembly.compile(bytes));
+  }
+
+  /** An engine of its own from a compiled module (each Web Worker makes one). */
+  static async instantiate(module: WebAssembly.Module): Promise<Engine> {
     let memory: WebAssembly.Memory | null = null;
-    const { instance } = await WebAssembly.instantiate(bytes, {
+    const instance = await WebAssembly.instantiate(module, {
       wasi_snapshot_preview1: wasiImports(() => memory as WebAssembly.Memory),
     });
     memory = instance.exports.memory as WebAssembly.Memory;

@@ -103,7 +103,11 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
       toast(errorText(e), 'error');
     }
   } }, 'Copy record');
-  const exportBox = h('div', { class: 'controls' },
+  // the analysis board from the position shown (Rampart's variants for now)
+  const analyse = family === 'rampart'
+    ? h('a', { class: 'button', id: 'rv-analyse', 'data-link': true, href: '#' }, 'Analyse this position')
+    : null;
+  const exportBox = h('div', { class: 'controls' }, analyse ?? '',
     h('a', { class: 'button', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'Open record as text'), copyBtn);
 
   host.append(h('div', { class: 'game' },
@@ -117,6 +121,7 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
     replay.show(ply);
     where.textContent = replay.describe(ply);
     replay.drawList(list, ply, go);
+    if (analyse) analyse.href = `/analysis/${g.variant}?fen=${encodeURIComponent(positions[ply])}`;
   }
 
   const onKey = (e: KeyboardEvent) => {

@@ -1,0 +1,127 @@
+// analysis.test.mjs -- the analysis board (/analysis/<variant>) as a person
+// uses it, with the server's game and position API blocked: everything it
+// shows comes from the engine in the browser. The board offers legal moves
+// and takes one; the engine's evaluation and best line appear and deepen;
+// going back and playing another move makes a variation beside the first;
+// the link holds the line and opens it again; a position written in by hand
+// is analysed; a finished game opens in analysis from its review; and it
+// fits a 360 px screen.
+
+import { test, run, check, checkFits, checkReadable } from './lib.mjs';
+import { playMove } from './moves.mjs';
+import { guest, hold } from './play-lib.mjs';
+
+/** Blocks the server's answers about games and positions for this page. */
+async function blockGameApi(page) {
+  const hits = [];
+  await page.route(/\/api\/(position|games)/, (route) => {
+    hits.push(route.request().url());
+    return route.abort();
+  });
+  return hits;
+}
+
+/** The evaluation line once the engine has reached `depth`. */
+async function evalAt(page, depth) {
+  await page.waitForFunction((d) => {
+    const m = /^Depth (\d+) · /.exec(document.querySelector('#an-eval')?.textContent || '');
+    return m && Number(m[1]) >= d;
+  }, depth, { timeout: 30000 });
+  return page.locator('#an-eval').textContent();
+}
+
+test('analysis-board', async (t) => {
+  const page = await t.newPage();
+  const hits = await blockGameApi(page);
+  await page.goto(`${t.url}/analysis/rampart`);
+  await page.locator('.board [data-piece]').first().waitFor();
+  const first = await evalAt(page, 4);
+  check(/^Depth \d+ · ([+−]\d+\.\d\d|(Bottom|Top) wins in \d+)$/.test(first), `evaluation reads "${first}"`);
+  check(/^Best line: [a-z]\d+[a-z]\d+/.test(await page.locator('#an-pv').textContent()), 'no best line');
+  check((await page.locator('#an-status').textContent()) === 'Bottom to move.', 'whose move');
+
+  // a move on the board: the line shows it, Top is to move, the evaluation starts again
+  const moved = await playMove(page, 'Bottom', '.board');
+  check(moved, 'no Bottom piece could move');
+  await page.locator('#an-tree .mv').first().waitFor();
+  check((await page.locator('#an-tree .mv').first().textContent()) === `1. ${moved}`, 'the move in the line');
+  check((await page.locator('#an-status').textContent()) === 'Top to move.', 'Top to move after it');
+  await evalAt(page, 2);
+  check(new URL(page.url()).searchParams.get('line') === moved, `the link holds the line: ${page.url()}`);
+
+  // back to the start, another move: a variation beside the first line
+  await page.locator('#an-prev').click();
+  check((await page.locator('#an-status').textContent()) === 'Bottom to move.', 'back at the start');
+  let other = null;
+  for (let i = 0; i < 10 && (!other || other === moved); i++) {
+    if (other) await page.locator('#an-prev').click();
+    other = await playMove(page, 'Bottom', '.board');
+  }
+  check(other && other !== moved, 'a second, different first move');
+  await page.locator('#an-tree .variation .mv').first().waitFor();
+  const variation = await page.locator('#an-tree .variation .mv').first().textContent();
+  check(variation === `1. ${other}`, `the variation reads "${variation}"`);
+  check((await page.locator('#an-tree .mv.current').textContent()) === `1. ${other}`, 'the current move is marked');
+  // the keyboard: Left goes back to the start, Right follows the main line
+  await page.locator('h1').click();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowRight');
+  check((await page.locator('#an-tree .mv.current').textContent()) === `1. ${moved}`, 'Right follows the main line');
+
+  // the link opens the same line again
+  const link = page.url();
+  const again = await t.newPage();
+  await blockGameApi(again);
+  await again.goto(link);
+  await again.locator('#an-tree .mv.current').waitFor();
+  check((await again.locator('#an-tree .mv.current').textContent()) === `1. ${moved}`, 'the link opens the line');
+
+  // a position written in: Top, a King short, to move
+  const fen = '5/1n3/5/2k2/5/1N3/2K2/5/5 t 40';
+  await page.locator('#an-fen').fill(fen);
+  await page.locator('#an-load').click();
+  await page.waitForURL(/fen=/);
+  await evalAt(page, 3);
+  check((await page.locator('#an-status').textContent()) === 'Top to move.', 'the position written in');
+  check((await page.locator('#an-fen').inputValue()) === fen, 'the position field');
+  // a position that is not one: said so, and the start is shown instead
+  await page.goto(`${t.url}/analysis/rampart?fen=${encodeURIComponent('9/9 b 1')}`);
+  await page.locator('.error').first().waitFor();
+  check(/was not read/.test(await page.locator('.error').first().textContent()), 'a bad position is explained');
+  await checkReadable(page, 'analysis');
+  check(hits.length === 0, `the page asked the server about positions: ${hits.join(', ')}`);
+});
+
+test('analysis-from-review', async (t) => {
+  const page = await t.newPage();
+  await guest(page, t.url);
+  const id = await hold(page, `
+    send({ type: 'local', variant: 'rampart-mini', base_ms: 0, inc_ms: 0, move_limit: 50 });
+    const g = await wait((m) => m.type === 'game');
+    send({ type: 'resign', game: g.game.id });
+    await wait((m) => m.type === 'end');
+    return g.game.id;`);
+  await page.goto(`${t.url}/review/${id}`);
+  const analyse = page.locator('#rv-analyse');
+  await analyse.waitFor();
+  await analyse.click();
+  await page.waitForURL(/\/analysis\/rampart-mini\?fen=/);
+  await page.locator('.board [data-piece]').first().waitFor();
+  await evalAt(page, 2);
+  check((await page.locator('#an-status').textContent()) === 'Bottom to move.', 'the game\'s position');
+});
+
+test('analysis-phone', async (t) => {
+  const page = await t.newPage({ width: 360, height: 740 });
+  await blockGameApi(page);
+  await page.goto(`${t.url}/analysis/rampart-xl`);
+  await page.locator('.board [data-piece]').first().waitFor();
+  await evalAt(page, 2);
+  await checkFits(page, 'analysis at 360 px');
+  const moved = await playMove(page, 'Bottom', '.board');
+  check(moved, 'a move on a phone');
+  await page.locator('#an-tree .mv').first().waitFor();
+  await checkFits(page, 'analysis at 360 px after a move');
+});
+
+await run();

@@ -1,0 +1,56 @@
+// load.ts -- the page's one copy of the engines (engine.ts): engine.wasm
+// fetched and compiled once, on first use, under the hashed name the build
+// gave it; and the analyser, a Web Worker (worker.ts) that searches with a
+// copy of its own, so the board keeps working while it thinks.
+
+import { Engine } from './engine';
+import type { Info, Request } from './worker';
+
+declare const ENGINE_WASM_URL: string;
+declare const ENGINE_WORKER_URL: string;
+
+let compiled: Promise<WebAssembly.Module> | null = null;
+let shared: Promise<Engine> | null = null;
+
+function module(): Promise<WebAssembly.Module> {
+  compiled ??= fetch(ENGINE_WASM_URL)
+    .then((r) => {
+      if (!r.ok) throw new Error(`the engine could not be loaded (${r.status})`);
+      return r.arrayBuffer();
+    })
+    .then((b) => WebAssembly.compile(b));
+  compiled.catch(() => (compiled = null));  // a failed load may be tried again
+  return compiled;
+}
+
+/** The engine for rules: legal moves, positions, results (the main thread's copy). */
+export function engine(): Promise<Engine> {
+  shared ??= module().then((m) => Engine.instantiate(m));
+  shared.catch(() => (shared = null));
+  return shared;
+}
+
+/** Searches one position at a time in a Web Worker, reporting each finished
+ * depth; a new position stops the old search at once (the worker is ended
+ * and another started: a search in WebAssembly cannot be interrupted). */
+export class Analyser {
+  onInfo: (info: Info) => void = () => {};
+  private worker: Worker | null = null;
+
+  async analyse(variant: string, position: string, maxDepth = 14): Promise<void> {
+    this.stop();
+    const m = await module();
+    const w = new Worker(ENGINE_WORKER_URL, { type: 'module' });
+    this.worker = w;
+    w.onmessage = (e: MessageEvent<Info>) => {
+      if (this.worker === w) this.onInfo(e.data);
+    };
+    const req: Request = { module: m, variant, position, maxDepth, hashMb: 16 };
+    w.postMessage(req);
+  }
+
+  stop(): void {
+    this.worker?.terminate();
+    this.worker = null;
+  }
+}

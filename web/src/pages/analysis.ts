@@ -1,0 +1,246 @@
+// pages/analysis.ts -- the analysis board (/analysis/<variant>): a position
+// from the variant's start, from a position string, or from a move of a
+// finished game (`?fen=`), moves played freely into a tree of variations,
+// and the engine's evaluation and best line as it thinks, in a Web Worker.
+// Everything here runs in the browser: legal moves, positions and results
+// come from the games' own engine in WebAssembly (engine/), never from the
+// server, and nothing of the rules is written again in TypeScript.
+//
+// The state is a tree of nodes (a position and the move that led to it);
+// the current node and its path from the root are in the address
+// (`?fen=START&line=m1,m2,...`), so a line can be shared by its link.
+//
+// Rampart's variants have their board here; Stratego and Keeps & Moats are
+// next (docs/wasm.md).
+
+import { Board } from '../board';
+import { Engine, EngineError, Position } from '../engine/engine';
+import { Analyser, engine } from '../engine/load';
+import type { Info } from '../engine/worker';
+import { Cleanup } from '../main';
+import { copyText, h, link, SIDE_TITLES } from '../ui';
+
+type Node = { move: string | null; text: string; parent: Node | null; children: Node[] };
+
+const WIN = 32000;  // src/ai/search.h SEARCH_WIN: a win in p plies scores WIN - p
+
+/** The score (for the side to move) as Bottom's, in words: "+0.42", or who
+ *  wins in how many moves. */
+export function scoreWords(score: number, sideToMove: number): string {
+  const bottom = sideToMove === 0 ? score : -score;
+  if (Math.abs(bottom) > WIN - 1000) {
+    const moves = Math.ceil((WIN - Math.abs(bottom)) / 2);
+    return `${bottom > 0 ? SIDE_TITLES[0] : SIDE_TITLES[1]} wins in ${moves}`;
+  }
+  return `${bottom >= 0 ? '+' : '−'}${(Math.abs(bottom) / 100).toFixed(2)}`;
+}
+
+export async function renderAnalysis(host: HTMLElement, variant: string): Promise<Cleanup> {
+  host.append(h('h1', {}, 'Analysis board'));
+  let eng: Engine;
+  try {
+    eng = await engine();
+  } catch (e) {
+    host.append(h('p', { class: 'error' }, `The engine could not be loaded: ${String(e)}`));
+    return;
+  }
+  const v = eng.variants().find((x) => x.name === variant);
+  if (!v) {
+    host.append(h('p', { class: 'error' }, `There is no variant '${variant}'.`),
+      h('p', {}, link('/analysis/rampart', 'Analyse Rampart Classic')));
+    return;
+  }
+  if (v.family !== 'rampart') {
+    host.append(h('p', {}, `The analysis board has Rampart's boards for now; ${variant} comes next.`),
+      h('p', {}, link('/analysis/rampart', 'Analyse Rampart Classic')));
+    return;
+  }
+
+  // --- the tree --------------------------------------------------------------
+  const params = new URLSearchParams(location.search);
+  let rootPos: Position;
+  const notes: string[] = [];
+  try {
+    rootPos = eng.position(variant, params.get('fen') ?? '');
+  } catch (e) {
+    notes.push(`The position in the link was not read: ${(e as Error).message}`);
+    rootPos = eng.position(variant);
+  }
+  const root: Node = { move: null, text: rootPos.text(), parent: null, children: [] };
+  rootPos.free();
+  let current = root;
+  for (const m of (params.get('line') ?? '').split(',').filter((x) => x)) {
+    const next = child(current, m);
+    if (!next) {
+      notes.push(`The line in the link stops before ${m}, which is not a legal move there.`);
+      break;
+    }
+    current = next;
+  }
+
+  /** The node after `move` from `node` (made if new); null if not legal. */
+  function child(node: Node, move: string): Node | null {
+    const old = node.children.find((c) => c.move === move);
+    if (old) return old;
+    const p = eng.position(variant, node.text);
+    try {
+      p.play(move);
+      const c: Node = { move, text: p.text(), parent: node, children: [] };
+      node.children.push(c);
+      return c;
+    } catch (e) {
+      if (e instanceof EngineError) return null;
+      throw e;
+    } finally {
+      p.free();
+    }
+  }
+
+  const path = (n: Node): Node[] => (n.parent ? [...path(n.parent), n] : []);
+  const depth = (n: Node): number => (n.parent ? depth(n.parent) + 1 : 0);
+  const rootSide = eng.position(variant, root.text);
+  const startSide = rootSide.sideToMove();
+  rootSide.free();
+  const startFull = Number(root.text.split(' ').pop()) || 1;
+
+  // --- the page ----------------------------------------------------------------
+  const boardHost = h('div', { class: 'review-board review-rampart' });
+  const board = new Board(boardHost, { interactive: true });
+  const bar = h('div', { class: 'eval-bar', role: 'img', 'aria-label': 'Evaluation' },
+    h('div', { class: 'eval-fill' }));
+  const evalLine = h('p', { class: 'status', id: 'an-eval', 'aria-live': 'polite' }, 'The engine is starting…');
+  const pvLine = h('p', { class: 'an-pv', id: 'an-pv' });
+  const status = h('p', { class: 'status', id: 'an-status' });
+  const tree = h('div', { class: 'moves an-tree', id: 'an-tree' });
+  const field = h('input', { type: 'text', id: 'an-fen', 'aria-label': 'Position', spellcheck: 'false' });
+  const btn = (id: string, text: string, label: string, onclick: () => void) =>
+    h('button', { type: 'button', id, title: label, 'aria-label': label, onclick }, text);
+  const nav = h('div', { class: 'controls', role: 'group', 'aria-label': 'Moves' },
+    btn('an-first', '« Start', 'The first position (Home)', () => go(root)),
+    btn('an-prev', '‹ Back', 'Back one move (Left arrow)', () => go(current.parent ?? current)),
+    btn('an-next', 'Next ›', 'Forward one move (Right arrow)', () => go(current.children[0] ?? current)),
+    btn('an-flip', 'Flip board', 'Flip the board', () => board.setFlipped(!board.isFlipped())));
+  const load = h('div', { class: 'controls' }, field,
+    btn('an-load', 'Analyse this position', 'Analyse the position written above', () => {
+      const text = field.value.trim();
+      const target = `/analysis/${variant}?fen=${encodeURIComponent(text)}`;
+      location.assign(target);
+    }),
+    btn('an-share', 'Copy link', 'Copy a link to this line', () => void copyText(location.href, 'Link copied')));
+  host.append(h('div', { class: 'game' },
+    h('div', { class: 'an-board' }, bar, boardHost),
+    h('div', { class: 'game-side' },
+      h('p', {}, `${v.name} · `, link(`/analysis/${variant}`, 'a new board')),
+      evalLine, pvLine, status, nav, tree,
+      h('p', { class: 'hint' }, 'Play moves on the board; Left and Right arrows step through the line.'),
+      load)));
+  for (const n of notes) host.prepend(h('p', { class: 'error' }, n));
+
+  const analyser = new Analyser();
+  analyser.onInfo = (info: Info) => {
+    if (info.kind === 'error') {
+      evalLine.textContent = `The engine stopped: ${info.error}`;
+    } else if (info.kind === 'depth') {
+      const stm = current === shownFor ? shownSide : 0;
+      const words = scoreWords(info.score, stm);
+      evalLine.textContent = `Depth ${info.depth} · ${words}`;
+      pvLine.textContent = `Best line: ${info.pv.join(' ')}`;
+      const bottom = stm === 0 ? info.score : -info.score;
+      const share = 1 / (1 + Math.exp(-bottom / 400));
+      (bar.firstChild as HTMLElement).style.height = `${Math.round(share * 100)}%`;
+      bar.setAttribute('aria-label', `Evaluation ${words}`);
+      board.clearMarks('hint');
+      const sq = info.best.match(/[a-z]+\d+/g);
+      if (sq) board.mark(sq, 'hint');
+    } else if (info.kind === 'done' && evalLine.textContent?.startsWith('The engine is')) {
+      evalLine.textContent = 'Nothing to search: the game is over.';
+    }
+  };
+  let shownFor: Node | null = null;
+  let shownSide = 0;
+
+  function moveLabel(n: Node, first: boolean): string {
+    const d = depth(n) - 1;  // plies before this move
+    const side = (startSide + d) % 2;
+    const full = startFull + Math.floor((startSide + d) / 2);
+    if (side === 0) return `${full}. ${n.move}`;
+    return first ? `${full}… ${n.move}` : `${n.move}`;
+  }
+
+  function line(start: Node): HTMLElement[] {
+    const out: HTMLElement[] = [];
+    let first = true;
+    for (let n: Node | undefined = start; n; n = n.children[0]) {
+      const node = n;
+      out.push(h('button', { type: 'button', class: `mv${node === current ? ' current' : ''}`,
+        'data-ply': depth(node), onclick: () => go(node) }, moveLabel(node, first)));
+      first = false;
+      const p = node.parent;
+      if (p && p.children[0] === node)
+        for (const sib of p.children.slice(1))
+          out.push(h('span', { class: 'variation' }, '(', ...line(sib), ')'));
+    }
+    return out;
+  }
+
+  function go(n: Node): void {
+    current = n;
+    const p = eng.position(variant, n.text);
+    const moves = p.moves();
+    const r = p.result();
+    const side = p.sideToMove();
+    const fx = n.parent && n.move ? eng.position(variant, n.parent.text) : null;
+    board.setPosition(n.text);
+    board.clearMarks();
+    if (fx && n.move) {
+      const e = fx.effects(n.move);
+      board.mark([e.from ?? '', e.to ?? ''].filter((s) => s), 'last');
+      board.mark([...e.captured, ...e.removed], 'captured');
+      fx.free();
+    }
+    board.setLegal(r.over ? [] : moves);
+    const threats = p.threats();
+    if (threats.length) board.mark(threats, 'threat');
+    p.free();
+    status.textContent = r.over
+      ? `The game is over: ${r.winner < 0 ? 'a draw' : `${SIDE_TITLES[r.winner]} wins`} (${r.reason}).`
+      : `${SIDE_TITLES[side]} to move.`;
+    field.value = n.text;
+    tree.replaceChildren(...(root.children.length ? line(root.children[0])
+      : [h('span', { class: 'hint' }, 'No moves yet.')]));
+    tree.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    const moves_ = path(n).map((x) => x.move).join(',');
+    const q = new URLSearchParams({ fen: root.text });
+    if (moves_) q.set('line', moves_);
+    history.replaceState(null, '', `/analysis/${variant}?${q}`);
+    shownFor = n;
+    shownSide = side;
+    evalLine.textContent = r.over ? 'Nothing to search: the game is over.' : 'The engine is thinking…';
+    pvLine.textContent = '';
+    (bar.firstChild as HTMLElement).style.height = '50%';
+    if (r.over) analyser.stop();
+    else void analyser.analyse(variant, n.text);
+  }
+
+  board.onMove = (move: string) => {
+    const next = child(current, move);
+    if (next) go(next);
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    const t = e.target as HTMLElement;
+    if (t.closest('input, textarea, select') || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (t.closest('.board')) return;  // the board's own arrow keys move its focus
+    const to = { ArrowLeft: current.parent, ArrowRight: current.children[0], Home: root }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    if (to) go(to);
+  };
+  document.addEventListener('keydown', onKey);
+  go(current);
+  return () => {
+    document.removeEventListener('keydown', onKey);
+    analyser.stop();
+    board.destroy();
+  };
+}
