@@ -5,7 +5,9 @@
 // going back and playing another move makes a variation beside the first;
 // the link holds the line and opens it again; a position written in by hand
 // is analysed; a finished game opens in analysis from its review; and it
-// fits a 360 px screen.
+// fits a 360 px screen. The computer review of a finished game scores every
+// position in the browser: a verdict on each move, a graph that goes to the
+// position clicked, and a summary that counts what its list names.
 
 import { test, run, check, checkFits, checkReadable } from './lib.mjs';
 import { playMove } from './moves.mjs';
@@ -17,6 +19,16 @@ async function blockGameApi(page) {
   await page.route(/\/api\/(position|games)/, (route) => {
     hits.push(route.request().url());
     return route.abort();
+  });
+  return hits;
+}
+
+/** Counts the page's requests about positions made after its game is loaded
+ *  (the review page reads the game itself first; the engine does the rest). */
+async function blockGameApiAfter(page) {
+  const hits = [];
+  page.on('request', (r) => {
+    if (/\/api\/position(\?|$)/.test(r.url())) hits.push(r.url());
   });
   return hits;
 }
@@ -109,6 +121,50 @@ test('analysis-from-review', async (t) => {
   await page.locator('.board [data-piece]').first().waitFor();
   await evalAt(page, 2);
   check((await page.locator('#an-status').textContent()) === 'Bottom to move.', 'the game\'s position');
+});
+
+test('computer-review', async (t) => {
+  const page = await t.newPage();
+  await guest(page, t.url);
+  // a game on one device: 16 moves, each the first legal one but Bottom's
+  // 5th, which gives up a piece if it can (the last of the list), then resigned
+  const id = await hold(page, `
+    send({ type: 'local', variant: 'rampart-mini', base_ms: 0, inc_ms: 0, move_limit: 50 });
+    const g = (await wait((m) => m.type === 'game')).game;
+    let legal = g.legal;
+    for (let ply = 0; ply < 16 && legal.length; ply++) {
+      send({ type: 'move', game: g.id, ply, move: ply === 8 ? legal[legal.length - 1] : legal[0] });
+      legal = (await wait((m) => m.type === 'move' && m.game === g.id && m.ply === ply)).legal ?? [];
+    }
+    send({ type: 'resign', game: g.id });
+    await wait((m) => m.type === 'end');
+    return g.id;`);
+  const hits = await blockGameApiAfter(page);
+  await page.goto(`${t.url}/review/${id}`);
+  await page.locator('#cr-start').click();
+  await page.locator('#cr-done').waitFor({ timeout: 60000 });
+  const summary = await page.locator('#cr-summary li').allTextContents();
+  check(summary.length === 2 && summary.every((l) => /^(Bottom|Top): \d+ inaccuracies, \d+ mistakes, \d+ blunders$/.test(l)),
+    `the summary reads ${JSON.stringify(summary)}`);
+  const counted = summary.flatMap((l) => l.match(/\d+/g).map(Number)).reduce((a, b) => a + b, 0);
+  const listed = await page.locator('#cr-list li').count();
+  check(counted === listed, `the summary counts ${counted} moves, the list names ${listed}`);
+  // the graph covers every position: its outline has a point per position
+  const points = await page.locator('#cr-graph polygon').getAttribute('points');
+  check(points.trim().split(/\s+/).length === 17 + 2, `the graph has ${points.trim().split(/\s+/).length - 2} points`);
+  // the verdict on the shown move, and a click on the graph goes to a position
+  const words = /^[a-e]\d[a-e]\d by (Bottom|Top): (the best move|a good move|an inaccuracy|a mistake|a blunder)(; the engine prefers [a-e]\d[a-e]\d)?\.$/;
+  check(words.test(await page.locator('#cr-move').textContent()), `the verdict reads "${await page.locator('#cr-move').textContent()}"`);
+  const box = await page.locator('#cr-graph').boundingBox();
+  await page.mouse.click(box.x + 2, box.y + box.height / 2);
+  check(/Start position/.test(await page.locator('#review-ply').textContent()), 'a click at the graph\'s left shows the start');
+  check((await page.locator('#cr-move').textContent()) === 'The start: no move to judge.', 'the start has no verdict');
+  if (listed) {
+    await page.locator('#cr-list .mv').first().click();
+    check(!/Start position/.test(await page.locator('#review-ply').textContent()), 'a move of the review goes to it');
+  }
+  await checkReadable(page, 'computer review');
+  check(hits.length === 0, `the review asked the server about positions after loading: ${hits.join(', ')}`);
 });
 
 test('analysis-phone', async (t) => {

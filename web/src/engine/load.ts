@@ -30,22 +30,32 @@ export function engine(): Promise<Engine> {
   return shared;
 }
 
-/** Searches one position at a time in a Web Worker, reporting each finished
- * depth; a new position stops the old search at once (the worker is ended
- * and another started: a search in WebAssembly cannot be interrupted). */
+/** Runs the engine's work in a Web Worker, one piece of work at a time,
+ * reporting as it goes: a position searched deeper and deeper (analyse), or
+ * every position of a game to one depth (review). New work stops the old at
+ * once (the worker is ended and another started: a search in WebAssembly
+ * cannot be interrupted). */
 export class Analyser {
   onInfo: (info: Info) => void = () => {};
   private worker: Worker | null = null;
 
   async analyse(variant: string, position: string, maxDepth = 14): Promise<void> {
+    await this.start({ kind: 'analyse', module: await module(), variant, position, maxDepth,
+      hashMb: 16 });
+  }
+
+  async review(variant: string, positions: string[], depth: number): Promise<void> {
+    await this.start({ kind: 'review', module: await module(), variant, positions, depth,
+      hashMb: 16 });
+  }
+
+  private async start(req: Request): Promise<void> {
     this.stop();
-    const m = await module();
     const w = new Worker(ENGINE_WORKER_URL, { type: 'module' });
     this.worker = w;
     w.onmessage = (e: MessageEvent<Info>) => {
       if (this.worker === w) this.onInfo(e.data);
     };
-    const req: Request = { module: m, variant, position, maxDepth, hashMb: 16 };
     w.postMessage(req);
   }
 

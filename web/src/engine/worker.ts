@@ -1,41 +1,68 @@
-// worker.ts -- the analyser's Web Worker (load.ts): an engine of its own,
-// searching one position deeper and deeper, and posting what each depth
-// found. It is ended (terminate) when its position is no longer wanted.
+// worker.ts -- the engine's Web Worker (load.ts): an engine of its own that
+// either searches one position deeper and deeper (analysis), posting what
+// each depth found, or searches every position of a game to one depth
+// (computer review), posting each position's score. It is ended
+// (terminate) when its work is no longer wanted.
 
 import { Engine } from './engine';
 
-export type Request = {
-  module: WebAssembly.Module;
-  variant: string;
-  position: string;
-  maxDepth: number;
-  hashMb: number;
-};
+const WIN = 32000;  // src/ai/search.h SEARCH_WIN
 
-/** One finished depth, or the reason there is none. `score` is for the side
- * to move, as engine.h's eng_search gives it; `pv` the best line. */
+export type Request =
+  | { kind: 'analyse'; module: WebAssembly.Module; variant: string; position: string;
+      maxDepth: number; hashMb: number }
+  | { kind: 'review'; module: WebAssembly.Module; variant: string; positions: string[];
+      depth: number; hashMb: number };
+
+/** One finished depth, one position of a review, the end, or the reason
+ *  there is none. Scores are for the side to move (`side`), as engine.h's
+ *  eng_search gives them; a finished game scores as won, lost or drawn. */
 export type Info =
-  | { kind: 'depth'; depth: number; best: string; score: number; nodes: number; ms: number; pv: string[] }
+  | { kind: 'depth'; depth: number; best: string; score: number; nodes: number; ms: number;
+      pv: string[] }
+  | { kind: 'position'; index: number; side: number; score: number; best: string | null }
   | { kind: 'done' }
   | { kind: 'error'; error: string };
 
 const post = (info: Info) => (self as unknown as Worker).postMessage(info);
 
-self.onmessage = async (e: MessageEvent<Request>) => {
-  const { module, variant, position, maxDepth, hashMb } = e.data;
-  try {
-    const engine = await Engine.instantiate(module);
-    const pos = engine.position(variant, position);
-    for (let depth = 1; depth <= maxDepth; depth++) {
-      const t0 = performance.now();
-      const r = engine.raw('eng_search', [pos.slot, depth, 0, hashMb]);
-      if (r.rc < 0) throw new Error(r.text);
-      const [best, score, d, nodes, ...pv] = r.text.split(' ');
-      if (best === '-') break;  // the game is over: nothing to search
-      post({ kind: 'depth', depth: Number(d), best, score: Number(score), nodes: Number(nodes),
-        ms: performance.now() - t0, pv });
-      if (Math.abs(Number(score)) > 31000) break;  // a forced end is found: deeper adds nothing
+async function analyse(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
+  const pos = engine.position(r.variant, r.position);
+  for (let depth = 1; depth <= r.maxDepth; depth++) {
+    const t0 = performance.now();
+    const a = engine.raw('eng_search', [pos.slot, depth, 0, r.hashMb]);
+    if (a.rc < 0) throw new Error(a.text);
+    const [best, score, d, nodes, ...pv] = a.text.split(' ');
+    if (best === '-') break;  // the game is over: nothing to search
+    post({ kind: 'depth', depth: Number(d), best, score: Number(score), nodes: Number(nodes),
+      ms: performance.now() - t0, pv });
+    if (Math.abs(Number(score)) > WIN - 1000) break;  // a forced end: deeper adds nothing
+  }
+}
+
+async function review(engine: Engine, r: Extract<Request, { kind: 'review' }>): Promise<void> {
+  for (let i = 0; i < r.positions.length; i++) {
+    const pos = engine.position(r.variant, r.positions[i]);
+    const side = pos.sideToMove();
+    const res = pos.result();
+    if (res.over) {
+      const score = res.winner < 0 ? 0 : res.winner === side ? WIN : -WIN;
+      post({ kind: 'position', index: i, side, score, best: null });
+    } else {
+      const a = engine.raw('eng_search', [pos.slot, r.depth, 0, r.hashMb]);
+      if (a.rc < 0) throw new Error(a.text);
+      const [best, score] = a.text.split(' ');
+      post({ kind: 'position', index: i, side, score: Number(score), best });
     }
+    pos.free();
+  }
+}
+
+self.onmessage = async (e: MessageEvent<Request>) => {
+  try {
+    const engine = await Engine.instantiate(e.data.module);
+    if (e.data.kind === 'analyse') await analyse(engine, e.data);
+    else await review(engine, e.data);
     post({ kind: 'done' });
   } catch (err) {
     post({ kind: 'error', error: err instanceof Error ? err.message : String(err) });

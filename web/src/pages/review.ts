@@ -11,6 +11,7 @@ import { rampartReplayer } from '../review/rampart';
 import { strategoReplayer } from '../review/stratego';
 import { keepsReplayer } from '../review/keeps';
 import { isStratego } from '../stratego/api';
+import { ComputerReview } from '../review/computer';
 
 /** Every position of the game, from the start (index 0) to after the last
  *  move. A game with hidden pieces answers only once it is over (403). */
@@ -110,8 +111,13 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   const exportBox = h('div', { class: 'controls' }, analyse ?? '',
     h('a', { class: 'button', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'Open record as text'), copyBtn);
 
+  // the engine's review of a finished game, in the browser (Rampart's variants for now)
+  const crHost = h('div', {});
+  const cr = family === 'rampart' && g.status === 'over'
+    ? new ComputerReview(crHost, g.variant, positions, g.moves.slice(0, last), (p) => go(p))
+    : null;
   host.append(h('div', { class: 'game' },
-    h('div', {}, boardHost),
+    h('div', {}, boardHost, crHost),
     h('div', { class: 'game-side' }, about, where, nav,
       h('p', { class: 'hint' }, 'Use the Left and Right arrow keys to step through the moves, Home and End to jump.'),
       list, exportBox)));
@@ -122,6 +128,7 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
     where.textContent = replay.describe(ply);
     replay.drawList(list, ply, go);
     if (analyse) analyse.href = `/analysis/${g.variant}?fen=${encodeURIComponent(positions[ply])}`;
+    cr?.show(ply);
   }
 
   const onKey = (e: KeyboardEvent) => {
@@ -138,6 +145,7 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   go(ply);
   return () => {
     document.removeEventListener('keydown', onKey);
+    cr?.destroy();
     replay.destroy();
   };
 }
