@@ -5,11 +5,12 @@
 // going back and playing another move makes a variation beside the first;
 // the link holds the line and opens it again; a position written in by hand
 // is analysed; a finished game opens in analysis from its review; and it
-// fits a 360 px screen. The computer review of a finished game scores every
+// fits a 360 px screen. The editor makes a position square by square, and
+// the board analyses it. The computer review of a finished game scores every
 // position in the browser: a verdict on each move, a graph that goes to the
 // position clicked, and a summary that counts what its list names.
 
-import { test, run, check, checkFits, checkReadable } from './lib.mjs';
+import { test, run, check, checkFits, checkReadable, clickSquare } from './lib.mjs';
 import { playMove } from './moves.mjs';
 import { guest, hold } from './play-lib.mjs';
 
@@ -165,6 +166,33 @@ test('computer-review', async (t) => {
   }
   await checkReadable(page, 'computer review');
   check(hits.length === 0, `the review asked the server about positions after loading: ${hits.join(', ')}`);
+});
+
+test('analysis-editor', async (t) => {
+  const page = await t.newPage();
+  await blockGameApi(page);
+  await page.goto(`${t.url}/analysis/rampart-mini`);
+  await page.locator('.board [data-piece]').first().waitFor();
+  await page.locator('#an-edit').click();
+  await page.locator('#an-editor').waitFor();
+  // clear every square, then a Bottom King on a1 and Queen on c3, a Top King on e7
+  await page.locator('[data-tool="empty"]').click();
+  for (const { name } of await page.$$eval('.board [data-piece]', (els) => els.map((e) => ({ name: e.dataset.piece }))))
+    await clickSquare(page, name, '.board');
+  check((await page.locator('.board [data-piece]').count()) === 0, 'the board is not empty');
+  for (const [tool, sq] of [['bK', 'a1'], ['bQ', 'c3'], ['tK', 'e7']]) {
+    await page.locator(`[data-tool="${tool}"]`).click();
+    await clickSquare(page, sq, '.board');
+  }
+  await page.locator('#an-edit-side').selectOption('t');
+  await page.locator('#an-edit-done').click();
+  await page.waitForURL(/fen=/);
+  await page.locator('.board [data-piece]').first().waitFor();
+  const fen = new URL(page.url()).searchParams.get('fen');
+  check(fen === '4k/5/5/5/2Q2/5/K4 t 1', `the position made is ${fen}`);
+  check((await page.locator('#an-status').textContent()) === 'Top to move.', 'Top to move in it');
+  await evalAt(page, 2);
+  await checkReadable(page, 'the analysis editor');
 });
 
 test('analysis-phone', async (t) => {

@@ -54,6 +54,30 @@ export function parsePosition(text: string): Position {
   return { width, height, squares, toMove, fullmove };
 }
 
+/** The position string of a position (the inverse of parsePosition), for the
+ *  analysis board's editor; whether it is a legal position is the engine's
+ *  to say. */
+export function formatPosition(pos: Position): string {
+  const rows: string[] = [];
+  for (let row = pos.height - 1; row >= 0; row--) {
+    let text = '';
+    let empty = 0;
+    for (let file = 0; file < pos.width; file++) {
+      const p = pos.squares[row * pos.width + file];
+      if (!p) {
+        empty++;
+        continue;
+      }
+      if (empty) text += String(empty);
+      empty = 0;
+      text += p.side === 'b' ? p.kind : p.kind.toLowerCase();
+    }
+    if (empty) text += String(empty);
+    rows.push(text);
+  }
+  return `${rows.join('/')} ${pos.toMove} ${pos.fullmove}`;
+}
+
 /** 'a1' for file 0, row 0. */
 export function squareName(file: number, row: number): string {
   return String.fromCharCode(97 + file) + String(row + 1);

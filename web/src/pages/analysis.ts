@@ -6,6 +6,9 @@
 // come from the games' own engine in WebAssembly (engine/), never from the
 // server, and nothing of the rules is written again in TypeScript.
 //
+// The editor places and removes pieces and sets the side to move; the
+// position it makes is analysed only once the engine has read it.
+//
 // The state is a tree of nodes (a position and the move that led to it);
 // the current node and its path from the root are in the address
 // (`?fen=START&line=m1,m2,...`), so a line can be shared by its link.
@@ -19,6 +22,7 @@ import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';
 import { Cleanup } from '../main';
 import { copyText, h, link, SIDE_TITLES } from '../ui';
+import { formatPosition, KIND_NAMES, Kind, parsePosition, parseSquare, Side } from '../rampart';
 
 type Node = { move: string | null; text: string; parent: Node | null; children: Node[] };
 
@@ -119,7 +123,70 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     btn('an-first', '« Start', 'The first position (Home)', () => go(root)),
     btn('an-prev', '‹ Back', 'Back one move (Left arrow)', () => go(current.parent ?? current)),
     btn('an-next', 'Next ›', 'Forward one move (Right arrow)', () => go(current.children[0] ?? current)),
-    btn('an-flip', 'Flip board', 'Flip the board', () => board.setFlipped(!board.isFlipped())));
+    btn('an-flip', 'Flip board', 'Flip the board', () => board.setFlipped(!board.isFlipped())),
+    btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()));
+  // --- the editor: a piece (or "empty") chosen, then squares clicked ----------
+  const editNote = h('p', { class: 'status', id: 'an-edit-note', 'aria-live': 'polite' });
+  let editing: ReturnType<typeof parsePosition> | null = null;
+  let tool = 'empty';
+  const tools = h('div', { class: 'controls an-tools', role: 'radiogroup', 'aria-label': 'Piece to place' },
+    ...['empty', ...(['b', 't'] as Side[]).flatMap((sd) => (['Q', 'N', 'K', 'B'] as Kind[]).map((k) => `${sd}${k}`))]
+      .map((t) => h('button', { type: 'button', role: 'radio', 'data-tool': t, 'aria-checked': t === tool ? 'true' : 'false',
+        onclick: () => pickTool(t) },
+      t === 'empty' ? 'Empty' : `${SIDE_TITLES[t[0] === 'b' ? 0 : 1]} ${KIND_NAMES[t[1] as Kind]}`)));
+  const toMove = h('select', { id: 'an-edit-side', 'aria-label': 'Side to move', onchange: () => {
+    if (editing) editing.toMove = toMove.value as Side;
+  } }, h('option', { value: 'b' }, 'Bottom to move'), h('option', { value: 't' }, 'Top to move'));
+  const editor = h('div', { class: 'panel an-editor', id: 'an-editor', hidden: true },
+    h('p', {}, 'Choose a piece, or Empty, then click squares.'), tools,
+    h('div', { class: 'controls' }, toMove,
+      btn('an-edit-done', 'Analyse it', 'Analyse the position made', () => finishEdit()),
+      btn('an-edit-cancel', 'Cancel', 'Leave the editor', () => { stopEdit(); go(current); })),
+    editNote);
+  function pickTool(t: string): void {
+    tool = t;
+    for (const b of tools.querySelectorAll('button'))
+      b.setAttribute('aria-checked', b.getAttribute('data-tool') === t ? 'true' : 'false');
+  }
+  function startEdit(): void {
+    editing = parsePosition(current.text);
+    toMove.value = editing.toMove;
+    analyser.stop();
+    board.setLegal([]);
+    board.clearMarks();
+    editor.hidden = false;
+    editNote.textContent = '';
+    evalLine.textContent = 'Editing the position.';
+    pvLine.textContent = '';
+  }
+  function stopEdit(): void {
+    editing = null;
+    editor.hidden = true;
+  }
+  function finishEdit(): void {
+    if (!editing) return;
+    const text = formatPosition(editing);
+    try {
+      eng.position(variant, text).free();
+    } catch (e) {
+      editNote.textContent = `The engine does not take this position: ${(e as Error).message}`;
+      return;
+    }
+    location.assign(`/analysis/${variant}?fen=${encodeURIComponent(text)}`);
+  }
+  boardHost.addEventListener('click', (e) => {
+    if (!editing) return;
+    // a square, or the piece drawn on it (pieces are a layer of their own)
+    const hit = (e.target as Element).closest('[data-square], [data-piece]');
+    const sq = hit?.getAttribute('data-square') ?? hit?.getAttribute('data-piece');
+    const at = sq ? parseSquare(sq) : null;
+    if (!at || at.file >= editing.width || at.row >= editing.height) return;
+    editing.squares[at.row * editing.width + at.file] = tool === 'empty' ? null
+      : { side: tool[0] as Side, kind: tool[1] as Kind };
+    board.setPosition(formatPosition(editing));
+    editNote.textContent = '';
+  }, true);
+
   const load = h('div', { class: 'controls' }, field,
     btn('an-load', 'Analyse this position', 'Analyse the position written above', () => {
       const text = field.value.trim();
@@ -131,7 +198,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     h('div', { class: 'an-board' }, bar, boardHost),
     h('div', { class: 'game-side' },
       h('p', {}, `${v.name} · `, link(`/analysis/${variant}`, 'a new board')),
-      evalLine, pvLine, status, nav, tree,
+      evalLine, pvLine, status, nav, editor, tree,
       h('p', { class: 'hint' }, 'Play moves on the board; Left and Right arrows step through the line.'),
       load)));
   for (const n of notes) host.prepend(h('p', { class: 'error' }, n));
@@ -184,6 +251,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   }
 
   function go(n: Node): void {
+    stopEdit();
     current = n;
     const p = eng.position(variant, n.text);
     const moves = p.moves();
