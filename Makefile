@@ -128,7 +128,7 @@ build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*/*.h src/*/*/*.h)
 # (-msimd128) is in every browser since 2021.
 WASMCC   ?= clang
 WASM_SRC := src/wasm/engine.c $(wildcard src/base/*.c) $(wildcard src/games/*.c) \
-            $(wildcard src/games/*/*.c) src/ai/search.c $(GEN_NET)
+            $(wildcard src/games/*/*.c) src/ai/search.c src/ai/multi.c $(GEN_NET)
 build/wasm/engine.wasm: $(WASM_SRC) $(wildcard src/*/*.h src/*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(WASMCC) --target=wasm32-wasi -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -O3 -msimd128 \

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../ai/multi.h"
 #include "../ai/search.h"
 #include "../games/game.h"
 
@@ -332,6 +333,61 @@ int eng_search(int i, int depth, int movetime_ms, int hash_mb)
         add(out, &n, " %s", text);
         s->v->ops->make(pos, rep.pv[k], undo);
     }
+    memcpy(buf, out, n + 1);
+    return (int)n;
+}
+
+/* --- analysis of games of more sides ------------------------------------------------ */
+
+static void style_eval(const void *pos, void *ctx, int out[GAME_MAX_SIDES])
+{
+    ((const game_bot_style *)ctx)->eval(pos, out);
+}
+
+static const game_bot_ops *multi_bots;  /* the hint's game, for the call below */
+
+static int style_hint(const void *pos, game_move m, void *ctx)
+{
+    (void)ctx;
+    return multi_bots->hint ? multi_bots->hint(pos, m) : 0;
+}
+
+int eng_multi(int i, int depth, int nodes, int style)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    const game_bot_ops *bots = s->v->ops->bots;
+    int nstyles = 0;
+    while (bots && bots->styles && bots->styles[nstyles].name)
+        nstyles++;
+    if (s->v->nsides < 3 || s->v->hidden || !nstyles) {
+        snprintf(buf, sizeof buf, "%s is not analysed by the multi-player search", s->v->name);
+        return -1;
+    }
+    if (depth < 1 || depth > MULTI_MAX_DEPTH || nodes < 0 || style < 0 || style >= nstyles) {
+        snprintf(buf, sizeof buf, "want a depth of 1-%d, a node budget and a style 0-%d",
+                 MULTI_MAX_DEPTH, nstyles - 1);
+        return -1;
+    }
+    const game_bot_style *st = &bots->styles[style];
+    multi_bots = bots;
+    multi_config c = {
+        .variant = s->v, .eval = style_eval, .hint = style_hint, .ctx = (void *)st,
+        .algo = MULTI_PARANOID, .depth = depth, .nodes = (uint64_t)nodes,
+    };
+    multi_report rep = { 0, 0, 0 };
+    game_move best = multi_search(&c, s->pos, &rep);
+    char text[32] = "-";
+    if (best)
+        s->v->ops->format_move(s->pos, best, text, sizeof text);
+    int values[GAME_MAX_SIDES] = { 0 };
+    st->eval(s->pos, values);
+    static char out[ENG_BUF];
+    size_t n = 0;
+    add(out, &n, "%s %d %d %llu", text, rep.score, rep.depth, (unsigned long long)rep.nodes);
+    for (int k = 0; k < s->v->nsides; k++)
+        add(out, &n, " %d", values[k]);
     memcpy(buf, out, n + 1);
     return (int)n;
 }

@@ -19,6 +19,9 @@
  *   eng_threats       the squares whose pieces stand attacked
  *   eng_search        "BEST SCORE DEPTH NODES PV..." (BEST "-" when the game
  *                     is over; SCORE for the side to move, as `citadel bench`)
+ *   eng_multi         "BEST SCORE DEPTH NODES V0 V1 .." (SCORE the side to
+ *                     move's team's, as multi.h; Vk what the style's
+ *                     evaluation gives side k, 0 for a side that is out)
  */
 #ifndef CITADEL_WASM_ENGINE_H
 #define CITADEL_WASM_ENGINE_H
@@ -61,5 +64,9 @@ ENG_EXPORT(eng_threats) int eng_threats(int slot);
  * so equal calls give equal answers. Games of more sides or hidden pieces
  * are refused for now. */
 ENG_EXPORT(eng_search) int eng_search(int slot, int depth, int movetime_ms, int hash_mb);
+/* The multi-player search of the style bots (src/ai/multi.h, paranoid) on a
+ * game of more than two sides: to `depth` plies within `nodes` (0: no
+ * budget), valuing positions by the game's style number `style`. */
+ENG_EXPORT(eng_multi) int eng_multi(int slot, int depth, int nodes, int style);
 
 #endif

@@ -6,7 +6,8 @@
 // the link holds the line and opens it again; a position written in by hand
 // is analysed; a finished game opens in analysis from its review; and it
 // fits a 360 px screen. The editor makes a position square by square, and
-// the board analyses it. The computer review of a finished game scores every
+// the board analyses it. Keeps & Moats is analysed with the four-sided
+// search, each kingdom's worth given in words. The computer review of a finished game scores every
 // position in the browser: a verdict on each move, a graph that goes to the
 // position clicked, and a summary that counts what its list names.
 
@@ -193,6 +194,40 @@ test('analysis-editor', async (t) => {
   check((await page.locator('#an-status').textContent()) === 'Top to move.', 'Top to move in it');
   await evalAt(page, 2);
   await checkReadable(page, 'the analysis editor');
+});
+
+test('analysis-keeps', async (t) => {
+  const page = await t.newPage();
+  const hits = await blockGameApi(page);
+  await page.goto(`${t.url}/analysis/keeps-moats`);
+  await page.locator('.km-board [data-square]').first().waitFor();
+  const first = await evalAt(page, 2);
+  check(/^Depth \d+ · White's side [+−]\d+$/.test(first), `the evaluation reads "${first}"`);
+  const values = await page.locator('#an-pv').textContent();
+  check(/^Best move: [a-q]\d+[a-q]\d+ · White -?\d+ · Red -?\d+ · Black -?\d+ · Blue -?\d+$/.test(values),
+    `the kingdoms' worth reads "${values}"`);
+  check((await page.locator('#an-status').textContent()) === 'White to move.', 'White to move');
+  check(!(await page.locator('.eval-bar').isVisible()), 'a two-ended bar for four kingdoms');
+  // a move on the board: White's, then Red is to move
+  const labels = () => page.$$eval('.km-board [data-square]', (els) =>
+    els.map((e) => ({ name: e.dataset.square, label: e.getAttribute('aria-label') || '' })));
+  let played = null;
+  for (const s of (await labels()).filter((x) => x.label.endsWith(', can move'))) {
+    await clickSquare(page, s.name, '.km-board');
+    const to = (await labels()).find((x) => x.label.includes('can move here'));
+    if (!to) continue;
+    await clickSquare(page, to.name, '.km-board');
+    played = s.name + to.name;
+    break;
+  }
+  check(played, 'no White piece could move');
+  await page.locator('#an-tree .mv').first().waitFor();
+  check((await page.locator('#an-tree .mv').first().textContent()).startsWith('W '), 'the move in the line');
+  check((await page.locator('#an-status').textContent()) === 'Red to move.', 'Red to move after it');
+  await evalAt(page, 2);
+  check(/Red's side/.test(await page.locator('#an-eval').textContent()), 'the evaluation is Red\'s');
+  await checkReadable(page, 'Keeps & Moats analysis');
+  check(hits.length === 0, `the page asked the server about positions: ${hits.join(', ')}`);
 });
 
 test('analysis-phone', async (t) => {

@@ -4,8 +4,9 @@
 // every ply the position, the side to move, the legal moves, the result,
 // the threats, each side's view in hidden games, and for the move played
 // its words and effects. Every answer of the two builds must be equal, byte
-// for byte. The search, on `citadel bench`'s positions, must find what
-// `citadel bench` finds, node for node. Then the wrapper's own reading of those answers is checked
+// for byte, the four-sided search of Keeps & Moats's style bots included.
+// The search, on `citadel bench`'s positions, must find what `citadel bench`
+// finds, node for node. Then the wrapper's own reading of those answers is checked
 // against what it read them from, and bad input is refused by both alike.
 //
 //   node tests/wasm/compare.mjs [GAMES_PER_VARIANT] [MAX_PLIES]
@@ -63,6 +64,7 @@ function wasmAnswer(line) {
     effects: () => engine.raw('eng_effects', [n(0)], text(1)),
     threats: () => engine.raw('eng_threats', [n(0)]),
     search: () => engine.raw('eng_search', [n(0), n(1), n(2), n(3)]),
+    multi: () => engine.raw('eng_multi', [n(0), n(1), n(2), n(3)]),
   };
   const r = calls[cmd]();
   return `${r.rc}\t${r.text.replaceAll('\n', '|')}`;
@@ -112,6 +114,7 @@ for (const v of engine.variants()) {
         run('format 1');
         run('moves 1');
       }
+      if (v.sides > 2 && ply % 20 === 0) run(`multi 0 2 0 ${ply % 3}`);  // the four-sided search
       const moves = run('moves 0').split('\t')[1];
       if (!moves) break;
       const list = moves.split(' ');
@@ -171,13 +174,15 @@ console.log(`(${plies} plies compared)`);
     'describe 0 q9q9', 'effects 0 b1', 'option 0 5 NoSuchSetting', 'option 0 -7 MoveLimit',
     'view 0 5 1', 'view 0 0 99', 'copy 0 64', 'set 0 0 ' + 'x'.repeat(60000),
     'search 0 0 0 16', 'search 0 5 0 0', 'search 0 500 0 16', 'set 1 0 stratego', 'search 1 3 0 1',
+    'multi 0 2 0 0', 'set 2 0 keeps-moats', 'multi 2 0 0 0', 'multi 2 17 0 0', 'multi 2 2 0 3',
+    'multi 2 2 -5 0',
   ];
   const answers = bad.map(wasmAnswer);
   if (compare('refusals alike', bad, answers)) ok('refusals alike');
   const refused = bad.filter((l, i) => answers[i].startsWith('-1\t') && answers[i].length > 3);
-  // two of the `set`s are good
-  if (refused.length === bad.length - 2) ok('every bad input refused with a reason');
-  else fail('every bad input refused with a reason', `${refused.length} of ${bad.length - 2}`);
+  // three of the `set`s are good
+  if (refused.length === bad.length - 3) ok('every bad input refused with a reason');
+  else fail('every bad input refused with a reason', `${refused.length} of ${bad.length - 3}`);
 }
 
 // --- the wrapper's reading ----------------------------------------------------

@@ -7,7 +7,7 @@
  *   variants | set SLOT SEED TEXT | copy FROM TO | format SLOT | stm SLOT
  *   moves SLOT | play SLOT MOVE | result SLOT | option SLOT VALUE NAME
  *   view FROM SIDE TO | describe SLOT MOVE | effects SLOT MOVE | threats SLOT
- *   search SLOT DEPTH MOVETIME HASH_MB
+ *   search SLOT DEPTH MOVETIME HASH_MB | multi SLOT DEPTH NODES STYLE
  * Each answer is one line: the function's return value, a tab, and the
  * buffer (its newlines written as '|').
  */
@@ -75,6 +75,10 @@ int main(void)
             rc = eng_effects(a);
         } else if (strcmp(cmd, "threats") == 0) {
             rc = eng_threats(a);
+        } else if (strcmp(cmd, "multi") == 0) {
+            int d = 0;
+            sscanf(line, "%*s %*d %*d %*d %d", &d);
+            rc = eng_multi(a, b, c, d);
         } else if (strcmp(cmd, "search") == 0) {
             int d = 0;
             sscanf(line, "%*s %*d %*d %*d %d", &d);

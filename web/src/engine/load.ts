@@ -39,9 +39,10 @@ export class Analyser {
   onInfo: (info: Info) => void = () => {};
   private worker: Worker | null = null;
 
-  async analyse(variant: string, position: string, maxDepth = 14): Promise<void> {
+  /** multi: a game of more than two sides (the style bots' search). */
+  async analyse(variant: string, position: string, maxDepth = 14, multi = false): Promise<void> {
     await this.start({ kind: 'analyse', module: await module(), variant, position, maxDepth,
-      hashMb: 16 });
+      hashMb: 16, multi });
   }
 
   async review(variant: string, positions: string[], depth: number): Promise<void> {

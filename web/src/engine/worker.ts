@@ -10,7 +10,7 @@ const WIN = 32000;  // src/ai/search.h SEARCH_WIN
 
 export type Request =
   | { kind: 'analyse'; module: WebAssembly.Module; variant: string; position: string;
-      maxDepth: number; hashMb: number }
+      maxDepth: number; hashMb: number; multi: boolean }
   | { kind: 'review'; module: WebAssembly.Module; variant: string; positions: string[];
       depth: number; hashMb: number };
 
@@ -19,14 +19,32 @@ export type Request =
  *  eng_search gives them; a finished game scores as won, lost or drawn. */
 export type Info =
   | { kind: 'depth'; depth: number; best: string; score: number; nodes: number; ms: number;
-      pv: string[] }
+      pv: string[]; values?: number[] }
   | { kind: 'position'; index: number; side: number; score: number; best: string | null }
   | { kind: 'done' }
   | { kind: 'error'; error: string };
 
 const post = (info: Info) => (self as unknown as Worker).postMessage(info);
 
+// Games of more sides: the style bots' search (engine.h eng_multi), its
+// balanced style, within the budget of their strongest level at each depth.
+const MULTI_STYLE = 1, MULTI_NODES = 150000;
+
+async function analyseMulti(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
+  const pos = engine.position(r.variant, r.position);
+  for (let depth = 1; depth <= r.maxDepth; depth++) {
+    const t0 = performance.now();
+    const a = engine.raw('eng_multi', [pos.slot, depth, MULTI_NODES, MULTI_STYLE]);
+    if (a.rc < 0) throw new Error(a.text);
+    const [best, score, d, nodes, ...values] = a.text.split(' ');
+    if (best === '-') break;
+    post({ kind: 'depth', depth: Number(d), best, score: Number(score), nodes: Number(nodes),
+      ms: performance.now() - t0, pv: [best], values: values.map(Number) });
+  }
+}
+
 async function analyse(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
+  if (r.multi) return analyseMulti(engine, r);
   const pos = engine.position(r.variant, r.position);
   for (let depth = 1; depth <= r.maxDepth; depth++) {
     const t0 = performance.now();

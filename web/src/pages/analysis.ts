@@ -13,10 +13,13 @@
 // the current node and its path from the root are in the address
 // (`?fen=START&line=m1,m2,...`), so a line can be shared by its link.
 //
-// Rampart's variants have their board here; Stratego and Keeps & Moats are
-// next (docs/wasm.md).
+// Rampart's variants and Keeps & Moats have their boards here (Keeps &
+// Moats with the four-sided search of its style bots, each kingdom's worth
+// in words); Stratego is next (docs/wasm.md).
 
-import { Board } from '../board';
+import { Board, MarkKind } from '../board';
+import { KeepsBoard } from '../keeps/board';
+import { KINGDOMS, parsePosition as parseKeeps } from '../keeps/notation';
 import { Engine, EngineError, Position } from '../engine/engine';
 import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';
@@ -25,6 +28,46 @@ import { copyText, h, link, SIDE_TITLES } from '../ui';
 import { formatPosition, KIND_NAMES, Kind, parsePosition, parseSquare, Side } from '../rampart';
 
 type Node = { move: string | null; text: string; parent: Node | null; children: Node[] };
+
+/** What the page asks of a board: Rampart's Board has it all. */
+type BoardLike = Pick<Board, 'setPosition' | 'setLegal' | 'clearMarks' | 'mark' | 'setFlipped' |
+  'isFlipped' | 'destroy'> & { onMove: ((move: string) => void) | null };
+
+/** Keeps & Moats's board as the analysis board uses it: "flip" turns it to
+ *  the next kingdom, the last move is marked, and of several moves between
+ *  the same two squares (a Pawn's promotion) the first is played. */
+class KeepsAnalysisBoard implements BoardLike {
+  onMove: ((move: string) => void) | null = null;
+  private board: KeepsBoard;
+  private viewer = 0;
+
+  constructor(host: HTMLElement) {
+    this.board = new KeepsBoard(host);
+    this.board.onMove = (moves) => this.onMove?.(moves[0]);
+  }
+  setPosition(text: string): void {
+    this.board.setPosition(parseKeeps(text));
+  }
+  setLegal(moves: string[]): void {
+    this.board.setLegal(moves);
+  }
+  clearMarks(): void {
+    this.board.setLast([]);
+  }
+  mark(squares: string[], kind: MarkKind): void {
+    if (kind === 'last') this.board.setLast(squares);
+  }
+  setFlipped(): void {
+    this.viewer = (this.viewer + 1) % KINGDOMS.length;
+    this.board.setViewer(this.viewer);
+  }
+  isFlipped(): boolean {
+    return this.viewer !== 0;
+  }
+  destroy(): void {
+    this.board.destroy();
+  }
+}
 
 const WIN = 32000;  // src/ai/search.h SEARCH_WIN: a win in p plies scores WIN - p
 
@@ -54,8 +97,9 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       h('p', {}, link('/analysis/rampart', 'Analyse Rampart Classic')));
     return;
   }
-  if (v.family !== 'rampart') {
-    host.append(h('p', {}, `The analysis board has Rampart's boards for now; ${variant} comes next.`),
+  const km = v.family === 'keeps-moats';
+  if (v.family !== 'rampart' && !km) {
+    host.append(h('p', {}, `The analysis board has Rampart's and Keeps & Moats's boards for now; ${variant} comes next.`),
       h('p', {}, link('/analysis/rampart', 'Analyse Rampart Classic')));
     return;
   }
@@ -101,6 +145,13 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   }
 
   const path = (n: Node): Node[] => (n.parent ? [...path(n.parent), n] : []);
+  /** Who moves in a node's position (kingdoms that are out are passed over). */
+  const moverOf = (n: Node): number => {
+    const p = eng.position(variant, n.text);
+    const side = p.sideToMove();
+    p.free();
+    return side;
+  };
   const depth = (n: Node): number => (n.parent ? depth(n.parent) + 1 : 0);
   const rootSide = eng.position(variant, root.text);
   const startSide = rootSide.sideToMove();
@@ -108,8 +159,9 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   const startFull = Number(root.text.split(' ').pop()) || 1;
 
   // --- the page ----------------------------------------------------------------
-  const boardHost = h('div', { class: 'review-board review-rampart' });
-  const board = new Board(boardHost, { interactive: true });
+  const boardHost = h('div', { class: `review-board review-${v.family}` });
+  const board: BoardLike = km ? new KeepsAnalysisBoard(boardHost) : new Board(boardHost, { interactive: true });
+  const sideNames: readonly string[] = km ? KINGDOMS : SIDE_TITLES;
   const bar = h('div', { class: 'eval-bar', role: 'img', 'aria-label': 'Evaluation' },
     h('div', { class: 'eval-fill' }));
   const evalLine = h('p', { class: 'status', id: 'an-eval', 'aria-live': 'polite' }, 'The engine is starting…');
@@ -124,7 +176,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     btn('an-prev', '‹ Back', 'Back one move (Left arrow)', () => go(current.parent ?? current)),
     btn('an-next', 'Next ›', 'Forward one move (Right arrow)', () => go(current.children[0] ?? current)),
     btn('an-flip', 'Flip board', 'Flip the board', () => board.setFlipped(!board.isFlipped())),
-    btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()));
+    km ? '' : btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()));
   // --- the editor: a piece (or "empty") chosen, then squares clicked ----------
   const editNote = h('p', { class: 'status', id: 'an-edit-note', 'aria-live': 'polite' });
   let editing: ReturnType<typeof parsePosition> | null = null;
@@ -207,6 +259,13 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   analyser.onInfo = (info: Info) => {
     if (info.kind === 'error') {
       evalLine.textContent = `The engine stopped: ${info.error}`;
+    } else if (info.kind === 'depth' && km) {
+      // the side to move's team's score, and each kingdom's worth (multi.h)
+      const stm = current === shownFor ? shownSide : 0;
+      evalLine.textContent = `Depth ${info.depth} · ${KINGDOMS[stm]}'s side ` +
+        `${info.score >= 0 ? '+' : '−'}${Math.abs(info.score)}`;
+      pvLine.textContent = `Best move: ${info.best} · ` +
+        (info.values ?? []).map((x, k) => `${KINGDOMS[k]} ${x}`).join(' · ');
     } else if (info.kind === 'depth') {
       const stm = current === shownFor ? shownSide : 0;
       const words = scoreWords(info.score, stm);
@@ -228,6 +287,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
 
   function moveLabel(n: Node, first: boolean): string {
     const d = depth(n) - 1;  // plies before this move
+    if (km) return `${KINGDOMS[n.parent ? moverOf(n.parent) : 0][0]} ${n.move}`;
     const side = (startSide + d) % 2;
     const full = startFull + Math.floor((startSide + d) / 2);
     if (side === 0) return `${full}. ${n.move}`;
@@ -271,8 +331,9 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     if (threats.length) board.mark(threats, 'threat');
     p.free();
     status.textContent = r.over
-      ? `The game is over: ${r.winner < 0 ? 'a draw' : `${SIDE_TITLES[r.winner]} wins`} (${r.reason}).`
-      : `${SIDE_TITLES[side]} to move.`;
+      ? `The game is over: ${r.winner < 0 ? 'a draw' : km ? `team ${r.winner + 1} wins`
+        : `${sideNames[r.winner]} wins`} (${r.reason}).`
+      : `${sideNames[side]} to move.`;
     field.value = n.text;
     tree.replaceChildren(...(root.children.length ? line(root.children[0])
       : [h('span', { class: 'hint' }, 'No moves yet.')]));
@@ -286,8 +347,9 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     evalLine.textContent = r.over ? 'Nothing to search: the game is over.' : 'The engine is thinking…';
     pvLine.textContent = '';
     (bar.firstChild as HTMLElement).style.height = '50%';
+    bar.style.display = km ? 'none' : '';  // a bar has two ends; four kingdoms get words
     if (r.over) analyser.stop();
-    else void analyser.analyse(variant, n.text);
+    else void analyser.analyse(variant, n.text, km ? 5 : 14, km);
   }
 
   board.onMove = (move: string) => {

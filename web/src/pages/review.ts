@@ -104,8 +104,8 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
       toast(errorText(e), 'error');
     }
   } }, 'Copy record');
-  // the analysis board from the position shown (Rampart's variants for now)
-  const analyse = family === 'rampart'
+  // the analysis board from the position shown (not Stratego's yet)
+  const analyse = family === 'rampart' || family === 'keeps-moats'
     ? h('a', { class: 'button', id: 'rv-analyse', 'data-link': true, href: '#' }, 'Analyse this position')
     : null;
   const exportBox = h('div', { class: 'controls' }, analyse ?? '',
