@@ -331,6 +331,19 @@ struct game_bot_ops {
     void (*new_game)(void *bot);
     game_move (*move)(void *bot, const void *view, const game_limits *lim, atomic_int *stop);
 
+    /* For analysis (the page's analysis board); NULL where the game has
+     * none. analyst: the spec of the bot that analyses (the strongest);
+     * report: the last move()'s search, its depth, its score for the side
+     * to move and its nodes; 0, or -1 if the bot keeps none;
+     * belief (games with hidden pieces): what the bot believes of each
+     * piece of `view` whose kind the side to move cannot see, as text, one
+     * line per piece: its square, then "KIND PERMILLE" for each kind it may
+     * be (KIND as the game writes it), likeliest first; the length as
+     * snprintf gives it, or -1 if no position fits the view. */
+    const char *analyst;
+    int (*report)(const void *bot, int *depth, int *score, uint64_t *nodes);
+    int (*belief)(void *bot, const void *view, char *buf, size_t size);
+
     /* For the style bots src/ai builds; NULL / 0 where the game has none.
      * styles end with an entry whose name is NULL; levels[0] is level 1;
      * hint: how promising a move looks before searching it (higher first;

@@ -391,3 +391,72 @@ int eng_multi(int i, int depth, int nodes, int style)
     memcpy(buf, out, n + 1);
     return (int)n;
 }
+
+/* --- analysis by a game's own bot (games with hidden pieces) ---------------------- */
+
+/* The analyst of a variant (game_bot_ops.analyst), made for one call and
+ * destroyed after it, with the same seed each time: equal calls give equal
+ * answers. */
+static void *analyst_for(const game_variant *v)
+{
+    const game_bot_ops *bots = v->ops->bots;
+    return bots && bots->analyst && bots->create ? bots->create(v, bots->analyst, 1) : NULL;
+}
+
+int eng_bot(int i, int movetime_ms, int nodes)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    const game_bot_ops *bots = s->v->ops->bots;
+    if (!bots || !bots->report) {
+        snprintf(buf, sizeof buf, "%s has no bot that analyses", s->v->name);
+        return -1;
+    }
+    if (movetime_ms < 0 || nodes < 0 || (movetime_ms == 0 && nodes == 0)) {
+        snprintf(buf, sizeof buf, "want a time or a node budget");
+        return -1;
+    }
+    void *bot = analyst_for(s->v);
+    if (!bot) {
+        snprintf(buf, sizeof buf, "out of memory");
+        return -1;
+    }
+    game_limits lim = { .movetime = movetime_ms, .nodes = (uint64_t)nodes, .time = { -1, -1 } };
+    game_move best = bots->move(bot, s->pos, &lim, NULL);
+    int depth = 0, score = 0;
+    uint64_t n = 0;
+    if (bots->report(bot, &depth, &score, &n) != 0)
+        depth = score = 0, n = 0;
+    bots->destroy(bot);
+    char text[32] = "-";
+    if (best)
+        s->v->ops->format_move(s->pos, best, text, sizeof text);
+    return snprintf(buf, sizeof buf, "%s %d %d %llu", text, score, depth, (unsigned long long)n);
+}
+
+int eng_belief(int i)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    const game_bot_ops *bots = s->v->ops->bots;
+    if (!bots || !bots->belief) {
+        snprintf(buf, sizeof buf, "%s has no hidden pieces to believe about", s->v->name);
+        return -1;
+    }
+    void *bot = analyst_for(s->v);
+    if (!bot) {
+        snprintf(buf, sizeof buf, "out of memory");
+        return -1;
+    }
+    static char out[ENG_BUF];
+    int n = bots->belief(bot, s->pos, out, sizeof out);
+    bots->destroy(bot);
+    if (n < 0) {
+        snprintf(buf, sizeof buf, "no position fits this view");
+        return -1;
+    }
+    memcpy(buf, out, sizeof buf);
+    return n;
+}

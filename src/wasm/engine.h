@@ -22,6 +22,10 @@
  *   eng_multi         "BEST SCORE DEPTH NODES V0 V1 .." (SCORE the side to
  *                     move's team's, as multi.h; Vk what the style's
  *                     evaluation gives side k, 0 for a side that is out)
+ *   eng_bot           "BEST SCORE DEPTH NODES" as eng_search (DEPTH 0 when
+ *                     the bot searched nothing: one legal move)
+ *   eng_belief        one line per hidden piece: "SQ KIND PERMILLE ..."
+ *                     (game_bot_ops.belief)
  */
 #ifndef CITADEL_WASM_ENGINE_H
 #define CITADEL_WASM_ENGINE_H
@@ -32,7 +36,15 @@
 #ifdef __wasi__
 #define ENG_EXPORT(name) __attribute__((export_name(#name)))
 #else
-#define ENG_EXPORT(name)
+#define ENG_EXPORT(name)/* The game's own analysing bot (game_bot_ops.analyst; Stratego's
+ * strongest level) on the slot's position: for a game of hidden pieces, a
+ * view of the side to move (what that player knows), or a full position
+ * (after the game, all known). Within movetime_ms or `nodes` (0: none of
+ * that limit; a node budget gives the same answer on every machine). */
+ENG_EXPORT(eng_bot) int eng_bot(int slot, int movetime_ms, int nodes);
+/* What that bot believes of each hidden piece of the view in the slot. */
+ENG_EXPORT(eng_belief) int eng_belief(int slot);
+
 #endif
 
 ENG_EXPORT(eng_buf) char *eng_buf(void);
@@ -68,5 +80,13 @@ ENG_EXPORT(eng_search) int eng_search(int slot, int depth, int movetime_ms, int 
  * game of more than two sides: to `depth` plies within `nodes` (0: no
  * budget), valuing positions by the game's style number `style`. */
 ENG_EXPORT(eng_multi) int eng_multi(int slot, int depth, int nodes, int style);
+/* The game's own analysing bot (game_bot_ops.analyst; Stratego's
+ * strongest level) on the slot's position: for a game of hidden pieces, a
+ * view of the side to move (what that player knows), or a full position
+ * (after the game, all known). Within movetime_ms or `nodes` (0: none of
+ * that limit; a node budget gives the same answer on every machine). */
+ENG_EXPORT(eng_bot) int eng_bot(int slot, int movetime_ms, int nodes);
+/* What that bot believes of each hidden piece of the view in the slot. */
+ENG_EXPORT(eng_belief) int eng_belief(int slot);
 
 #endif

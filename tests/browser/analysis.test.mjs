@@ -6,13 +6,15 @@
 // the link holds the line and opens it again; a position written in by hand
 // is analysed; a finished game opens in analysis from its review; and it
 // fits a 360 px screen. The editor makes a position square by square, and
-// the board analyses it. Keeps & Moats is analysed with the four-sided
+// the board analyses it. Stratego is analysed by its strongest bot, from a
+// full position and from one player's view with the bot's belief about each
+// hidden piece on its square. Keeps & Moats is analysed with the four-sided
 // search, each kingdom's worth given in words. The computer review of a finished game scores every
 // position in the browser: a verdict on each move, a graph that goes to the
 // position clicked, and a summary that counts what its list names.
 
 import { test, run, check, checkFits, checkReadable, clickSquare } from './lib.mjs';
-import { playMove } from './moves.mjs';
+import { playMove, squares } from './moves.mjs';
 import { guest, hold } from './play-lib.mjs';
 
 /** Blocks the server's answers about games and positions for this page. */
@@ -227,6 +229,66 @@ test('analysis-keeps', async (t) => {
   await evalAt(page, 2);
   check(/Red's side/.test(await page.locator('#an-eval').textContent()), 'the evaluation is Red\'s');
   await checkReadable(page, 'Keeps & Moats analysis');
+  check(hits.length === 0, `the page asked the server about positions: ${hits.join(', ')}`);
+});
+
+/** Stratego's evaluation line once the bot has finished `round` rounds. */
+async function roundAt(page, round) {
+  await page.waitForFunction((r) => {
+    const m = /^Round (\d+) · /.exec(document.querySelector('#an-eval')?.textContent || '');
+    return m && Number(m[1]) >= r;
+  }, round, { timeout: 30000 });
+  return page.locator('#an-eval').textContent();
+}
+
+// Red's view after f4f5 e7e6 i4i5 e6e5 in the engine's start 7 (`citadel`'s
+// notation, as a game sends it to Red): Blue's 40 pieces unknown, the one on
+// e5 seen to move.
+const RED_VIEW = 'xxxxxxxxxx/xxxxxxxxxx/xxxxxxxxxx/xxxx1xxxxx/2~~2~~2/2~~x+A+~~O+1/' +
+  'OOAOG1OM1O/LEJCLSJCEL/NJANBLAEBN/NBOBENOBFB r 4 i4i5:1 e6e5:1';
+
+test('analysis-stratego', async (t) => {
+  const page = await t.newPage();
+  const hits = await blockGameApi(page);
+  // a full position: every rank known, nothing to believe
+  await page.goto(`${t.url}/analysis/stratego`);
+  await page.locator('.st-board [data-piece]').first().waitFor();
+  const full = await roundAt(page, 2);
+  check(/^Round \d+ · [\d,]+ nodes · the bot's score for Red [+−]\d+$/.test(full), `the evaluation reads "${full}"`);
+  check(/^Best move: [a-j]\d+[a-j]\d+$/.test(await page.locator('#an-pv').textContent()), 'a best move');
+  check((await page.locator('.st-note').count()) === 0, 'a belief about a full position');
+  check(!(await page.locator('.eval-bar').isVisible()), 'a bar for scores that compare moves, not sides');
+
+  // Red's view: a belief on every hidden piece, none of Bomb or Flag on the one that moved
+  await page.goto(`${t.url}/analysis/stratego?fen=${encodeURIComponent(RED_VIEW)}`);
+  await page.locator('.st-board [data-piece]').first().waitFor();
+  check((await page.locator('#an-status').textContent()) === 'Red to move.', 'Red to move');
+  await roundAt(page, 2);
+  const labels = await squares(page, '.st-board');
+  const hidden = labels.filter((s) => s.label.includes('Blue piece, unknown'));
+  check(hidden.length === 40, `${hidden.length} hidden Blue pieces`);
+  check(hidden.every((s) => /, believed [A-Z][a-z]+ \d+%/.test(s.label)), 'a hidden piece without a belief');
+  check((await page.locator('.st-note').count()) === 40, 'the beliefs drawn on the board');
+  const e5 = hidden.find((s) => s.name === 'e5');
+  check(e5 && e5.label.includes('has moved') && !/Bomb|Flag/.test(e5.label), `the moved piece: "${e5?.label}"`);
+  const sum = (await page.$$eval('.st-note', (els) => els.map((e) => e.textContent)))
+    .every((x) => /^(\d+|B|F) \d+%$/.test(x));
+  check(sum, 'a note reads other than "rank percent"');
+  // the Captain on f5 stands beside the unknown e5: no attack on it is offered
+  await clickSquare(page, 'f5', '.st-board');
+  const targets = (await squares(page, '.st-board')).filter((s) => s.label.includes('can move here'));
+  check(targets.length > 0, 'the Captain can move');
+  check(!targets.some((s) => s.name === 'e5'), 'an attack on an unknown piece offered on a view');
+  await clickSquare(page, targets.find((s) => s.name === 'f6') ? 'f6' : targets[0].name, '.st-board');
+  await page.locator('#an-tree .mv').first().waitFor();
+  check((await page.locator('#an-status').textContent()) === 'Blue to move.', 'Blue to move after it');
+  check(/^This is Red's view: the bot analyses only Red's moves\.$/.test(await page.locator('#an-eval').textContent()),
+    'the bot asked about Blue\'s moves on Red\'s view');
+  check((await page.locator('.st-note').count()) === 0, 'beliefs shown on Blue\'s move');
+  await page.locator('#an-prev').click();
+  await roundAt(page, 1);
+  check((await page.locator('.st-note').count()) === 40, 'the beliefs back with Red to move');
+  await checkReadable(page, 'Stratego analysis');
   check(hits.length === 0, `the page asked the server about positions: ${hits.join(', ')}`);
 });
 

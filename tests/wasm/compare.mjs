@@ -65,6 +65,8 @@ function wasmAnswer(line) {
     threats: () => engine.raw('eng_threats', [n(0)]),
     search: () => engine.raw('eng_search', [n(0), n(1), n(2), n(3)]),
     multi: () => engine.raw('eng_multi', [n(0), n(1), n(2), n(3)]),
+    bot: () => engine.raw('eng_bot', [n(0), n(1), n(2)]),
+    belief: () => engine.raw('eng_belief', [n(0)]),
   };
   const r = calls[cmd]();
   return `${r.rc}\t${r.text.replaceAll('\n', '|')}`;
@@ -92,6 +94,7 @@ function compare(name, lines, answers) {
 
 // --- random games -------------------------------------------------------------
 let plies = 0;
+let botCalls = 0, botAnswers = 0;  // the game's own bot asked while the game went on, and answering
 for (const v of engine.variants()) {
   const name = `random games of ${v.name}`;
   let all = true;
@@ -115,6 +118,16 @@ for (const v of engine.variants()) {
         run('moves 1');
       }
       if (v.sides > 2 && ply % 20 === 0) run(`multi 0 2 0 ${ply % 3}`);  // the four-sided search
+      if (v.hidden && ply % 15 === 0) {  // the game's own bot: on a view, and on the whole
+        run('stm 0');
+        const side = Number(answers[answers.length - 1].split('\t')[0]);
+        run(`view 0 ${side} 2`);
+        const said = [run('belief 2'), run('bot 2 0 3000'), run('bot 0 0 3000')];
+        if (/\t0 -1 -$/.test(run('result 0'))) {
+          botCalls += 3;
+          botAnswers += said.filter((a) => /^[1-9]\d*\t\S/.test(a)).length;
+        }
+      }
       const moves = run('moves 0').split('\t')[1];
       if (!moves) break;
       const list = moves.split(' ');
@@ -129,6 +142,8 @@ for (const v of engine.variants()) {
   if (all) ok(name);
 }
 console.log(`(${plies} plies compared)`);
+if (botCalls > 0 && botAnswers === botCalls) ok(`the hidden game's bot and belief answer (${botCalls} calls)`);
+else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCalls} calls answered`);
 
 // --- the search ---------------------------------------------------------------
 // `citadel bench`'s positions (read from src/cli/bench.c) searched to its
@@ -175,7 +190,7 @@ console.log(`(${plies} plies compared)`);
     'view 0 5 1', 'view 0 0 99', 'copy 0 64', 'set 0 0 ' + 'x'.repeat(60000),
     'search 0 0 0 16', 'search 0 5 0 0', 'search 0 500 0 16', 'set 1 0 stratego', 'search 1 3 0 1',
     'multi 0 2 0 0', 'set 2 0 keeps-moats', 'multi 2 0 0 0', 'multi 2 17 0 0', 'multi 2 2 0 3',
-    'multi 2 2 -5 0',
+    'multi 2 2 -5 0', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9',
   ];
   const answers = bad.map(wasmAnswer);
   if (compare('refusals alike', bad, answers)) ok('refusals alike');

@@ -65,6 +65,7 @@ struct stbot {
     int prev_rev[ST_NKINDS];  /* enemy kinds revealed on the board last time */
     int have_prev;
     int last_samples;
+    stx_report last;          /* the last move's search (STB_F_EXPECT), depth 0 if none */
     int struck;               /* the cell our Miner last attacked an unmoved piece on, 0 if none */
     /* For each enemy piece of unknown rank, by the cell it stands on: how
      * many of its moves brought it nearer our Flag (STB_F_EXPECT); watched
@@ -108,6 +109,12 @@ void stbot_new_game(stbot *b)
 int stbot_last_samples(const stbot *b)
 {
     return b->last_samples;
+}
+
+int stbot_last_report(const stbot *b, stx_report *out)
+{
+    *out = b->last;
+    return b->last.depth > 0 ? 0 : -1;
 }
 
 /* --- evaluation and search on full positions --------------------------- */
@@ -659,6 +666,7 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
     game_move root[ST_MAX_MOVES];
     int n = st_legal(view, root);
     b->last_samples = 0;
+    b->last = (stx_report){ 0, 0, 0 };
     if (n <= 1)
         return n == 1 ? root[0] : GAME_MOVE_NONE;
     belief bl;
@@ -691,7 +699,8 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
         st_belief *sb = &b->bel;
         b->last_samples = belief_of(b, view, &bl, sb);
         uint64_t nodes = lim->nodes ? lim->nodes : ms == 0 ? EXPECT_NODES : 0;
-        game_move mv = stx_search(view, sb, STX_F_HIDDEN, deadline, lim->depth, nodes, stop, NULL);
+        game_move mv = stx_search(view, sb, STX_F_HIDDEN, deadline, lim->depth, nodes, stop,
+                                    &b->last);
         stbot_played(b, view, mv);
         return mv;
     }

@@ -78,5 +78,9 @@ void stbot_played(stbot *b, const void *view, game_move m);
 
 /* How many positions the last stbot_move sampled (for tests and reports). */
 int stbot_last_samples(const stbot *b);
+/* The search of the last stbot_move (its depth, its score for the side to
+ * move, its nodes); 0, or -1 if that move was not chosen by the
+ * strongest level's search (a lower level, or a single legal move). */
+int stbot_last_report(const stbot *b, stx_report *out);
 
 #endif

@@ -14,6 +14,8 @@
  * bot sees only the view it is given (S8); this file only dispatches to
  * bot.h and cautious.h.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +118,73 @@ static game_move st_move(void *bot, const void *view, const game_limits *lim, at
     return stcautious_move(p->cautious, view);
 }
 
+static int st_report(const void *bot, int *depth, int *score, uint64_t *nodes)
+{
+    const st_player *p = bot;
+    stx_report r;
+    if (!p->level || stbot_last_report(p->level, &r) != 0)
+        return -1;
+    *depth = r.depth;
+    *score = r.score;
+    *nodes = r.nodes;
+    return 0;
+}
+
+/* Appends to buf (size bytes, *n used) as snprintf would, counting what
+ * did not fit. */
+static void put(char *buf, size_t size, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void put(char *buf, size_t size, size_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(*n < size ? buf + *n : NULL, *n < size ? size - *n : 0, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        *n += (size_t)k;
+}
+
+static int permille(float p)
+{
+    return (int)(p * 1000.0f + 0.5f);
+}
+
+static int st_belief_text(void *bot, const void *vview, char *buf, size_t size)
+{
+    st_player *p = bot;
+    const st_pos *view = vview;
+    static st_belief bl;  /* large; a bot is used by one thread at a time */
+    if (size)
+        buf[0] = 0;
+    if (!p->level || stbot_belief(p->level, view, &bl, NULL) != 0)
+        return -1;
+    size_t n = 0;
+    for (int c = 0; c < ST_CELLS; c++) {
+        uint8_t v = view->sq[c];
+        if (!ST_IS_PIECE(v) || ST_KIND(v) != ST_UNKNOWN || ST_SIDE(v) == view->stm)
+            continue;
+        char name[4];
+        st_square_name(c, name);
+        put(buf, size, &n, "%s%s", n ? "\n" : "", name);
+        int kinds[ST_NKINDS], count = 0;
+        for (int k = ST_SPY; k <= ST_FLAG; k++)
+            if (permille(bl.p[c][k]) > 0)
+                kinds[count++] = k;
+        /* likeliest first (insertion sort of a few), ties by rank */
+        for (int i = 1; i < count; i++)
+            for (int j = i; j > 0 && bl.p[c][kinds[j]] > bl.p[c][kinds[j - 1]]; j--) {
+                int t = kinds[j];
+                kinds[j] = kinds[j - 1];
+                kinds[j - 1] = t;
+            }
+        for (int i = 0; i < count; i++)
+            put(buf, size, &n, " %c %d", st_kind_char(ST_SIDE(v), kinds[i]),
+                permille(bl.p[c][kinds[i]]));
+    }
+    return n > (size_t)INT32_MAX ? -1 : (int)n;
+}
+
 const game_bot_ops st_bots = {
     .list = st_list,
     .owns = st_owns,
@@ -123,4 +192,7 @@ const game_bot_ops st_bots = {
     .destroy = st_destroy,
     .new_game = st_new_game,
     .move = st_move,
+    .analyst = "level=6",
+    .report = st_report,
+    .belief = st_belief_text,
 };

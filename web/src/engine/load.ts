@@ -4,7 +4,7 @@
 // copy of its own, so the board keeps working while it thinks.
 
 import { Engine } from './engine';
-import type { Info, Request } from './worker';
+import type { How, Info, Request } from './worker';
 
 declare const ENGINE_WASM_URL: string;
 declare const ENGINE_WORKER_URL: string;
@@ -39,10 +39,10 @@ export class Analyser {
   onInfo: (info: Info) => void = () => {};
   private worker: Worker | null = null;
 
-  /** multi: a game of more than two sides (the style bots' search). */
-  async analyse(variant: string, position: string, maxDepth = 14, multi = false): Promise<void> {
+  /** how: which search (worker.ts How); maxDepth counts its rounds. */
+  async analyse(variant: string, position: string, maxDepth = 14, how: How = 'search'): Promise<void> {
     await this.start({ kind: 'analyse', module: await module(), variant, position, maxDepth,
-      hashMb: 16, multi });
+      hashMb: 16, how });
   }
 
   async review(variant: string, positions: string[], depth: number): Promise<void> {

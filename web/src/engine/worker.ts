@@ -8,9 +8,14 @@ import { Engine } from './engine';
 
 const WIN = 32000;  // src/ai/search.h SEARCH_WIN
 
+/** Which search analyses: the two-sided search of `citadel bench`, the
+ *  style bots' search for games of more sides, or the game's own bot
+ *  (games of hidden pieces: Stratego's strongest level, on a view). */
+export type How = 'search' | 'multi' | 'bot';
+
 export type Request =
   | { kind: 'analyse'; module: WebAssembly.Module; variant: string; position: string;
-      maxDepth: number; hashMb: number; multi: boolean }
+      maxDepth: number; hashMb: number; how: How }
   | { kind: 'review'; module: WebAssembly.Module; variant: string; positions: string[];
       depth: number; hashMb: number };
 
@@ -43,8 +48,28 @@ async function analyseMulti(engine: Engine, r: Extract<Request, { kind: 'analyse
   }
 }
 
+// Games of hidden pieces: the game's own bot (engine.h eng_bot) within a
+// node budget that doubles each round (a "depth" here is one round), so
+// that what it says does not hang on the machine's speed.
+const BOT_NODES = 25000;
+
+async function analyseBot(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
+  const pos = engine.position(r.variant, r.position);
+  for (let round = 0; round < r.maxDepth; round++) {
+    const t0 = performance.now();
+    const a = engine.raw('eng_bot', [pos.slot, 0, BOT_NODES * 2 ** round]);
+    if (a.rc < 0) throw new Error(a.text);
+    const [best, score, d, nodes] = a.text.split(' ');
+    if (best === '-') break;
+    post({ kind: 'depth', depth: Number(d), best, score: Number(score), nodes: Number(nodes),
+      ms: performance.now() - t0, pv: [best] });
+    if (Number(d) === 0) break;  // one legal move: nothing was searched
+  }
+}
+
 async function analyse(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
-  if (r.multi) return analyseMulti(engine, r);
+  if (r.how === 'multi') return analyseMulti(engine, r);
+  if (r.how === 'bot') return analyseBot(engine, r);
   const pos = engine.position(r.variant, r.position);
   for (let depth = 1; depth <= r.maxDepth; depth++) {
     const t0 = performance.now();

@@ -15,11 +15,18 @@
 //
 // Rampart's variants and Keeps & Moats have their boards here (Keeps &
 // Moats with the four-sided search of its style bots, each kingdom's worth
-// in words); Stratego is next (docs/wasm.md).
+// in words), and Stratego: from a full position (after a game, or a
+// start) or from one player's view (during a game: what that player
+// knows), its strongest bot analysing for the side whose view it is, and
+// what that bot believes of each hidden piece shown on the board. On a
+// view the board plays no move whose combat it cannot know (an unknown
+// piece attacking or attacked): the outcome is not in the view.
 
 import { Board, MarkKind } from '../board';
 import { KeepsBoard } from '../keeps/board';
 import { KINGDOMS, parsePosition as parseKeeps } from '../keeps/notation';
+import { StrategoBoard } from '../stratego/board';
+import { KINDS, SIDE_NAMES as ST_SIDES, View, moveSquares as stSquares, parseView, squareIndex } from '../stratego/notation';
 import { Engine, EngineError, Position } from '../engine/engine';
 import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';
@@ -69,6 +76,70 @@ class KeepsAnalysisBoard implements BoardLike {
   }
 }
 
+/** Stratego's board as the analysis board uses it, with the bot's belief
+ *  about hidden pieces written on their squares. */
+class StrategoAnalysisBoard implements BoardLike {
+  onMove: ((move: string) => void) | null = null;
+  private board: StrategoBoard;
+
+  constructor(host: HTMLElement) {
+    this.board = new StrategoBoard(host, { label: 'Stratego board, analysis' });
+    this.board.onMove = (m) => this.onMove?.(m);
+  }
+  setPosition(text: string): void {
+    this.board.setView(parseView(text));
+  }
+  setLegal(moves: string[]): void {
+    this.board.setLegal(moves);
+  }
+  clearMarks(): void {
+    this.board.clearMarks();
+  }
+  mark(squares: string[], kind: MarkKind): void {
+    if (kind === 'last') this.board.mark(squares, 'last');
+    else if (kind === 'captured') this.board.mark(squares, 'combat');
+  }
+  setFlipped(f: boolean): void {
+    this.board.setFlipped(f);
+  }
+  isFlipped(): boolean {
+    return this.board.isFlipped();
+  }
+  setNotes(notes: Map<string, { short: string; long: string }>): void {
+    this.board.setNotes(notes);
+  }
+  destroy(): void {
+    this.board.destroy();
+  }
+}
+
+/** The side whose view a Stratego string is (every piece of it known),
+ *  or -1 for a full position (every piece of both sides known). */
+function viewerOf(v: View): number {
+  const unknown = [false, false];
+  for (const c of v.cells) if (c && c !== 'lake' && c.kind === 'X') unknown[c.side] = true;
+  return unknown[0] === unknown[1] ? -1 : unknown[0] ? 1 : 0;
+}
+
+/** engine.h eng_belief's lines as notes for the board: the likeliest kind
+ *  and its chance on the square, the likeliest three read out. */
+export function beliefNotes(text: string): Map<string, { short: string; long: string }> {
+  const notes = new Map<string, { short: string; long: string }>();
+  for (const line of text.split('\n').filter((l) => l)) {
+    const [sq, ...rest] = line.split(' ');
+    const kinds: { name: string; short: string; pct: number }[] = [];
+    for (let i = 0; i + 1 < rest.length; i += 2) {
+      const k = KINDS[rest[i].toUpperCase() as keyof typeof KINDS];
+      if (k) kinds.push({ name: k.name, short: k.rank === null ? k.name[0] : String(k.rank),
+        pct: Math.round(Number(rest[i + 1]) / 10) });
+    }
+    if (!kinds.length) continue;
+    notes.set(sq, { short: `${kinds[0].short} ${kinds[0].pct}%`,
+      long: `believed ${kinds.slice(0, 3).map((k) => `${k.name} ${k.pct}%`).join(', ')}` });
+  }
+  return notes;
+}
+
 const WIN = 32000;  // src/ai/search.h SEARCH_WIN: a win in p plies scores WIN - p
 
 /** The score (for the side to move) as Bottom's, in words: "+0.42", or who
@@ -98,8 +169,9 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     return;
   }
   const km = v.family === 'keeps-moats';
-  if (v.family !== 'rampart' && !km) {
-    host.append(h('p', {}, `The analysis board has Rampart's and Keeps & Moats's boards for now; ${variant} comes next.`),
+  const st = v.family === 'stratego';
+  if (v.family !== 'rampart' && !km && !st) {
+    host.append(h('p', {}, `The analysis board has no board for ${variant} yet.`),
       h('p', {}, link('/analysis/rampart', 'Analyse Rampart Classic')));
     return;
   }
@@ -160,8 +232,12 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
 
   // --- the page ----------------------------------------------------------------
   const boardHost = h('div', { class: `review-board review-${v.family}` });
-  const board: BoardLike = km ? new KeepsAnalysisBoard(boardHost) : new Board(boardHost, { interactive: true });
-  const sideNames: readonly string[] = km ? KINGDOMS : SIDE_TITLES;
+  const stBoard = st ? new StrategoAnalysisBoard(boardHost) : null;
+  const board: BoardLike = stBoard ?? (km ? new KeepsAnalysisBoard(boardHost) : new Board(boardHost, { interactive: true }));
+  const sideNames: readonly string[] = km ? KINGDOMS : st ? ST_SIDES : SIDE_TITLES;
+  // Stratego: whose view the root is (-1: the full position); it stays
+  // that player's view whatever is played
+  const viewer = st ? viewerOf(parseView(root.text)) : -1;
   const bar = h('div', { class: 'eval-bar', role: 'img', 'aria-label': 'Evaluation' },
     h('div', { class: 'eval-fill' }));
   const evalLine = h('p', { class: 'status', id: 'an-eval', 'aria-live': 'polite' }, 'The engine is starting…');
@@ -176,7 +252,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     btn('an-prev', '‹ Back', 'Back one move (Left arrow)', () => go(current.parent ?? current)),
     btn('an-next', 'Next ›', 'Forward one move (Right arrow)', () => go(current.children[0] ?? current)),
     btn('an-flip', 'Flip board', 'Flip the board', () => board.setFlipped(!board.isFlipped())),
-    km ? '' : btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()));
+    km || st ? '' : btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()));
   // --- the editor: a piece (or "empty") chosen, then squares clicked ----------
   const editNote = h('p', { class: 'status', id: 'an-edit-note', 'aria-live': 'polite' });
   let editing: ReturnType<typeof parsePosition> | null = null;
@@ -259,6 +335,13 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   analyser.onInfo = (info: Info) => {
     if (info.kind === 'error') {
       evalLine.textContent = `The engine stopped: ${info.error}`;
+    } else if (info.kind === 'depth' && st) {
+      // the bot's own score: what it does not know counts at more than face
+      // value, so it compares moves, not sides (docs/wasm.md)
+      const stm = current === shownFor ? shownSide : 0;
+      evalLine.textContent = `Round ${info.depth} · ${info.nodes.toLocaleString('en')} nodes · ` +
+        `the bot's score for ${ST_SIDES[stm]} ${info.score >= 0 ? '+' : '−'}${Math.abs(info.score)}`;
+      pvLine.textContent = `Best move: ${info.best}`;
     } else if (info.kind === 'depth' && km) {
       // the side to move's team's score, and each kingdom's worth (multi.h)
       const stm = current === shownFor ? shownSide : 0;
@@ -326,7 +409,28 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       board.mark([...e.captured, ...e.removed], 'captured');
       fx.free();
     }
-    board.setLegal(r.over ? [] : moves);
+    // on a view: no combat whose outcome the view cannot know, and the
+    // bot's belief (and analysis) only for the side whose view it is
+    const view = st ? parseView(n.text) : null;
+    const known = (m: string): boolean => {
+      const [a, b] = stSquares(m).map((x) => view?.cells[squareIndex(x)]);
+      return !(a && b && a !== 'lake' && b !== 'lake' && (a.kind === 'X' || b.kind === 'X'));
+    };
+    const playable = view && viewer >= 0 ? moves.filter(known) : moves;
+    board.setLegal(r.over ? [] : playable);
+    const ours = !st || viewer < 0 || side === viewer;
+    if (stBoard) {
+      let notes = new Map<string, { short: string; long: string }>();
+      if (viewer >= 0 && side === viewer && !r.over) {
+        try {
+          const b = eng.raw('eng_belief', [p.slot]);
+          if (b.rc >= 0) notes = beliefNotes(b.text);
+        } catch {
+          // no belief: the board shows the view alone
+        }
+      }
+      stBoard.setNotes(notes);
+    }
     const threats = p.threats();
     if (threats.length) board.mark(threats, 'threat');
     p.free();
@@ -344,12 +448,16 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     history.replaceState(null, '', `/analysis/${variant}?${q}`);
     shownFor = n;
     shownSide = side;
-    evalLine.textContent = r.over ? 'Nothing to search: the game is over.' : 'The engine is thinking…';
+    evalLine.textContent = r.over ? 'Nothing to search: the game is over.'
+      : ours ? 'The engine is thinking…'
+      : `This is ${ST_SIDES[viewer]}'s view: the bot analyses only ${ST_SIDES[viewer]}'s moves.`;
     pvLine.textContent = '';
     (bar.firstChild as HTMLElement).style.height = '50%';
-    bar.style.display = km ? 'none' : '';  // a bar has two ends; four kingdoms get words
-    if (r.over) analyser.stop();
-    else void analyser.analyse(variant, n.text, km ? 5 : 14, km);
+    // a bar has two ends; four kingdoms get words, and Stratego's bot scores
+    // moves against each other, not the sides
+    bar.style.display = km || st ? 'none' : '';
+    if (r.over || !ours) analyser.stop();
+    else void analyser.analyse(variant, n.text, km ? 5 : st ? 7 : 14, km ? 'multi' : st ? 'bot' : 'search');
   }
 
   board.onMove = (move: string) => {

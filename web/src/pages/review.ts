@@ -104,8 +104,9 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
       toast(errorText(e), 'error');
     }
   } }, 'Copy record');
-  // the analysis board from the position shown (not Stratego's yet)
-  const analyse = family === 'rampart' || family === 'keeps-moats'
+  // the analysis board from the position shown (Stratego's once the game
+  // is over and its positions are whole)
+  const analyse = family === 'rampart' || family === 'keeps-moats' || (family === 'stratego' && g.status === 'over')
     ? h('a', { class: 'button', id: 'rv-analyse', 'data-link': true, href: '#' }, 'Analyse this position')
     : null;
   const exportBox = h('div', { class: 'controls' }, analyse ?? '',

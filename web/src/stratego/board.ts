@@ -33,6 +33,7 @@ export class StrategoBoard {
   private legal: string[] = [];
   private swappable: string[] = [];
   private marks = new Map<MarkKind, string[]>();
+  private notes = new Map<string, { short: string; long: string }>();
   private id = `stboard${++boardCount}`;
   private input: BoardInput;
 
@@ -71,6 +72,7 @@ export class StrategoBoard {
     this.legal = [];
     this.swappable = [];
     this.marks.clear();
+    this.notes.clear();
     this.svg.classList.remove('can-move');
     this.drawPieces();
     this.drawMarks();
@@ -99,6 +101,13 @@ export class StrategoBoard {
 
   clearMarks(): void {
     this.marks.clear();
+    this.drawMarks();
+  }
+
+  /** A few words on squares (the analysis board's belief about hidden
+   *  pieces): `short` drawn on the square, `long` read out with it. */
+  setNotes(notes: Map<string, { short: string; long: string }>): void {
+    this.notes = new Map(notes);
     this.drawMarks();
   }
 
@@ -243,6 +252,8 @@ export class StrategoBoard {
     text += this.input.label(name);
     if ((this.marks.get('last') ?? []).includes(name)) text += ', last move';
     if ((this.marks.get('combat') ?? []).includes(name)) text += ', combat';
+    const note = this.notes.get(name);
+    if (note) text += `, ${note.long}`;
     return text;
   }
 
@@ -257,6 +268,13 @@ export class StrategoBoard {
     };
     for (const n of this.marks.get('last') ?? []) rect(under, n, 'mark-last');
     for (const n of this.marks.get('combat') ?? []) rect(over, n, 'st-mark-combat', 3);
+    for (const [n, note] of this.notes) {
+      if (!parseSquare(n) || this.hidden) continue;
+      const [x, y] = this.xy(n);
+      const t = svgEl('text', { x: x + S / 2, y: y + S - 8, class: 'st-note', 'text-anchor': 'middle' });
+      t.textContent = note.short;
+      over.appendChild(t);
+    }
     this.input.drawSelection(under, over, (sq) => !!this.pieceOn(sq));
     for (const cell of this.layers.squares.querySelectorAll<SVGGElement>('[data-square]')) {
       cell.setAttribute('aria-label', this.label(cell.dataset.square!));

@@ -93,9 +93,13 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
   board.onMove = (mv) => controls.sendMove(mv);
 
   const flipBtn = h('button', { type: 'button', onclick: () => { board.setFlipped(!board.isFlipped()); placeBars(); } }, 'Flip board');
+  // The analysis board from this player's own view (what they know), in
+  // unrated games only: a rated game is played without an engine's help.
+  const analyseLink = h('a', { class: 'button', id: 'st-analyse', target: '_blank', rel: 'noopener', hidden: true },
+    'Analyse my view');
   boardCol.append(controls.status, topBar, boardStack, bottomBar);
   sideCol.append(setupHost, controls.panel,
-    h('div', { class: 'controls' }, controls.soundToggle(), flipBtn, link('/stratego/help', 'How to play Stratego')),
+    h('div', { class: 'controls' }, controls.soundToggle(), flipBtn, analyseLink, link('/stratego/help', 'How to play Stratego')),
     tally, moveList, controls.chat.el);
 
   const game = () => controls.game;
@@ -313,6 +317,9 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
     placeBars();
     drawMoves(g);
     drawTally();
+    const own = g.status === 'live' && !inSetup(g) && !g.rated && !isLocal() && mySides().length === 1;
+    analyseLink.hidden = !own || !g.position;
+    if (own && g.position) analyseLink.setAttribute('href', `/analysis/${g.variant}?fen=${encodeURIComponent(g.position)}`);
   }
 
   // `ready` and `setup_ok`: the setup phase's own messages
