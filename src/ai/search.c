@@ -66,6 +66,8 @@ struct searcher {
     int64_t soft_ms, hard_ms;
     int seldepth;
     int root_team;     /* the team the search plays for (contempt) */
+    int nskip;         /* root moves left out (search_skip): MultiPV */
+    game_move skip[SEARCH_MAX_SKIP];
     int pvlen[SEARCH_MAX_PLY + 1];
     game_move pv[SEARCH_MAX_PLY + 1][SEARCH_MAX_PLY + 1];
     _Alignas(16) unsigned char undo[SEARCH_MAX_PLY + 1][GAME_POS_MAX];
@@ -250,6 +252,27 @@ static int qsearch(searcher *s, void *pos, int alpha, int beta, int ply, int qd)
     return best;
 }
 
+/* Leaves out of moves[0..n) those search_skip named; the count left. */
+static int drop_skipped(const searcher *s, game_move *moves, int n)
+{
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        int skipped = 0;
+        for (int k = 0; k < s->nskip; k++)
+            skipped |= moves[i] == s->skip[k];
+        if (!skipped)
+            moves[kept++] = moves[i];
+    }
+    return kept;
+}
+
+void search_skip(searcher *s, const game_move *moves, int n)
+{
+    s->nskip = n < 0 ? 0 : n > SEARCH_MAX_SKIP ? SEARCH_MAX_SKIP : n;
+    for (int k = 0; k < s->nskip; k++)
+        s->skip[k] = moves[k];
+}
+
 static int search(searcher *s, void *pos, int depth, int alpha, int beta, int ply)
 {
     const int pvnode = beta - alpha > 1;
@@ -277,6 +300,8 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
     int n = s->ops->moves(pos, moves);
     if (n == 0)
         return end_score(s, pos, ply);
+    if (ply == 0 && s->nskip)
+        n = drop_skipped(s, moves, n);
     if (ply > s->seldepth)
         s->seldepth = ply;
 
@@ -362,6 +387,8 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
             }
         }
     }
+    if (ply == 0 && s->nskip)
+        return best;  /* a root with moves left out has no true value to keep */
     e->key = key;
     e->move = best_move;
     e->score = (int16_t)to_tt(best, ply);
@@ -416,6 +443,8 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
 
     game_move moves[GAME_MAX_MOVES];
     int n = v->ops->moves(pos, moves);
+    if (s->nskip)
+        n = drop_skipped(s, moves, n);
     if (n == 0)
         return GAME_MOVE_NONE;
     game_move best = moves[0];

@@ -25,6 +25,7 @@
 #define SEARCH_WIN_MIN (SEARCH_WIN - 1000)  /* scores beyond are game ends */
 #define SEARCH_MAX_PLY 128
 #define SEARCH_LEVELS 6
+#define SEARCH_MAX_SKIP 8   /* root moves search_skip can leave out */
 /* A draw is worth -SEARCH_CONTEMPT to the side searching, +SEARCH_CONTEMPT
  * to its opponent: with material level the search prefers to play on. */
 #define SEARCH_CONTEMPT 60
@@ -71,6 +72,12 @@ void search_set_contempt(searcher *s, int on);
 /* Searches pos (not changed) and returns the best move, or GAME_MOVE_NONE
  * if the game is over. info, if not NULL, is called after each iteration.
  * The final report is left in *last if not NULL. */
+/* The root moves the next runs leave out (at most SEARCH_MAX_SKIP; n = 0
+ * for none, as a new searcher has): MultiPV searches again without the
+ * lines found so far. A run whose every move is left out returns
+ * GAME_MOVE_NONE. */
+void search_skip(searcher *s, const game_move *moves, int n);
+
 game_move search_run(searcher *s, const game_variant *v, const void *pos,
                      const search_limits *lim, atomic_int *stop, search_info_fn info,
                      void *ctx, search_report *last);

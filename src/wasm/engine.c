@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../ai/multi.h"
@@ -289,20 +290,22 @@ int eng_threats(int i)
 static searcher *analyser;  /* one, kept between calls: what it learnt helps the next */
 static size_t analyser_mb;
 
-int eng_search(int i, int depth, int movetime_ms, int hash_mb)
+/* The analyser with hash_mb megabytes of table, cleared; NULL (the reason
+ * in the buffer) if the slot's game is not for it or memory is short. */
+static struct slot *analysis_slot(int i, int depth, int movetime_ms, int hash_mb)
 {
     struct slot *s = slot_at(i);
     if (!s)
-        return -1;
+        return NULL;
     if (s->v->nsides != 2 || s->v->hidden) {
         snprintf(buf, sizeof buf, "%s is not analysed by the two-sided search", s->v->name);
-        return -1;
+        return NULL;
     }
     if (depth < 0 || depth > SEARCH_MAX_PLY || movetime_ms < 0 ||
         (depth == 0 && movetime_ms == 0) || hash_mb < 1 || hash_mb > 256) {
         snprintf(buf, sizeof buf, "want a depth (1-%d) or a time, and 1-256 MB of hash",
                  SEARCH_MAX_PLY);
-        return -1;
+        return NULL;
     }
     if (!analyser || analyser_mb != (size_t)hash_mb) {
         if (analyser)
@@ -311,30 +314,96 @@ int eng_search(int i, int depth, int movetime_ms, int hash_mb)
         analyser_mb = (size_t)hash_mb;
         if (!analyser) {
             snprintf(buf, sizeof buf, "out of memory");
-            return -1;
+            return NULL;
         }
     }
     search_clear(analyser);
     search_set_level(analyser, SEARCH_LEVELS, 1);
+    search_skip(analyser, NULL, 0);
+    return s;
+}
+
+/* One search of the slot's position (its root moves less those skipped),
+ * its line appended to out; the best move, GAME_MOVE_NONE if none. */
+static game_move search_line(struct slot *s, int depth, int movetime_ms, char *out, size_t *n)
+{
     search_limits lim = { .depth = depth, .movetime = movetime_ms, .time = { -1, -1 } };
     static search_report rep;
     game_move best = search_run(analyser, s->v, s->pos, &lim, NULL, NULL, NULL, &rep);
-    static char out[ENG_BUF];
-    size_t n = 0;
     char text[32] = "-";
     if (best)
         s->v->ops->format_move(s->pos, best, text, sizeof text);
-    add(out, &n, "%s %d %d %llu", text, rep.score, rep.depth, (unsigned long long)rep.nodes);
+    add(out, n, "%s %d %d %llu", text, rep.score, rep.depth, (unsigned long long)rep.nodes);
     /* the principal variation, played out on a copy to write each move */
     _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
     memcpy(pos, s->pos, s->v->ops->pos_size);
-    for (int k = 0; k < rep.pvlen && k < SEARCH_MAX_PLY; k++) {
+    for (int k = 0; best && k < rep.pvlen && k < SEARCH_MAX_PLY; k++) {
         s->v->ops->format_move(pos, rep.pv[k], text, sizeof text);
-        add(out, &n, " %s", text);
+        add(out, n, " %s", text);
         s->v->ops->make(pos, rep.pv[k], undo);
     }
+    return best;
+}
+
+int eng_search(int i, int depth, int movetime_ms, int hash_mb)
+{
+    struct slot *s = analysis_slot(i, depth, movetime_ms, hash_mb);
+    if (!s)
+        return -1;
+    static char out[ENG_BUF];
+    size_t n = 0;
+    search_line(s, depth, movetime_ms, out, &n);
     memcpy(buf, out, n + 1);
     return (int)n;
+}
+
+int eng_lines(int i, int depth, int hash_mb, int lines)
+{
+    if (lines < 1 || lines > ENG_MAX_LINES) {
+        snprintf(buf, sizeof buf, "want 1-%d lines", ENG_MAX_LINES);
+        return -1;
+    }
+    struct slot *s = analysis_slot(i, depth, 0, hash_mb);
+    if (!s)
+        return -1;
+    /* the lines written one after another in found order, then given in
+     * order of score: a search without the moves found so far may score a
+     * little differently from one with them (its table and window differ),
+     * and best comes first */
+    static char out[ENG_BUF];
+    game_move found[ENG_MAX_LINES];
+    size_t start[ENG_MAX_LINES], n = 0;
+    int score[ENG_MAX_LINES], order[ENG_MAX_LINES], count = 0;
+    for (int k = 0; k < lines; k++) {
+        search_skip(analyser, found, k);
+        start[k] = n;
+        found[k] = search_line(s, depth, 0, out, &n);
+        if (!found[k] && k)
+            break;  /* fewer moves than lines */
+        add(out, &n, "%c", 0);  /* each line ends with a NUL, for now */
+        score[k] = atoi(strchr(out + start[k], ' ') + 1);
+        order[count++] = k;
+        if (!found[k])
+            break;  /* the game is over: "- ..." */
+    }
+    search_skip(analyser, NULL, 0);
+    for (int a = 1; a < count; a++)  /* stable: ties keep the order found */
+        for (int b = a; b > 0 && score[order[b]] > score[order[b - 1]]; b--) {
+            int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+    size_t m = 0;
+    for (int k = 0; k < count; k++) {
+        const char *line = out + start[order[k]];
+        size_t len = strlen(line);
+        if (k)
+            buf[m++] = '\n';
+        memcpy(buf + m, line, len);
+        m += len;
+    }
+    buf[m] = 0;
+    return (int)m;
 }
 
 /* --- analysis of games of more sides ------------------------------------------------ */

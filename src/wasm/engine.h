@@ -19,6 +19,7 @@
  *   eng_threats       the squares whose pieces stand attacked
  *   eng_search        "BEST SCORE DEPTH NODES PV..." (BEST "-" when the game
  *                     is over; SCORE for the side to move, as `citadel bench`)
+ *   eng_lines         eng_search's line for each of several best moves
  *   eng_multi         "BEST SCORE DEPTH NODES V0 V1 .." (SCORE the side to
  *                     move's team's, as multi.h; Vk what the style's
  *                     evaluation gives side k, 0 for a side that is out)
@@ -76,6 +77,12 @@ ENG_EXPORT(eng_threats) int eng_threats(int slot);
  * so equal calls give equal answers. Games of more sides or hidden pieces
  * are refused for now. */
 ENG_EXPORT(eng_search) int eng_search(int slot, int depth, int movetime_ms, int hash_mb);
+/* MultiPV: the same search to `depth` for the best `lines` (1-ENG_MAX_LINES)
+ * root moves, each line found by searching again without the moves of the
+ * lines before it; one line of eng_search's form per move, best first
+ * (fewer where there are fewer moves; "- ..." once the game is over). */
+#define ENG_MAX_LINES 5
+ENG_EXPORT(eng_lines) int eng_lines(int slot, int depth, int hash_mb, int lines);
 /* The multi-player search of the style bots (src/ai/multi.h, paranoid) on a
  * game of more than two sides: to `depth` plies within `nodes` (0: no
  * budget), valuing positions by the game's style number `style`. */

@@ -6,7 +6,8 @@
 // the link holds the line and opens it again; a position written in by hand
 // is analysed; a finished game opens in analysis from its review; and it
 // fits a 360 px screen. The editor makes a position square by square, and
-// the board analyses it. Stratego is analysed by its strongest bot, from a
+// the board analyses it. Several best lines (MultiPV) are shown on request.
+// Stratego is analysed by its strongest bot, from a
 // full position and from one player's view with the bot's belief about each
 // hidden piece on its square. Keeps & Moats is analysed with the four-sided
 // search, each kingdom's worth given in words. The computer review of a finished game scores every
@@ -83,6 +84,21 @@ test('analysis-board', async (t) => {
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowRight');
   check((await page.locator('#an-tree .mv.current').textContent()) === `1. ${moved}`, 'Right follows the main line');
+
+  // several lines (MultiPV): three different first moves, best first, each
+  // with its score in words; back to one line after
+  await page.locator('#an-lines').selectOption('3');
+  await page.waitForFunction(() => document.querySelectorAll('#an-pv .an-line').length === 3, null, { timeout: 30000 });
+  await evalAt(page, 3);
+  const lines = await page.locator('#an-pv .an-line').allTextContents();
+  const parsed = lines.map((l) => /^(\d)\. ([+−])(\d+\.\d\d) · ([a-z]\d+[a-z]\d+)( [a-z]\d+[a-z]\d+)*$/.exec(l));
+  check(parsed.every((m, k) => m && Number(m[1]) === k + 1), `the lines read ${JSON.stringify(lines)}`);
+  check(new Set(parsed.map((m) => m[4])).size === 3, `three different moves: ${JSON.stringify(lines)}`);
+  // Top is to move here: the best line is the lowest for Bottom
+  const forBottom = parsed.map((m) => (m[2] === '−' ? -1 : 1) * Number(m[3]));
+  check(forBottom[0] <= forBottom[1] && forBottom[1] <= forBottom[2], `best first, for Top: ${forBottom}`);
+  await page.locator('#an-lines').selectOption('1');
+  await page.waitForFunction(() => /^Best line: /.test(document.querySelector('#an-pv')?.textContent || ''), null, { timeout: 30000 });
 
   // the link opens the same line again
   const link = page.url();

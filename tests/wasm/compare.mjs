@@ -64,6 +64,7 @@ function wasmAnswer(line) {
     effects: () => engine.raw('eng_effects', [n(0)], text(1)),
     threats: () => engine.raw('eng_threats', [n(0)]),
     search: () => engine.raw('eng_search', [n(0), n(1), n(2), n(3)]),
+    lines: () => engine.raw('eng_lines', [n(0), n(1), n(2), n(3)]),
     multi: () => engine.raw('eng_multi', [n(0), n(1), n(2), n(3)]),
     bot: () => engine.raw('eng_bot', [n(0), n(1), n(2)]),
     belief: () => engine.raw('eng_belief', [n(0)]),
@@ -179,6 +180,26 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
   }
   if (bad) fail(name, bad);
   else if (compare(name, lines, answers)) ok(name);
+
+  // several lines (MultiPV): alike in both builds, three different first
+  // moves on every position, best first
+  const multi = 'several best lines, in WebAssembly';
+  const mlines = [], manswers = [];
+  for (const p of list)
+    for (const line of [`set 0 0 ${p.variant} ${p.fen}`, 'lines 0 5 16 3']) {
+      mlines.push(line);
+      manswers.push(wasmAnswer(line));
+    }
+  let wrong = '';
+  for (let i = 1; !wrong && i < manswers.length; i += 2) {
+    const got = manswers[i].split('\t')[1].split('|').map((l) => l.split(' '));
+    const firsts = new Set(got.map((l) => l[0]));
+    const scores = got.map((l) => Number(l[1]));
+    if (got.length !== 3 || firsts.size !== 3 || scores.some((x, k) => k && x > scores[k - 1]))
+      wrong = `position ${(i + 1) / 2}: ${manswers[i]}`;
+  }
+  if (wrong) fail(multi, wrong);
+  else if (compare(multi, mlines, manswers)) ok(multi);
 }
 
 // --- refusals -----------------------------------------------------------------
@@ -190,7 +211,7 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
     'view 0 5 1', 'view 0 0 99', 'copy 0 64', 'set 0 0 ' + 'x'.repeat(60000),
     'search 0 0 0 16', 'search 0 5 0 0', 'search 0 500 0 16', 'set 1 0 stratego', 'search 1 3 0 1',
     'multi 0 2 0 0', 'set 2 0 keeps-moats', 'multi 2 0 0 0', 'multi 2 17 0 0', 'multi 2 2 0 3',
-    'multi 2 2 -5 0', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9',
+    'multi 2 2 -5 0', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9',
   ];
   const answers = bad.map(wasmAnswer);
   if (compare('refusals alike', bad, answers)) ok('refusals alike');

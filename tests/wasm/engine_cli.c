@@ -8,7 +8,7 @@
  *   moves SLOT | play SLOT MOVE | result SLOT | option SLOT VALUE NAME
  *   view FROM SIDE TO | describe SLOT MOVE | effects SLOT MOVE | threats SLOT
  *   search SLOT DEPTH MOVETIME HASH_MB | multi SLOT DEPTH NODES STYLE
- *   bot SLOT MOVETIME NODES | belief SLOT
+ *   lines SLOT DEPTH HASH_MB LINES | bot SLOT MOVETIME NODES | belief SLOT
  * Each answer is one line: the function's return value, a tab, and the
  * buffer (its newlines written as '|').
  */
@@ -84,6 +84,10 @@ int main(void)
             int d = 0;
             sscanf(line, "%*s %*d %*d %*d %d", &d);
             rc = eng_search(a, b, c, d);
+        } else if (strcmp(cmd, "lines") == 0) {
+            int d = 0;
+            sscanf(line, "%*s %*d %*d %*d %d", &d);
+            rc = eng_lines(a, b, c, d);
         } else if (strcmp(cmd, "bot") == 0) {
             rc = eng_bot(a, b, c);
         } else if (strcmp(cmd, "belief") == 0) {

@@ -39,10 +39,11 @@ export class Analyser {
   onInfo: (info: Info) => void = () => {};
   private worker: Worker | null = null;
 
-  /** how: which search (worker.ts How); maxDepth counts its rounds. */
-  async analyse(variant: string, position: string, maxDepth = 14, how: How = 'search'): Promise<void> {
+  /** how: which search (worker.ts How); maxDepth counts its rounds;
+   *  lines: how many best moves the two-sided search gives (MultiPV). */
+  async analyse(variant: string, position: string, maxDepth = 14, how: How = 'search', lines = 1): Promise<void> {
     await this.start({ kind: 'analyse', module: await module(), variant, position, maxDepth,
-      hashMb: 16, how });
+      hashMb: 16, how, lines });
   }
 
   async review(variant: string, positions: string[], depth: number): Promise<void> {

@@ -15,16 +15,19 @@ export type How = 'search' | 'multi' | 'bot';
 
 export type Request =
   | { kind: 'analyse'; module: WebAssembly.Module; variant: string; position: string;
-      maxDepth: number; hashMb: number; how: How }
+      maxDepth: number; hashMb: number; how: How; lines: number }
   | { kind: 'review'; module: WebAssembly.Module; variant: string; positions: string[];
       depth: number; hashMb: number };
+
+/** One of several best moves (MultiPV), its score for the side to move. */
+export type Line = { score: number; pv: string[] };
 
 /** One finished depth, one position of a review, the end, or the reason
  *  there is none. Scores are for the side to move (`side`), as engine.h's
  *  eng_search gives them; a finished game scores as won, lost or drawn. */
 export type Info =
   | { kind: 'depth'; depth: number; best: string; score: number; nodes: number; ms: number;
-      pv: string[]; values?: number[] }
+      pv: string[]; values?: number[]; lines?: Line[] }
   | { kind: 'position'; index: number; side: number; score: number; best: string | null }
   | { kind: 'done' }
   | { kind: 'error'; error: string };
@@ -73,12 +76,17 @@ async function analyse(engine: Engine, r: Extract<Request, { kind: 'analyse' }>)
   const pos = engine.position(r.variant, r.position);
   for (let depth = 1; depth <= r.maxDepth; depth++) {
     const t0 = performance.now();
-    const a = engine.raw('eng_search', [pos.slot, depth, 0, r.hashMb]);
+    const a = r.lines > 1 ? engine.raw('eng_lines', [pos.slot, depth, r.hashMb, r.lines])
+      : engine.raw('eng_search', [pos.slot, depth, 0, r.hashMb]);
     if (a.rc < 0) throw new Error(a.text);
-    const [best, score, d, nodes, ...pv] = a.text.split(' ');
+    const all = a.text.split('\n').map((l) => l.split(' '));
+    const [best, score, d, , ...pv] = all[0];
     if (best === '-') break;  // the game is over: nothing to search
-    post({ kind: 'depth', depth: Number(d), best, score: Number(score), nodes: Number(nodes),
-      ms: performance.now() - t0, pv });
+    const lines = r.lines > 1
+      ? all.map(([, sc, , , ...line]) => ({ score: Number(sc), pv: line })) : undefined;
+    const total = all.reduce((sum, l) => sum + Number(l[3]), 0);
+    post({ kind: 'depth', depth: Number(d), best, score: Number(score), nodes: total,
+      ms: performance.now() - t0, pv, lines });
     if (Math.abs(Number(score)) > WIN - 1000) break;  // a forced end: deeper adds nothing
   }
 }

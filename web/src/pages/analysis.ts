@@ -241,7 +241,10 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   const bar = h('div', { class: 'eval-bar', role: 'img', 'aria-label': 'Evaluation' },
     h('div', { class: 'eval-fill' }));
   const evalLine = h('p', { class: 'status', id: 'an-eval', 'aria-live': 'polite' }, 'The engine is starting…');
-  const pvLine = h('p', { class: 'an-pv', id: 'an-pv' });
+  const pvLine = h('div', { class: 'an-pv', id: 'an-pv' });
+  // MultiPV: how many best moves the two-sided search shows, each with its line
+  const linesPick = h('select', { id: 'an-lines', 'aria-label': 'Lines shown', onchange: () => go(current) },
+    ...[1, 2, 3, 5].map((k) => h('option', { value: String(k) }, k === 1 ? 'Best line' : `${k} best lines`)));
   const status = h('p', { class: 'status', id: 'an-status' });
   const tree = h('div', { class: 'moves an-tree', id: 'an-tree' });
   const field = h('input', { type: 'text', id: 'an-fen', 'aria-label': 'Position', spellcheck: 'false' });
@@ -252,6 +255,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     btn('an-prev', '‹ Back', 'Back one move (Left arrow)', () => go(current.parent ?? current)),
     btn('an-next', 'Next ›', 'Forward one move (Right arrow)', () => go(current.children[0] ?? current)),
     btn('an-flip', 'Flip board', 'Flip the board', () => board.setFlipped(!board.isFlipped())),
+    km || st ? '' : linesPick,
     km || st ? '' : btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()));
   // --- the editor: a piece (or "empty") chosen, then squares clicked ----------
   const editNote = h('p', { class: 'status', id: 'an-edit-note', 'aria-live': 'polite' });
@@ -353,7 +357,10 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       const stm = current === shownFor ? shownSide : 0;
       const words = scoreWords(info.score, stm);
       evalLine.textContent = `Depth ${info.depth} · ${words}`;
-      pvLine.textContent = `Best line: ${info.pv.join(' ')}`;
+      if (info.lines && info.lines.length > 1)
+        pvLine.replaceChildren(...info.lines.map((l, k) =>
+          h('p', { class: 'an-line' }, `${k + 1}. ${scoreWords(l.score, stm)} · ${l.pv.join(' ')}`)));
+      else pvLine.textContent = `Best line: ${info.pv.join(' ')}`;
       const bottom = stm === 0 ? info.score : -info.score;
       const share = 1 / (1 + Math.exp(-bottom / 400));
       (bar.firstChild as HTMLElement).style.height = `${Math.round(share * 100)}%`;
@@ -457,7 +464,8 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     // moves against each other, not the sides
     bar.style.display = km || st ? 'none' : '';
     if (r.over || !ours) analyser.stop();
-    else void analyser.analyse(variant, n.text, km ? 5 : st ? 7 : 14, km ? 'multi' : st ? 'bot' : 'search');
+    else void analyser.analyse(variant, n.text, km ? 5 : st ? 7 : 14, km ? 'multi' : st ? 'bot' : 'search',
+      Number(linesPick.value) || 1);
   }
 
   board.onMove = (move: string) => {
