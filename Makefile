@@ -42,7 +42,7 @@ SRVTEST := test_store test_store_results test_store_community test_writer test_q
            test_markdown test_msg \
            test_client_selftest test_server test_hidden test_guard test_faults \
            test_effects_live test_keeps_live test_community test_support test_moderation \
-           test_group_commit test_cluster
+           test_group_commit test_cluster test_review
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 release_CFLAGS := -O3 -march=native -DNDEBUG

@@ -70,7 +70,7 @@ build asan asan-tests
 note "unit (debug build)"
 # the tests that start a server (tests/server) run in their own tier below
 over_the_wire() {
-    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults|test_keeps_live|test_effects_live|test_community|test_support|test_moderation|test_group_commit|test_cluster) return 0 ;; esac
+    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults|test_keeps_live|test_effects_live|test_community|test_support|test_moderation|test_group_commit|test_cluster|test_review) return 0 ;; esac
     return 1
 }
 for t in build/debug/tests/test_*; do
@@ -125,12 +125,12 @@ wire_log=$PWD/build/wire-server.log
 rm -f "$wire_log"
 export CITADEL_WIRE_LOG=$wire_log
 note "server (release build)"
-for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_group_commit; do
+for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_review test_group_commit; do
     CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-release
 done
 if [ -n "$pg_dir" ]; then
     note "server on PostgreSQL (release build; test_group_commit: ASan + UBSan build)"
-    for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation; do
+    for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_review; do
         CITADEL_TEST_PG=$pg_uri CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-pg
     done
     CITADEL_TEST_PG=$pg_uri CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_group_commit server-pg-asan
@@ -141,7 +141,7 @@ if [ -n "$pg_dir" ]; then
     pg_dir=
 fi
 note "server (ASan + UBSan build)"
-for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_group_commit; do
+for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_review test_group_commit; do
     CITADEL=build/asan/citadel run_cmocka build/debug/tests/$t server-asan
 done
 note "short soak (ASan + UBSan build)"

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "http.h"
+#include "review.h"
 #include "live.h"
 #include "lobby.h"
 #include "server.h"
@@ -466,6 +467,9 @@ void api_http(srv *s, net_http *h, const net_request *req)
         account_http(s, h, req, path);
     else if (post && strcmp(path, "/position") == 0)
         position_page(h, req);
+    else if (strncmp(path, "/games/", 7) == 0 && (get || post) &&
+             (id = game_id(path + 7, &rest)) > 0 && strcmp(rest, "/review") == 0)
+        review_http(s, h, req, id);
     else if (strncmp(path, "/setups/", 8) == 0 && (get || post))
         setups_page(s, h, req, path + 8);
     else if (strncmp(path, "/forum", 6) == 0 && (path[6] == 0 || path[6] == '/') &&

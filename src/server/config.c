@@ -52,6 +52,10 @@ static const struct {
     [LIM_REPORTS] = {"reports-per-hour", 20, 100000, "reports one account may make an hour"},
     [LIM_SEARCHES] = {"searches-per-minute", 30, 100000,
                       "board searches one address may make a minute"},
+    [LIM_REVIEWS] = {"reviews-per-day", 20, 100000,
+                     "computer reviews by the server one account may ask for a day"},
+    [LIM_REVIEW_QUEUE] = {"review-queue", 64, 1000,
+                          "computer reviews waiting for the server, server-wide"},
 };
 
 void srv_config_default(srv_config *cfg)

@@ -18,6 +18,7 @@
 #include "cluster.h"
 #include "http.h"
 #include "live_inside.h"
+#include "review.h"
 #include "lobby.h"
 #include "mail.h"
 #include "server.h"
@@ -146,6 +147,7 @@ int srv_start(srv *s)
     int resumed = s->cl ? cluster_adopt(s) : live_resume_all(s);
     if (resumed < 0)
         return -1;
+    review_resume(s);
     s->purged = net_mono_ms();
     s->sweep = net_timer_new(s->net, on_sweep, s);
     s->lobby_timer = net_timer_new(s->net, lobby_flush, s);
@@ -210,6 +212,7 @@ void srv_free(srv *s)
     clients_free_all(s);
     seeks_free_all(s);
     botpool_free(s->botpool);
+    review_free(s);
     quota_free(s->quota);
     forum_free_cache();
     free(s);

@@ -115,6 +115,8 @@ enum {
     LIM_TICKETS,           /* support messages an hour, per address */
     LIM_REPORTS,           /* reports an hour, per account */
     LIM_SEARCHES,          /* board searches a minute, per address */
+    LIM_REVIEWS,           /* server reviews a day, per account */
+    LIM_REVIEW_QUEUE,      /* server reviews waiting, server-wide */
     LIM_COUNT
 };
 
@@ -212,6 +214,7 @@ struct srv {
      * ran (a callback that held the loop delays everything behind it);
      * printed when the server stops. */
     net_timer *lag_timer;
+    struct reviews *reviews; /* the server's computer reviews (review.c); NULL: none yet */
     struct cluster *cl;      /* several servers on one database; NULL: one alone */
     int64_t server_id;       /* this server's id among them; 0 alone */
     int64_t lag_due, lag_max, lag_ticks, lag_over_50, lag_over_100;

@@ -112,6 +112,16 @@ static const char *const sql[ST_COUNT] = {
     [ST_GUESTS_PURGE_KV] = "DELETE FROM kv WHERE player IN "
                            "(SELECT id FROM players WHERE " USELESS_GUEST ")",
     [ST_GUESTS_PURGE] = "DELETE FROM players WHERE " USELESS_GUEST,
+    [ST_REVIEW_PUT] = "INSERT INTO reviews (game, requester, requested, status, depth, scores) "
+                      "VALUES (?1, NULLIF(?2, 0), ?3, ?4, ?5, ?6) ON CONFLICT (game) DO UPDATE "
+                      "SET requester = excluded.requester, requested = excluded.requested, "
+                      "status = excluded.status, depth = excluded.depth, "
+                      "scores = excluded.scores",
+    [ST_REVIEW_GET] = "SELECT COALESCE(requester, 0), requested, status, depth, scores "
+                      "FROM reviews WHERE game = ?1",
+    [ST_REVIEWS_WAITING] = "SELECT game FROM reviews WHERE status = 0 "
+                           "ORDER BY requested, game LIMIT ?1",
+    [ST_REVIEWS_ASKED] = "SELECT COUNT(*) FROM reviews WHERE requester = ?1 AND requested >= ?2",
 };
 
 /* PostgreSQL's own texts, where SQLite's do not serve. */

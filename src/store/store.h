@@ -301,4 +301,32 @@ int store_kv_list(store *s, int64_t player, const char *prefix, store_kv *out, i
 int store_game_set_start(store *s, int64_t game, const char *start, int64_t started,
                          store_err *err);
 
+/* --- computer reviews ------------------------------------------------------
+ * The server's review of a finished game (src/server/review.h): asked for
+ * by a player (queued), then the engine's score of every position (done),
+ * or given up (failed). One review per game. */
+enum { STORE_REVIEW_QUEUED = 0, STORE_REVIEW_DONE = 1, STORE_REVIEW_FAILED = 2 };
+#define STORE_REVIEW_MAX 65536   /* bytes of a review's scores */
+
+typedef struct store_review {
+    int64_t game;
+    int64_t requester;    /* 0 if that player is gone */
+    int64_t requested;    /* when it was asked for */
+    int status;           /* STORE_REVIEW_* */
+    int depth;            /* plies searched in each position */
+} store_review;
+
+/* Writes the review of r->game (a new one, or its new state) with its
+ * scores (text of at most STORE_REVIEW_MAX bytes; "" while queued). */
+int store_review_put(store *s, const store_review *r, const char *scores, store_err *err);
+/* Reads the review of `game` and its scores (room for size bytes);
+ * STORE_NOT_FOUND if none was asked for. */
+int store_review_get(store *s, int64_t game, store_review *r, char *scores, size_t size,
+                     store_err *err);
+/* The games whose reviews wait (queued), the oldest asked first; how many
+ * (at most max), or -1. */
+int store_reviews_waiting(store *s, int64_t *games, int max, store_err *err);
+/* How many reviews `player` asked for since `since` (ms). */
+int store_reviews_asked(store *s, int64_t player, int64_t since, store_err *err);
+
 #endif

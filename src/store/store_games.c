@@ -468,3 +468,77 @@ int store_game_set_start(store *s, int64_t game, const char *start, int64_t star
         return fail(err, "game %lld is not live before its first move", (long long)game);
     return 0;
 }
+
+/* --- computer reviews ---------------------------------------------------- */
+
+int store_review_put(store *s, const store_review *r, const char *scores, store_err *err)
+{
+    assert(s && r && scores);
+    if (!fits(scores, STORE_REVIEW_MAX))
+        return fail(err, "a review of more than %d bytes", STORE_REVIEW_MAX);
+    if (r->status < STORE_REVIEW_QUEUED || r->status > STORE_REVIEW_FAILED)
+        return fail(err, "no review status %d", r->status);
+    store_write_begin(s, "store review");
+    dbq *st = use(s, ST_REVIEW_PUT);
+    q_int64(st, 1, r->game);
+    q_int64(st, 2, r->requester);
+    q_int64(st, 3, r->requested);
+    q_int64(st, 4, r->status);
+    q_int64(st, 5, r->depth);
+    q_text(st, 6, scores);
+    return step_done(s, st, err, "store review");
+}
+
+int store_review_get(store *s, int64_t game, store_review *r, char *scores, size_t size,
+                     store_err *err)
+{
+    assert(s && r && scores && size > 0);
+    dbq *st = use(s, ST_REVIEW_GET);
+    q_int64(st, 1, game);
+    int rc = q_step(st), ret = 0;
+    if (rc == DB_ROW) {
+        *r = (store_review){
+            .game = game,
+            .requester = q_col_int64(st, 0),
+            .requested = q_col_int64(st, 1),
+            .status = q_col_int(st, 2),
+            .depth = q_col_int(st, 3),
+        };
+        size_t len;
+        q_col_text(st, 4, &len);
+        if (len < size)
+            column_text(st, 4, scores, size);
+        else
+            ret = fail(err, "review of game %lld has %zu bytes, more than the room given",
+                       (long long)game, len);
+    }
+    q_done(st);
+    if (rc == DB_DONE) {
+        fail(err, "no review of game %lld", (long long)game);
+        return STORE_NOT_FOUND;
+    }
+    return rc == DB_ROW ? ret : db_fail(s, err, "read review");
+}
+
+int store_reviews_waiting(store *s, int64_t *games, int max, store_err *err)
+{
+    assert(s && games && max >= 0);
+    dbq *st = use(s, ST_REVIEWS_WAITING);
+    q_int64(st, 1, max);
+    int n = 0, rc;
+    while ((rc = q_step(st)) == DB_ROW && n < max)
+        games[n++] = q_col_int64(st, 0);
+    q_done(st);
+    return rc == DB_DONE || rc == DB_ROW ? n : db_fail(s, err, "read waiting reviews");
+}
+
+int store_reviews_asked(store *s, int64_t player, int64_t since, store_err *err)
+{
+    assert(s);
+    dbq *st = use(s, ST_REVIEWS_ASKED);
+    q_int64(st, 1, player);
+    q_int64(st, 2, since);
+    int rc = q_step(st), n = rc == DB_ROW ? q_col_int(st, 0) : 0;
+    q_done(st);
+    return rc == DB_ROW ? n : db_fail(s, err, "count reviews");
+}

@@ -249,6 +249,18 @@ static const char *const migrations[] = {
     "  beat BIGINT NOT NULL);"
     "ALTER TABLE games ADD COLUMN owner BIGINT NOT NULL DEFAULT 0;"
     "CREATE INDEX games_owner ON games(owner) WHERE status = 0;",
+
+    /* 6: the server's computer reviews of finished games (store.h,
+     * store_review_put): asked for, then the score of every position */
+    "CREATE TABLE reviews ("
+    "  game BIGINT PRIMARY KEY REFERENCES games(id),"
+    "  requester BIGINT REFERENCES players(id) ON DELETE SET NULL,"
+    "  requested BIGINT NOT NULL,"
+    "  status INTEGER NOT NULL CHECK (status IN (0, 1, 2)),"
+    "  depth INTEGER NOT NULL,"
+    "  scores TEXT NOT NULL DEFAULT '');"
+    "CREATE INDEX reviews_waiting ON reviews(requested) WHERE status = 0;"
+    "CREATE INDEX reviews_requester ON reviews(requester, requested);",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

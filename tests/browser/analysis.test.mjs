@@ -12,9 +12,11 @@
 // hidden piece on its square. Keeps & Moats is analysed with the four-sided
 // search, each kingdom's worth given in words. The computer review of a finished game scores every
 // position in the browser: a verdict on each move, a graph that goes to the
-// position clicked, and a summary that counts what its list names.
+// position clicked, and a summary that counts what its list names. A
+// player asks the server to keep a review with the game: it reads exactly
+// as the browser's own, and anyone who opens the game sees it at once.
 
-import { test, run, check, checkFits, checkReadable, clickSquare } from './lib.mjs';
+import { test, run, check, checkFits, checkReadable, clickSquare, signUpAs } from './lib.mjs';
 import { playMove, squares } from './moves.mjs';
 import { guest, hold } from './play-lib.mjs';
 
@@ -185,6 +187,59 @@ test('computer-review', async (t) => {
   }
   await checkReadable(page, 'computer review');
   check(hits.length === 0, `the review asked the server about positions after loading: ${hits.join(', ')}`);
+});
+
+/** A finished game of rampart-mini on one device, 16 moves then resigned. */
+function oneDeviceGame(page) {
+  return hold(page, `
+    send({ type: 'local', variant: 'rampart-mini', base_ms: 0, inc_ms: 0, move_limit: 50 });
+    const g = (await wait((m) => m.type === 'game')).game;
+    let legal = g.legal;
+    for (let ply = 0; ply < 16 && legal.length; ply++) {
+      send({ type: 'move', game: g.id, ply, move: ply === 8 ? legal[legal.length - 1] : legal[0] });
+      legal = (await wait((m) => m.type === 'move' && m.game === g.id && m.ply === ply)).legal ?? [];
+    }
+    send({ type: 'resign', game: g.id });
+    await wait((m) => m.type === 'end');
+    return g.id;`);
+}
+
+/** What a finished computer review says: its summary, its list, its graph. */
+async function reviewSays(page) {
+  return {
+    summary: await page.locator('#cr-summary li').allTextContents(),
+    list: await page.locator('#cr-list li').allTextContents(),
+    graph: await page.locator('#cr-graph polygon').getAttribute('points'),
+  };
+}
+
+test('computer-review-kept', async (t) => {
+  const page = await t.newPage();
+  await signUpAs(page, t.url, 'keeper');
+  const id = await oneDeviceGame(page);
+  // the browser's own review first
+  await page.goto(`${t.url}/review/${id}`);
+  await page.locator('#cr-ask').waitFor();
+  await page.locator('#cr-start').click();
+  await page.locator('#cr-done').waitFor({ timeout: 60000 });
+  const own = await reviewSays(page);
+  // then the server's, asked for and kept: the same verdicts, the same graph
+  await page.reload();
+  await page.locator('#cr-ask').click();
+  await page.waitForFunction(() => /kept with the game/.test(document.querySelector('#cr-done')?.textContent || ''),
+    null, { timeout: 60000 });
+  check((await page.locator('#cr-done').textContent()) ===
+    'Computer review, kept with the game (depth 6, asked for by keeper)', 'the kept review\'s title');
+  const kept = await reviewSays(page);
+  check(JSON.stringify(kept) === JSON.stringify(own), `kept ${JSON.stringify(kept)}, browser's ${JSON.stringify(own)}`);
+  // anyone who opens the game sees it at once, without asking
+  const other = await t.newPage();
+  await guest(other, t.url);
+  await other.goto(`${t.url}/review/${id}`);
+  await other.locator('#cr-done').waitFor({ timeout: 15000 });
+  check(JSON.stringify(await reviewSays(other)) === JSON.stringify(own), 'another visitor sees the kept review');
+  check(!(await other.locator('#cr-ask').count()), 'a kept review offered to be asked for again');
+  await checkReadable(other, 'kept computer review');
 });
 
 test('analysis-editor', async (t) => {

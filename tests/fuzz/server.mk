@@ -18,7 +18,7 @@
 FUZZ_SRV_BIN := build/fuzz/fuzz_http build/fuzz/fuzz_ws build/fuzz/fuzz_settings
 FUZZ_SRV_SRC := $(filter-out src/server/net% src/server/workers.c src/server/serve.c, \
                   $(wildcard src/server/*.c)) $(wildcard src/store/*.c)
-FUZZ_SRV_CFLAGS := $(STD) -D_DEFAULT_SOURCE -g -O1 -DCITADEL_DEBUG \
+FUZZ_SRV_CFLAGS := $(STD) -D_DEFAULT_SOURCE -g -O1 -DCITADEL_DEBUG -DCITADEL_FUZZ \
                    -fsanitize=fuzzer,address,undefined
 FUZZ_SRV_LIBS := -ljansson -lsqlite3 -lpq -lsodium -lcmark -lcurl $(LIBS)
 FUZZ_SRV_OBJ := $(patsubst %.c,build/fuzz-srv/%.o,$(FUZZ_SRV_SRC) $(SRC_LIB) \
@@ -43,7 +43,7 @@ FUZZ_FAST_BIN := $(patsubst build/fuzz/%,build/fuzz-fast/%,$(FUZZ_SRV_BIN))
 # UBSan's cheap checks only: alignment, null and pointer-overflow doubled
 # an input's time, and the ASan replay has all of them
 FUZZ_FAST_UBSAN := signed-integer-overflow,shift,integer-divide-by-zero,bounds,return,unreachable,vla-bound,bool,enum
-FUZZ_FAST_CFLAGS := $(STD) -D_DEFAULT_SOURCE -g -O2 -DCITADEL_DEBUG \
+FUZZ_FAST_CFLAGS := $(STD) -D_DEFAULT_SOURCE -g -O2 -DCITADEL_DEBUG -DCITADEL_FUZZ \
                     -fsanitize=fuzzer,$(FUZZ_FAST_UBSAN) -fno-sanitize-recover=all
 FUZZ_FAST_OBJ := $(patsubst build/fuzz-srv/%,build/fuzz-fast-srv/%,$(FUZZ_SRV_OBJ))
 

@@ -8,7 +8,8 @@
 
 #include "../../src/store/community.h"
 
-#define NEW_SCHEMA 5  /* the latest: community.h came with 4, several servers with 5 */
+#define NEW_SCHEMA 6  /* the latest: community.h came with 4, several servers with 5,
+                        * the server's reviews with 6 */
 
 static int64_t add_thread(store *s, const char *category, const char *title, int64_t author,
                           const char *body, int64_t now, int64_t *post)

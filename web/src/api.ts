@@ -7,11 +7,12 @@ import type {
   Player, Variant, VariantOption, Result, Game, Seek, GameSummary, StoredGameSummary, Bot,
   ChallengeAnswer, PlayerPageAnswer, LadderAnswer, PositionAnswer, PositionsAnswer,
   LobbyAnswer, BotsAnswer, GamesAnswer, VariantsAnswer, Ok, Credentials, PositionRequest, MeAnswer,
+  ReviewAnswer,
 } from './gen/api';
 
 export type {
   Player, Variant, VariantOption, Result, Game, Seek, GameSummary, StoredGameSummary, Bot,
-  PositionsAnswer,
+  PositionsAnswer, ReviewAnswer,
 };
 export type Challenge = ChallengeAnswer;
 export type PlayerPage = PlayerPageAnswer;
@@ -77,6 +78,8 @@ export const api = {
     call<PositionInfo>('POST', '/api/position',
       { variant, ...(position ? { position } : {}), ...(moves ? { moves } : {}) } satisfies PositionRequest),
   positions: (id: number) => call<PositionsAnswer>('GET', `/api/games/${id}/positions`),
+  review: (id: number) => call<ReviewAnswer>('GET', `/api/games/${id}/review`),
+  askReview: (id: number) => call<ReviewAnswer>('POST', `/api/games/${id}/review`),
 };
 
 /** The move limits a variant offers (docs/api.md: Rampart 50, 100, 150, 200). */

@@ -115,7 +115,7 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   // the engine's review of a finished game, in the browser (Rampart's variants for now)
   const crHost = h('div', {});
   const cr = family === 'rampart' && g.status === 'over'
-    ? new ComputerReview(crHost, g.variant, positions, g.moves.slice(0, last), (p) => go(p))
+    ? new ComputerReview(crHost, g.variant, positions, g.moves.slice(0, last), (p) => go(p), id)
     : null;
   host.append(h('div', { class: 'game' },
     h('div', {}, boardHost, crHost),

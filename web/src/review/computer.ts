@@ -5,14 +5,20 @@
 // an evaluation graph under the board follows the game, and a click on it
 // (or on a move named in the review) goes to that position.
 //
+// A signed-in player may also ask the server to run the same review (the
+// same search, depth and table: src/server/review.h) and keep it with the
+// game; a review kept is shown to everyone who opens the game, at once.
+//
 // A move's verdict is what it cost its player in winning chances, the
 // curve lichess uses (1 / (1 + e^(-0.00368 cp))), before against after:
 // 5 points an inaccuracy, 10 a mistake, 15 a blunder; the engine's own
 // choice is "best". A forced win or loss counts as certain.
 
+import { api, ReviewAnswer } from '../api';
 import { Analyser } from '../engine/load';
 import type { Info } from '../engine/worker';
-import { h, SIDE_TITLES } from '../ui';
+import { me } from '../session';
+import { errorText, h, SIDE_TITLES } from '../ui';
 
 const WIN = 32000;       // src/ai/search.h SEARCH_WIN
 export const REVIEW_DEPTH = 6;
@@ -49,14 +55,18 @@ export class ComputerReview {
   private graph: SVGSVGElement;
   private ply = 0;
 
+  private polling = 0;
+  private kept: HTMLElement;
+
   constructor(host: HTMLElement, private variant: string, private positions: string[],
-    private moves: string[], private go: (ply: number) => void) {
+    private moves: string[], private go: (ply: number) => void, private game = 0) {
     this.scored = positions.map(() => null);
     const start = h('button', { type: 'button', id: 'cr-start', onclick: () => this.start() },
       'Computer review');
+    this.kept = h('p', { class: 'hint', id: 'cr-kept', 'aria-live': 'polite' });
     this.panel = h('div', { class: 'panel cr', id: 'cr' },
       h('p', {}, start, ' ', h('span', { class: 'hint' },
-        `The engine in your browser scores every position (depth ${REVIEW_DEPTH}).`)));
+        `The engine in your browser scores every position (depth ${REVIEW_DEPTH}).`)), this.kept);
     this.graph = document.createElementNS(SVG, 'svg');
     this.graph.setAttribute('class', 'cr-graph');
     this.graph.setAttribute('id', 'cr-graph');
@@ -71,6 +81,56 @@ export class ComputerReview {
     });
     this.graph.style.display = 'none';
     host.append(this.graph, this.panel);
+    if (game) void this.readKept();
+  }
+
+  /** The review kept with the game, if there is one: shown at once;
+   *  otherwise a signed-in player is offered to have the server make it. */
+  private async readKept(): Promise<void> {
+    let r: ReviewAnswer;
+    try {
+      r = await api.review(this.game);
+    } catch {
+      return;  // the browser's own review is still there
+    }
+    this.onKept(r);
+  }
+
+  private onKept(r: ReviewAnswer): void {
+    window.clearTimeout(this.polling);
+    if (r.status === 'done' && r.positions.length === this.positions.length) {
+      this.analyser.stop();
+      this.scored = r.positions.map((p) => ({ side: p.side, score: p.score, best: p.best }));
+      this.graph.style.display = '';
+      this.finish(`Computer review, kept with the game (depth ${r.depth}${r.requested_by ? `, asked for by ${r.requested_by}` : ''})`);
+      return;
+    }
+    const p = me();
+    const ask = h('button', { type: 'button', id: 'cr-ask', onclick: () => void this.ask() },
+      'Keep a review with the game');
+    const words: Record<string, string> = {
+      queued: r.place ? `The server will review this game: ${r.place === 1 ? 'next' : `number ${r.place} in its queue`}.`
+        : 'The server will review this game.',
+      running: `The server is reviewing this game: ${r.scored} of ${r.total} positions…`,
+      failed: 'The server could not review this game.',
+    };
+    if (r.status === 'queued' || r.status === 'running') {
+      this.kept.replaceChildren(words[r.status]);
+      this.polling = window.setTimeout(() => void this.readKept(), 1000);
+    } else if (p && !p.guest) {
+      this.kept.replaceChildren(...(r.status === 'failed' ? [words.failed, ' '] : []), ask, ' ',
+        h('span', {}, 'The server reviews it for everyone who opens this game.'));
+    } else {
+      this.kept.replaceChildren(r.status === 'failed' ? words.failed : 'Sign in to have the server keep a review with the game.');
+    }
+  }
+
+  private async ask(): Promise<void> {
+    try {
+      this.onKept(await api.askReview(this.game));
+    } catch (e) {
+      this.kept.replaceChildren(h('span', { class: 'error' }, errorText(e)));
+    }
   }
 
   private start(): void {
@@ -125,7 +185,7 @@ export class ComputerReview {
     });
   }
 
-  private finish(): void {
+  private finish(title = 'Computer review'): void {
     const v = this.verdicts();
     const rows = [0, 1].map((side) => {
       const count = (k: Verdict) => v.filter((x) => x && x.side === side && x.verdict === k).length;
@@ -136,7 +196,7 @@ export class ComputerReview {
     const list = h('ul', { class: 'cr-list', id: 'cr-list' }, ...bad.map(({ x, i }) =>
       h('li', { class: `cr-${x!.verdict}` }, h('button', { type: 'button', class: 'mv', onclick: () => this.go(i + 1) },
         `${this.moves[i]}`), ` ${SIDE_TITLES[x!.side]}: ${WORDS[x!.verdict]}${x!.better ? `; better ${x!.better}` : ''}`)));
-    this.panel.replaceChildren(h('p', { class: 'status', id: 'cr-done' }, 'Computer review'),
+    this.panel.replaceChildren(h('p', { class: 'status', id: 'cr-done' }, title),
       h('ul', { class: 'cr-summary', id: 'cr-summary' }, ...rows),
       h('p', { class: 'cr-move', id: 'cr-move', 'aria-live': 'polite' }),
       bad.length ? list : h('p', {}, 'No inaccuracies: every move kept its player\'s chances.'));
@@ -157,5 +217,6 @@ export class ComputerReview {
 
   destroy(): void {
     this.analyser.stop();
+    window.clearTimeout(this.polling);
   }
 }
