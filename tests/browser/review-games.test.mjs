@@ -2,6 +2,7 @@
 // a short finished game of each (made over the WebSocket from the page, then
 // ended on its game page), opened from "Review this game" and stepped with
 // the keyboard: the board changes at each step and End shows the last position.
+// In Stratego the bot's belief about the hidden pieces is shown on request.
 
 import { test, run, check, hasSession } from './lib.mjs';
 
@@ -102,6 +103,26 @@ test('review-stratego', async (t) => {
   check(/^Move 1, Red: a4a7 \(1 of 3\)\. Red Scout/.test(await plyText(page)), `Right did not show move 1 with its combat: ${await plyText(page)}`);
   check((await page.locator('.st-mark-combat').count()) === 1, 'the combat square is not marked');
   await t.shot(page, 'move1');
+
+  // the bot's belief, from the side to move's view: Red's about Blue's 40
+  // pieces before move 1; Blue's about Red's after it (less what combat showed)
+  await page.keyboard.press('Home');
+  await page.click('#st-belief');
+  await page.locator('.st-note').first().waitFor();
+  check((await page.locator('.st-note').count()) === 40, `${await page.locator('.st-note').count()} beliefs at the start`);
+  check(/^What Red's bot would believe of Blue's 40 hidden pieces here/.test(await page.locator('#st-belief-note').textContent()),
+    `the belief's note: ${await page.locator('#st-belief-note').textContent()}`);
+  const labelled = (await page.$$eval('.st-board [data-square]', (els) => els.map((e) => e.getAttribute('aria-label'))))
+    .filter((l) => /, believed [A-Z][a-z]+ \d+%/.test(l));
+  check(labelled.length === 40 && labelled.every((l) => l.includes(', Blue ')), 'the beliefs read out on Blue\'s squares');
+  await page.keyboard.press('ArrowRight');
+  check(/^What Blue's bot would believe of Red's \d+ hidden pieces/.test(await page.locator('#st-belief-note').textContent()),
+    'Blue\'s belief after Red\'s move');
+  const blue = await page.locator('.st-note').count();
+  check(blue > 30 && blue <= 40, `${blue} beliefs of Blue's`);
+  await page.click('#st-belief');
+  check((await page.locator('.st-note').count()) === 0, 'the beliefs stay when hidden');
+  check((await page.locator('#rv-analyse').count()) === 1, 'a finished Stratego game cannot be analysed');
 
   await page.keyboard.press('ArrowRight');
   check((await boardText(page)) !== one, 'the second Right did not change the board');

@@ -26,7 +26,8 @@ import { Board, MarkKind } from '../board';
 import { KeepsBoard } from '../keeps/board';
 import { KINGDOMS, parsePosition as parseKeeps } from '../keeps/notation';
 import { StrategoBoard } from '../stratego/board';
-import { KINDS, SIDE_NAMES as ST_SIDES, View, moveSquares as stSquares, parseView, squareIndex } from '../stratego/notation';
+import { SIDE_NAMES as ST_SIDES, View, moveSquares as stSquares, parseView, squareIndex } from '../stratego/notation';
+import { beliefNotes } from '../stratego/belief';
 import { Engine, EngineError, Position } from '../engine/engine';
 import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';
@@ -119,25 +120,6 @@ function viewerOf(v: View): number {
   const unknown = [false, false];
   for (const c of v.cells) if (c && c !== 'lake' && c.kind === 'X') unknown[c.side] = true;
   return unknown[0] === unknown[1] ? -1 : unknown[0] ? 1 : 0;
-}
-
-/** engine.h eng_belief's lines as notes for the board: the likeliest kind
- *  and its chance on the square, the likeliest three read out. */
-export function beliefNotes(text: string): Map<string, { short: string; long: string }> {
-  const notes = new Map<string, { short: string; long: string }>();
-  for (const line of text.split('\n').filter((l) => l)) {
-    const [sq, ...rest] = line.split(' ');
-    const kinds: { name: string; short: string; pct: number }[] = [];
-    for (let i = 0; i + 1 < rest.length; i += 2) {
-      const k = KINDS[rest[i].toUpperCase() as keyof typeof KINDS];
-      if (k) kinds.push({ name: k.name, short: k.rank === null ? k.name[0] : String(k.rank),
-        pct: Math.round(Number(rest[i + 1]) / 10) });
-    }
-    if (!kinds.length) continue;
-    notes.set(sq, { short: `${kinds[0].short} ${kinds[0].pct}%`,
-      long: `believed ${kinds.slice(0, 3).map((k) => `${k.name} ${k.pct}%`).join(', ')}` });
-  }
-  return notes;
 }
 
 const WIN = 32000;  // src/ai/search.h SEARCH_WIN: a win in p plies scores WIN - p

@@ -1,8 +1,15 @@
 // review/stratego.ts -- replaying a finished Stratego game. Once a game is
 // over the whole of it is public, so every position shows both armies' ranks;
 // the move list carries what each combat showed (the game's `events`).
+// "Show the bot's belief" writes on each piece the side to move could not
+// see what Citadel's strongest bot would have believed it to be, from that
+// side's view of the position (engine.h eng_belief, in the browser): the
+// truth on the board, the guess beside it.
 
+import { engine } from '../engine/load';
+import type { Engine } from '../engine/engine';
 import { StrategoBoard } from '../stratego/board';
+import { beliefNotes, Notes } from '../stratego/belief';
 import { SIDE_NAMES, View, moveSquares, parseView } from '../stratego/notation';
 import { h, reasonText, resultHeadline } from '../ui';
 import { Replayer, ReviewGame, drawPlyList } from './replayer';
@@ -28,8 +35,55 @@ export function strategoReplayer(host: HTMLElement, g: ReviewGame, positions: st
     }
   });
 
+  // the bot's belief, on request (the engine is loaded then)
+  let beliefOn = false;
+  let eng: Engine | null = null;
+  let shown = 0;
+  const beliefNote = h('p', { class: 'hint', id: 'st-belief-note', 'aria-live': 'polite' });
+  const beliefBtn = h('button', { type: 'button', id: 'st-belief', 'aria-pressed': 'false', onclick: async () => {
+    beliefOn = !beliefOn;
+    beliefBtn.setAttribute('aria-pressed', String(beliefOn));
+    beliefBtn.textContent = beliefOn ? 'Hide the bot\'s belief' : 'Show the bot\'s belief';
+    if (beliefOn && !eng) {
+      beliefNote.textContent = 'Loading the engine…';
+      try {
+        eng = await engine();
+      } catch (e) {
+        beliefNote.textContent = `The engine could not be loaded: ${String(e)}`;
+        return;
+      }
+    }
+    drawBelief(shown);
+  } }, 'Show the bot\'s belief');
+  host.append(h('div', { class: 'controls' }, beliefBtn), beliefNote);
+
+  /** The belief of the side to move at `ply` about the other side's pieces. */
+  function beliefAt(ply: number): { side: number; notes: Notes } | null {
+    if (!eng) return null;
+    const pos = eng.position(g.variant, positions[ply]);
+    try {
+      if (pos.result().over) return null;
+      const side = pos.sideToMove();
+      const view = pos.view(side);
+      const r = eng.raw('eng_belief', [view.slot]);
+      view.free();
+      return { side, notes: r.rc >= 0 ? beliefNotes(r.text) : new Map() };
+    } finally {
+      pos.free();
+    }
+  }
+
+  function drawBelief(ply: number): void {
+    const b = beliefOn ? beliefAt(ply) : null;
+    board.setNotes(b ? b.notes : new Map());
+    beliefNote.textContent = !beliefOn ? ''
+      : b ? `What ${SIDE_NAMES[b.side]}'s bot would believe of ${SIDE_NAMES[b.side ^ 1]}'s ${b.notes.size} hidden pieces here, from ${SIDE_NAMES[b.side]}'s view; the board shows what they were.`
+        : 'The game is over here: nothing is hidden.';
+  }
+
   return {
     show(ply) {
+      shown = ply;
       const v = views[ply];
       if (v) board.setView(v);
       else board.hide();
@@ -39,6 +93,7 @@ export function strategoReplayer(host: HTMLElement, g: ReviewGame, positions: st
         board.mark(squares, 'last');
         if (events[ply - 1]) board.mark([squares[1]], 'combat');
       }
+      if (beliefOn) drawBelief(ply);
     },
     describe(ply) {
       if (ply === 0) return 'Start position: both armies as they were set up';
