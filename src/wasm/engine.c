@@ -211,6 +211,24 @@ int eng_set_option(int i, int value)
     return 0;
 }
 
+int eng_options(int i)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    static char out[ENG_BUF];
+    size_t n = 0;
+    out[0] = 0;
+    for (const game_option *o = s->v->options; o && o->name; o++) {
+        add(out, &n, "%s%s %d %d %d %d", n ? "\n" : "", o->name, o->def, o->min, o->max,
+            o->in_position);
+        for (int k = 0; o->labels && k <= o->max - o->min; k++)
+            add(out, &n, " %s", o->labels[k]);
+    }
+    memcpy(buf, out, n + 1);
+    return (int)n;
+}
+
 int eng_view(int from, int side, int to)
 {
     struct slot *s = slot_at(from);

@@ -12,6 +12,9 @@
  * Text answers, each a line of fields apart by single spaces:
  *   eng_variants      one line per variant: name sides hidden rated family
  *   eng_moves         the legal moves in the game's notation
+ *   eng_options       per setting: "NAME DEFAULT MIN MAX IN_POSITION" then,
+ *                     where its values have names, the name of each
+ *                     (IN_POSITION 1: the position string carries it)
  *   eng_result        "over winner reason" ("0 -1 -" while it goes on)
  *   eng_effects       "from to" then "x SQ" per capture, "r SQ" per removal
  *                     (a piece that left the board another way), "c ATT DEF
@@ -64,6 +67,8 @@ ENG_EXPORT(eng_play) int eng_play(int slot);
 ENG_EXPORT(eng_result) int eng_result(int slot);
 /* The setting NAME (in the buffer) of the slot's position set to value. */
 ENG_EXPORT(eng_set_option) int eng_set_option(int slot, int value);
+/* The settings of the slot's variant (game_option), one a line. */
+ENG_EXPORT(eng_options) int eng_options(int slot);
 /* Slot `to` becomes what side (-1: a spectator) may see of slot `from`. */
 ENG_EXPORT(eng_view) int eng_view(int from, int side, int to);
 /* What the legal move in the buffer does, in words (eng_describe; "" when

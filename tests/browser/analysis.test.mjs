@@ -267,6 +267,25 @@ test('analysis-editor', async (t) => {
   check((await page.locator('#an-status').textContent()) === 'Top to move.', 'Top to move in it');
   await evalAt(page, 2);
   await checkReadable(page, 'the analysis editor');
+
+  // a setting the position string does not carry: a move limit of one full
+  // move, kept in the link. R7.3: after Top's move that completes full move 1
+  // the engine adjudicates by material, and Bottom (a Queen up) wins
+  await page.locator('#an-settings-btn').click();
+  await page.locator('#an-set-MoveLimit').fill('-3');
+  await page.locator('#an-settings-apply').click();
+  check(/^Not taken: MoveLimit wants a whole number/.test(await page.locator('#an-settings-note').textContent()),
+    'a bad move limit is refused with a reason');
+  await page.locator('#an-set-MoveLimit').fill('1');
+  await page.locator('#an-settings-apply').click();
+  await page.waitForURL(/MoveLimit=1/);
+  await page.locator('.board [data-piece]').first().waitFor();
+  check(new URL(page.url()).searchParams.get('fen') === fen, 'the position kept with the setting');
+  check(await playMove(page, 'Top', '.board'), 'Top cannot move');
+  await page.locator('#an-tree .mv').first().waitFor();
+  check((await page.locator('#an-status').textContent()) === 'The game is over: Bottom wins (move-limit).',
+    `R7.3 after the limit: "${await page.locator('#an-status').textContent()}"`);
+  check(new URL(page.url()).searchParams.get('MoveLimit') === '1', 'the link keeps the setting');
 });
 
 test('analysis-keeps', async (t) => {
@@ -299,6 +318,15 @@ test('analysis-keeps', async (t) => {
   check((await page.locator('#an-status').textContent()) === 'Red to move.', 'Red to move after it');
   await evalAt(page, 2);
   check(/Red's side/.test(await page.locator('#an-eval').textContent()), 'the evaluation is Red\'s');
+  // the settings the position string carries: Crossroad Allies, a short limit
+  await page.locator('#an-settings-btn').click();
+  check((await page.locator('#an-set-GameType').inputValue()) === '2', 'the start\'s game type (Anarchy) shown');
+  await page.locator('#an-set-GameType').selectOption({ label: 'Crossroad Allies' });
+  await page.locator('#an-set-MoveLimit').fill('30');
+  await page.locator('#an-settings-apply').click();
+  await page.waitForURL((u) => / crossroad gained .* 30$/.test(new URL(u).searchParams.get('fen') || ''));
+  await page.locator('.km-board [data-square]').first().waitFor();
+  await evalAt(page, 1);
   await checkReadable(page, 'Keeps & Moats analysis');
   check(hits.length === 0, `the page asked the server about positions: ${hits.join(', ')}`);
 });
@@ -374,6 +402,18 @@ test('analysis-phone', async (t) => {
   check(moved, 'a move on a phone');
   await page.locator('#an-tree .mv').first().waitFor();
   await checkFits(page, 'analysis at 360 px after a move');
+  await page.locator('#an-lines').selectOption('3');
+  await page.locator('#an-settings-btn').click();
+  await checkFits(page, 'analysis at 360 px with three lines and the settings');
+  // the other games' boards, with Stratego's beliefs on a view
+  await page.goto(`${t.url}/analysis/keeps-moats`);
+  await page.locator('.km-board [data-square]').first().waitFor();
+  await evalAt(page, 1);
+  await checkFits(page, 'Keeps & Moats analysis at 360 px');
+  await page.goto(`${t.url}/analysis/stratego?fen=${encodeURIComponent(RED_VIEW)}`);
+  await page.locator('.st-note').first().waitFor();
+  await roundAt(page, 1);
+  await checkFits(page, 'Stratego analysis at 360 px');
 });
 
 await run();

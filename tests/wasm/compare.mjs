@@ -68,6 +68,7 @@ function wasmAnswer(line) {
     multi: () => engine.raw('eng_multi', [n(0), n(1), n(2), n(3)]),
     bot: () => engine.raw('eng_bot', [n(0), n(1), n(2)]),
     belief: () => engine.raw('eng_belief', [n(0)]),
+    options: () => engine.raw('eng_options', [n(0)]),
   };
   const r = calls[cmd]();
   return `${r.rc}\t${r.text.replaceAll('\n', '|')}`;
@@ -108,6 +109,7 @@ for (const v of engine.variants()) {
       return answers[answers.length - 1];
     };
     run(`set 0 ${g} ${v.name}`);
+    run('options 0');
     for (let ply = 0; ply < maxPlies; ply++) {
       run('format 0');
       run('stm 0');
@@ -211,7 +213,7 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
     'view 0 5 1', 'view 0 0 99', 'copy 0 64', 'set 0 0 ' + 'x'.repeat(60000),
     'search 0 0 0 16', 'search 0 5 0 0', 'search 0 500 0 16', 'set 1 0 stratego', 'search 1 3 0 1',
     'multi 0 2 0 0', 'set 2 0 keeps-moats', 'multi 2 0 0 0', 'multi 2 17 0 0', 'multi 2 2 0 3',
-    'multi 2 2 -5 0', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9',
+    'multi 2 2 -5 0', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9', 'options 64',
   ];
   const answers = bad.map(wasmAnswer);
   if (compare('refusals alike', bad, answers)) ok('refusals alike');

@@ -6,7 +6,7 @@
  * last (it may hold spaces):
  *   variants | set SLOT SEED TEXT | copy FROM TO | format SLOT | stm SLOT
  *   moves SLOT | play SLOT MOVE | result SLOT | option SLOT VALUE NAME
- *   view FROM SIDE TO | describe SLOT MOVE | effects SLOT MOVE | threats SLOT
+ *   view FROM SIDE TO | describe SLOT MOVE | effects SLOT MOVE | threats SLOT | options SLOT
  *   search SLOT DEPTH MOVETIME HASH_MB | multi SLOT DEPTH NODES STYLE
  *   lines SLOT DEPTH HASH_MB LINES | bot SLOT MOVETIME NODES | belief SLOT
  * Each answer is one line: the function's return value, a tab, and the
@@ -88,6 +88,8 @@ int main(void)
             int d = 0;
             sscanf(line, "%*s %*d %*d %*d %d", &d);
             rc = eng_lines(a, b, c, d);
+        } else if (strcmp(cmd, "options") == 0) {
+            rc = eng_options(a);
         } else if (strcmp(cmd, "bot") == 0) {
             rc = eng_bot(a, b, c);
         } else if (strcmp(cmd, "belief") == 0) {

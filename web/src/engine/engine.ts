@@ -25,6 +25,10 @@ export type Effects = {
   removed: string[];
   combat: Combat | null;
 };
+/** A setting of a variant (game.h game_option): its range, whether the
+ *  position string carries it, and the names of its values if they have any. */
+export type Setting = { name: string; def: number; min: number; max: number; inPosition: boolean;
+  labels: string[] };
 /** One call's answer, as engine.h gives it: the return value and the buffer's text. */
 export type Raw = { rc: number; text: string };
 
@@ -199,6 +203,14 @@ export class Position {
 
   setOption(name: string, value: number): void {
     this.call('eng_set_option', [this.slot, value], name);
+  }
+
+  /** The settings of this position's variant. */
+  settings(): Setting[] {
+    return this.call('eng_options', [this.slot]).split('\n').filter((l) => l).map((l) => {
+      const [name, def, min, max, inPos, ...labels] = l.split(' ');
+      return { name, def: Number(def), min: Number(min), max: Number(max), inPosition: inPos === '1', labels };
+    });
   }
 
   /** What `side` (-1: a spectator) may see of this position. */

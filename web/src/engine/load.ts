@@ -41,9 +41,10 @@ export class Analyser {
 
   /** how: which search (worker.ts How); maxDepth counts its rounds;
    *  lines: how many best moves the two-sided search gives (MultiPV). */
-  async analyse(variant: string, position: string, maxDepth = 14, how: How = 'search', lines = 1): Promise<void> {
+  async analyse(variant: string, position: string, maxDepth = 14, how: How = 'search', lines = 1,
+    settings: Record<string, number> = {}): Promise<void> {
     await this.start({ kind: 'analyse', module: await module(), variant, position, maxDepth,
-      hashMb: 16, how, lines });
+      hashMb: 16, how, lines, settings });
   }
 
   async review(variant: string, positions: string[], depth: number): Promise<void> {

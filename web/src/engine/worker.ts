@@ -15,7 +15,9 @@ export type How = 'search' | 'multi' | 'bot';
 
 export type Request =
   | { kind: 'analyse'; module: WebAssembly.Module; variant: string; position: string;
-      maxDepth: number; hashMb: number; how: How; lines: number }
+      maxDepth: number; hashMb: number; how: How; lines: number;
+      /** settings the position string does not carry (Rampart's MoveLimit) */
+      settings: Record<string, number> }
   | { kind: 'review'; module: WebAssembly.Module; variant: string; positions: string[];
       depth: number; hashMb: number };
 
@@ -38,8 +40,15 @@ const post = (info: Info) => (self as unknown as Worker).postMessage(info);
 // balanced style, within the budget of their strongest level at each depth.
 const MULTI_STYLE = 1, MULTI_NODES = 150000;
 
-async function analyseMulti(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
+/** The request's position, with the settings its string does not carry. */
+function positionOf(engine: Engine, r: Extract<Request, { kind: 'analyse' }>) {
   const pos = engine.position(r.variant, r.position);
+  for (const [name, value] of Object.entries(r.settings)) pos.setOption(name, value);
+  return pos;
+}
+
+async function analyseMulti(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
+  const pos = positionOf(engine, r);
   for (let depth = 1; depth <= r.maxDepth; depth++) {
     const t0 = performance.now();
     const a = engine.raw('eng_multi', [pos.slot, depth, MULTI_NODES, MULTI_STYLE]);
@@ -57,7 +66,7 @@ async function analyseMulti(engine: Engine, r: Extract<Request, { kind: 'analyse
 const BOT_NODES = 25000;
 
 async function analyseBot(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
-  const pos = engine.position(r.variant, r.position);
+  const pos = positionOf(engine, r);
   for (let round = 0; round < r.maxDepth; round++) {
     const t0 = performance.now();
     const a = engine.raw('eng_bot', [pos.slot, 0, BOT_NODES * 2 ** round]);
@@ -73,7 +82,7 @@ async function analyseBot(engine: Engine, r: Extract<Request, { kind: 'analyse' 
 async function analyse(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
   if (r.how === 'multi') return analyseMulti(engine, r);
   if (r.how === 'bot') return analyseBot(engine, r);
-  const pos = engine.position(r.variant, r.position);
+  const pos = positionOf(engine, r);
   for (let depth = 1; depth <= r.maxDepth; depth++) {
     const t0 = performance.now();
     const a = r.lines > 1 ? engine.raw('eng_lines', [pos.slot, depth, r.hashMb, r.lines])

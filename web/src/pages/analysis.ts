@@ -24,11 +24,11 @@
 
 import { Board, MarkKind } from '../board';
 import { KeepsBoard } from '../keeps/board';
-import { KINGDOMS, parsePosition as parseKeeps } from '../keeps/notation';
+import { GAME_TYPE_ORDER, GAME_TYPES, KING_RESULT_ORDER, KING_RESULTS, KINGDOMS, parsePosition as parseKeeps } from '../keeps/notation';
 import { StrategoBoard } from '../stratego/board';
 import { SIDE_NAMES as ST_SIDES, View, moveSquares as stSquares, parseView, squareIndex } from '../stratego/notation';
 import { beliefNotes } from '../stratego/belief';
-import { Engine, EngineError, Position } from '../engine/engine';
+import { Engine, EngineError, Position, Setting } from '../engine/engine';
 import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';
 import { Cleanup } from '../main';
@@ -160,13 +160,40 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
 
   // --- the tree --------------------------------------------------------------
   const params = new URLSearchParams(location.search);
-  let rootPos: Position;
   const notes: string[] = [];
+  // The variant's settings (engine.h eng_options). Those the position string
+  // does not carry (Rampart's and Stratego's MoveLimit) are kept in the link
+  // (`&MoveLimit=50`) and set on every position made here and in the worker.
+  const probe = eng.position(variant);
+  const settingList = probe.settings();
+  probe.free();
+  const settings: Record<string, number> = {};
+  for (const o of settingList.filter((x) => !x.inPosition)) {
+    const text = params.get(o.name);
+    if (text === null) continue;
+    const value = Number(text);
+    if (/^\d+$/.test(text) && value >= o.min && value <= o.max) settings[o.name] = value;
+    else notes.push(`The setting ${o.name}=${text} in the link was not read: want ${o.min}-${o.max}.`);
+  }
+  /** The board's address for a start, its settings and a line. */
+  const linkTo = (text: string, with_: Record<string, number> = settings, line = ''): string => {
+    const q = new URLSearchParams({ fen: text });
+    for (const [name, value] of Object.entries(with_)) q.set(name, String(value));
+    if (line) q.set('line', line);
+    return `/analysis/${variant}?${q}`;
+  };
+  /** A position of the variant from text, with the link's settings. */
+  const posOf = (text?: string): Position => {
+    const p = eng.position(variant, text ?? '');
+    for (const [name, value] of Object.entries(settings)) p.setOption(name, value);
+    return p;
+  };
+  let rootPos: Position;
   try {
-    rootPos = eng.position(variant, params.get('fen') ?? '');
+    rootPos = posOf(params.get('fen') ?? '');
   } catch (e) {
     notes.push(`The position in the link was not read: ${(e as Error).message}`);
-    rootPos = eng.position(variant);
+    rootPos = posOf();
   }
   const root: Node = { move: null, text: rootPos.text(), parent: null, children: [] };
   rootPos.free();
@@ -184,7 +211,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   function child(node: Node, move: string): Node | null {
     const old = node.children.find((c) => c.move === move);
     if (old) return old;
-    const p = eng.position(variant, node.text);
+    const p = posOf(node.text);
     try {
       p.play(move);
       const c: Node = { move, text: p.text(), parent: node, children: [] };
@@ -201,13 +228,13 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   const path = (n: Node): Node[] => (n.parent ? [...path(n.parent), n] : []);
   /** Who moves in a node's position (kingdoms that are out are passed over). */
   const moverOf = (n: Node): number => {
-    const p = eng.position(variant, n.text);
+    const p = posOf(n.text);
     const side = p.sideToMove();
     p.free();
     return side;
   };
   const depth = (n: Node): number => (n.parent ? depth(n.parent) + 1 : 0);
-  const rootSide = eng.position(variant, root.text);
+  const rootSide = posOf(root.text);
   const startSide = rootSide.sideToMove();
   rootSide.free();
   const startFull = Number(root.text.split(' ').pop()) || 1;
@@ -238,7 +265,10 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     btn('an-next', 'Next ›', 'Forward one move (Right arrow)', () => go(current.children[0] ?? current)),
     btn('an-flip', 'Flip board', 'Flip the board', () => board.setFlipped(!board.isFlipped())),
     km || st ? '' : linesPick,
-    km || st ? '' : btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()));
+    km || st ? '' : btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()),
+    settingList.length ? btn('an-settings-btn', 'Settings', 'The game\'s settings, such as the move limit', () => {
+      settingsPanel.hidden = !settingsPanel.hidden;
+    }) : '');
   // --- the editor: a piece (or "empty") chosen, then squares clicked ----------
   const editNote = h('p', { class: 'status', id: 'an-edit-note', 'aria-live': 'polite' });
   let editing: ReturnType<typeof parsePosition> | null = null;
@@ -281,12 +311,12 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     if (!editing) return;
     const text = formatPosition(editing);
     try {
-      eng.position(variant, text).free();
+      posOf(text).free();
     } catch (e) {
       editNote.textContent = `The engine does not take this position: ${(e as Error).message}`;
       return;
     }
-    location.assign(`/analysis/${variant}?fen=${encodeURIComponent(text)}`);
+    location.assign(linkTo(text));
   }
   boardHost.addEventListener('click', (e) => {
     if (!editing) return;
@@ -301,18 +331,68 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     editNote.textContent = '';
   }, true);
 
+  // --- the settings: each of the variant's, for the start of the line -------
+  const kmStart = km ? parseKeeps(root.text) : null;
+  /** A setting's value at the start: the position string's, or the link's. */
+  const valueOf = (o: Setting): number => {
+    if (!o.inPosition) return settings[o.name] ?? o.def;
+    if (kmStart && o.name === 'GameType') return Math.max(0, GAME_TYPE_ORDER.indexOf(kmStart.gameType));
+    if (kmStart && o.name === 'KingResult') return Math.max(0, KING_RESULT_ORDER.indexOf(kmStart.kingResult));
+    if (kmStart && o.name === 'MoveLimit') return kmStart.limit;
+    return o.def;
+  };
+  /** The names of a setting's values, in words (none for a plain number). */
+  const wordsOf = (o: Setting): string[] => {
+    const labels = o.labels.length ? o.labels : km && o.name === 'KingResult' ? KING_RESULT_ORDER : [];
+    return labels.map((l) => GAME_TYPES[l] ?? KING_RESULTS[l] ?? l);
+  };
+  const settingNote = h('p', { class: 'status', id: 'an-settings-note', 'aria-live': 'polite' });
+  const controls = settingList.map((o) => {
+    const words = wordsOf(o);
+    const id = `an-set-${o.name}`;
+    const input = words.length
+      ? h('select', { id }, ...words.map((w, k) => h('option', { value: String(o.min + k) }, w)))
+      : h('input', { id, type: 'number', min: String(o.min), max: String(o.max), step: '1', inputmode: 'numeric' });
+    (input as HTMLInputElement | HTMLSelectElement).value = String(valueOf(o));
+    const help = o.name === 'MoveLimit' ? (km ? 'Move limit (rounds; 0: none)' : 'Move limit (0: none)')
+      : o.name === 'GameType' ? 'Game type' : o.name === 'KingResult' ? 'A King taken' : o.name;
+    return { o, input: input as HTMLInputElement | HTMLSelectElement,
+      row: h('label', { class: 'an-setting' }, `${help} `, input) };
+  });
+  const settingsPanel = h('div', { class: 'panel an-settings', id: 'an-settings', hidden: true },
+    ...controls.map((c) => c.row),
+    h('div', { class: 'controls' },
+      btn('an-settings-apply', 'Analyse with these', 'Start again from the first position with these settings', () => applySettings())),
+    settingNote);
+  function applySettings(): void {
+    const p = posOf(root.text);
+    const next: Record<string, number> = {};
+    try {
+      for (const { o, input } of controls) {
+        const value = Number(input.value);
+        if (!/^\d+$/.test(input.value) || value < o.min || value > o.max)
+          throw new EngineError(`${o.name} wants a whole number from ${o.min} to ${o.max}`);
+        if (o.inPosition) p.setOption(o.name, value);
+        else if (value !== o.def) next[o.name] = value;
+      }
+      location.assign(linkTo(p.text(), next));
+    } catch (e) {
+      settingNote.textContent = `Not taken: ${(e as Error).message}`;
+    } finally {
+      p.free();
+    }
+  }
+
   const load = h('div', { class: 'controls' }, field,
     btn('an-load', 'Analyse this position', 'Analyse the position written above', () => {
-      const text = field.value.trim();
-      const target = `/analysis/${variant}?fen=${encodeURIComponent(text)}`;
-      location.assign(target);
+      location.assign(linkTo(field.value.trim()));
     }),
     btn('an-share', 'Copy link', 'Copy a link to this line', () => void copyText(location.href, 'Link copied')));
   host.append(h('div', { class: 'game' },
     h('div', { class: 'an-board' }, bar, boardHost),
     h('div', { class: 'game-side' },
       h('p', {}, `${v.name} · `, link(`/analysis/${variant}`, 'a new board')),
-      evalLine, pvLine, status, nav, editor, tree,
+      evalLine, pvLine, status, nav, editor, settingsPanel, tree,
       h('p', { class: 'hint' }, 'Play moves on the board; Left and Right arrows step through the line.'),
       load)));
   for (const n of notes) host.prepend(h('p', { class: 'error' }, n));
@@ -385,11 +465,11 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   function go(n: Node): void {
     stopEdit();
     current = n;
-    const p = eng.position(variant, n.text);
+    const p = posOf(n.text);
     const moves = p.moves();
     const r = p.result();
     const side = p.sideToMove();
-    const fx = n.parent && n.move ? eng.position(variant, n.parent.text) : null;
+    const fx = n.parent && n.move ? posOf(n.parent.text) : null;
     board.setPosition(n.text);
     board.clearMarks();
     if (fx && n.move) {
@@ -431,10 +511,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     tree.replaceChildren(...(root.children.length ? line(root.children[0])
       : [h('span', { class: 'hint' }, 'No moves yet.')]));
     tree.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
-    const moves_ = path(n).map((x) => x.move).join(',');
-    const q = new URLSearchParams({ fen: root.text });
-    if (moves_) q.set('line', moves_);
-    history.replaceState(null, '', `/analysis/${variant}?${q}`);
+    history.replaceState(null, '', linkTo(root.text, settings, path(n).map((x) => x.move).join(',')));
     shownFor = n;
     shownSide = side;
     evalLine.textContent = r.over ? 'Nothing to search: the game is over.'
@@ -447,7 +524,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     bar.style.display = km || st ? 'none' : '';
     if (r.over || !ours) analyser.stop();
     else void analyser.analyse(variant, n.text, km ? 5 : st ? 7 : 14, km ? 'multi' : st ? 'bot' : 'search',
-      Number(linesPick.value) || 1);
+      Number(linesPick.value) || 1, settings);
   }
 
   board.onMove = (move: string) => {
