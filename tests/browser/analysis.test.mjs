@@ -18,7 +18,7 @@
 
 import { test, run, check, checkFits, checkReadable, clickSquare, signUpAs } from './lib.mjs';
 import { playMove, squares } from './moves.mjs';
-import { guest, hold } from './play-lib.mjs';
+import { guest, hold, waitText } from './play-lib.mjs';
 
 /** Blocks the server's answers about games and positions for this page. */
 async function blockGameApi(page) {
@@ -318,6 +318,21 @@ test('analysis-keeps', async (t) => {
   check((await page.locator('#an-status').textContent()) === 'Red to move.', 'Red to move after it');
   await evalAt(page, 2);
   check(/Red's side/.test(await page.locator('#an-eval').textContent()), 'the evaluation is Red\'s');
+  // the editor: White's Queen taken off, Red to move; the rest kept
+  await page.locator('#an-edit').click();
+  await page.locator('[data-tool="empty"]').click();
+  await clickSquare(page, 'i3', '.km-board');
+  check((await page.locator('.km-board [data-square="i3"]').getAttribute('aria-label')).startsWith('i3, empty'),
+    'the Queen\'s square after Empty');
+  await page.locator('#an-edit-side').selectOption('r');
+  await page.locator('#an-edit-done').click();
+  await page.waitForURL((u) => / r anarchy /.test(new URL(u).searchParams.get('fen') || ''));
+  const edited = new URL(page.url()).searchParams.get('fen').split(' ');
+  check(edited[0].split('/')[14] === 'wRwN1wBwR', `White's row 3 after the edit: ${edited[0].split('/')[14]}`);
+  await page.locator('.km-board [data-square]').first().waitFor();
+  check((await page.locator('#an-status').textContent()) === 'Red to move.', 'Red to move after the edit');
+  await evalAt(page, 1);
+
   // the settings the position string carries: Crossroad Allies, a short limit
   await page.locator('#an-settings-btn').click();
   check((await page.locator('#an-set-GameType').inputValue()) === '2', 'the start\'s game type (Anarchy) shown');
@@ -387,6 +402,27 @@ test('analysis-stratego', async (t) => {
   await page.locator('#an-prev').click();
   await roundAt(page, 1);
   check((await page.locator('.st-note').count()) === 40, 'the beliefs back with Red to move');
+  // the editor on a whole position: a Blue Bomb among Red's pieces is refused
+  // with the engine's reason; Red's Bomb on j2 taken off instead, Blue to
+  // move, the two-square counters cleared
+  await page.goto(`${t.url}/analysis/stratego`);
+  await page.locator('.st-board [data-piece]').first().waitFor();
+  await page.locator('#an-edit').click();
+  await page.locator('[data-tool="b"]').click();
+  await clickSquare(page, 'j2', '.st-board');
+  await page.locator('#an-edit-done').click();
+  await waitText(page.locator('#an-edit-note'), /^The engine does not take this position: the Blue Bomb on j2 /,
+    'a Bomb out of its setup rows');
+  await page.locator('[data-tool="empty"]').click();
+  await clickSquare(page, 'j2', '.st-board');
+  await page.locator('#an-edit-side').selectOption('b');
+  await page.locator('#an-edit-done').click();
+  await page.waitForURL((u) => / b \d+ - -$/.test(new URL(u).searchParams.get('fen') || ''));
+  await page.locator('.st-board [data-piece]').first().waitFor();
+  check((await page.locator('.st-board [data-square="j2"]').getAttribute('aria-label')).startsWith('j2, empty'),
+    'j2 emptied');
+  check((await page.locator('#an-status').textContent()) === 'Blue to move.', 'Blue to move after the edit');
+  await roundAt(page, 1);
   await checkReadable(page, 'Stratego analysis');
   check(hits.length === 0, `the page asked the server about positions: ${hits.join(', ')}`);
 });

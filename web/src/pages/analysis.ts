@@ -6,8 +6,9 @@
 // come from the games' own engine in WebAssembly (engine/), never from the
 // server, and nothing of the rules is written again in TypeScript.
 //
-// The editor places and removes pieces and sets the side to move; the
-// position it makes is analysed only once the engine has read it.
+// The editor (analysis/editor.ts) places and removes pieces and sets the
+// side to move, in every game; the position it makes is analysed only once
+// the engine has read it.
 //
 // The state is a tree of nodes (a position and the move that led to it);
 // the current node and its path from the root are in the address
@@ -33,7 +34,7 @@ import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';
 import { Cleanup } from '../main';
 import { copyText, h, link, SIDE_TITLES } from '../ui';
-import { formatPosition, KIND_NAMES, Kind, parsePosition, parseSquare, Side } from '../rampart';
+import { Editor } from '../analysis/editor';
 
 type Node = { move: string | null; text: string; parent: Node | null; children: Node[] };
 
@@ -265,70 +266,38 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     btn('an-next', 'Next ›', 'Forward one move (Right arrow)', () => go(current.children[0] ?? current)),
     btn('an-flip', 'Flip board', 'Flip the board', () => board.setFlipped(!board.isFlipped())),
     km || st ? '' : linesPick,
-    km || st ? '' : btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()),
+    btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()),
     settingList.length ? btn('an-settings-btn', 'Settings', 'The game\'s settings, such as the move limit', () => {
       settingsPanel.hidden = !settingsPanel.hidden;
     }) : '');
-  // --- the editor: a piece (or "empty") chosen, then squares clicked ----------
-  const editNote = h('p', { class: 'status', id: 'an-edit-note', 'aria-live': 'polite' });
-  let editing: ReturnType<typeof parsePosition> | null = null;
-  let tool = 'empty';
-  const tools = h('div', { class: 'controls an-tools', role: 'radiogroup', 'aria-label': 'Piece to place' },
-    ...['empty', ...(['b', 't'] as Side[]).flatMap((sd) => (['Q', 'N', 'K', 'B'] as Kind[]).map((k) => `${sd}${k}`))]
-      .map((t) => h('button', { type: 'button', role: 'radio', 'data-tool': t, 'aria-checked': t === tool ? 'true' : 'false',
-        onclick: () => pickTool(t) },
-      t === 'empty' ? 'Empty' : `${SIDE_TITLES[t[0] === 'b' ? 0 : 1]} ${KIND_NAMES[t[1] as Kind]}`)));
-  const toMove = h('select', { id: 'an-edit-side', 'aria-label': 'Side to move', onchange: () => {
-    if (editing) editing.toMove = toMove.value as Side;
-  } }, h('option', { value: 'b' }, 'Bottom to move'), h('option', { value: 't' }, 'Top to move'));
-  const editor = h('div', { class: 'panel an-editor', id: 'an-editor', hidden: true },
-    h('p', {}, 'Choose a piece, or Empty, then click squares.'), tools,
-    h('div', { class: 'controls' }, toMove,
-      btn('an-edit-done', 'Analyse it', 'Analyse the position made', () => finishEdit()),
-      btn('an-edit-cancel', 'Cancel', 'Leave the editor', () => { stopEdit(); go(current); })),
-    editNote);
-  function pickTool(t: string): void {
-    tool = t;
-    for (const b of tools.querySelectorAll('button'))
-      b.setAttribute('aria-checked', b.getAttribute('data-tool') === t ? 'true' : 'false');
-  }
-  function startEdit(): void {
-    editing = parsePosition(current.text);
-    toMove.value = editing.toMove;
-    analyser.stop();
-    board.setLegal([]);
-    board.clearMarks();
-    editor.hidden = false;
-    editNote.textContent = '';
-    evalLine.textContent = 'Editing the position.';
-    pvLine.textContent = '';
-  }
-  function stopEdit(): void {
-    editing = null;
-    editor.hidden = true;
-  }
-  function finishEdit(): void {
-    if (!editing) return;
-    const text = formatPosition(editing);
+  // --- the editor (analysis/editor.ts): pieces placed and removed ----------
+  const editor = new Editor(v.family, (text) => board.setPosition(text), (text) => {
     try {
       posOf(text).free();
     } catch (e) {
-      editNote.textContent = `The engine does not take this position: ${(e as Error).message}`;
+      editor.say(`The engine does not take this position: ${(e as Error).message}`);
       return;
     }
     location.assign(linkTo(text));
+  }, () => {
+    editor.stop();
+    go(current);
+  });
+  function startEdit(): void {
+    editor.start(current.text);
+    analyser.stop();
+    board.setLegal([]);
+    board.clearMarks();
+    stBoard?.setNotes(new Map());
+    evalLine.textContent = 'Editing the position.';
+    pvLine.textContent = '';
   }
   boardHost.addEventListener('click', (e) => {
-    if (!editing) return;
+    if (!editor.editing) return;
     // a square, or the piece drawn on it (pieces are a layer of their own)
     const hit = (e.target as Element).closest('[data-square], [data-piece]');
     const sq = hit?.getAttribute('data-square') ?? hit?.getAttribute('data-piece');
-    const at = sq ? parseSquare(sq) : null;
-    if (!at || at.file >= editing.width || at.row >= editing.height) return;
-    editing.squares[at.row * editing.width + at.file] = tool === 'empty' ? null
-      : { side: tool[0] as Side, kind: tool[1] as Kind };
-    board.setPosition(formatPosition(editing));
-    editNote.textContent = '';
+    if (sq) editor.click(sq);
   }, true);
 
   // --- the settings: each of the variant's, for the start of the line -------
@@ -392,7 +361,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     h('div', { class: 'an-board' }, bar, boardHost),
     h('div', { class: 'game-side' },
       h('p', {}, `${v.name} · `, link(`/analysis/${variant}`, 'a new board')),
-      evalLine, pvLine, status, nav, editor, settingsPanel, tree,
+      evalLine, pvLine, status, nav, editor.el, settingsPanel, tree,
       h('p', { class: 'hint' }, 'Play moves on the board; Left and Right arrows step through the line.'),
       load)));
   for (const n of notes) host.prepend(h('p', { class: 'error' }, n));
@@ -463,7 +432,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   }
 
   function go(n: Node): void {
-    stopEdit();
+    editor.stop();
     current = n;
     const p = posOf(n.text);
     const moves = p.moves();
