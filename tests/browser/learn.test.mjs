@@ -1,8 +1,10 @@
 // learn.test.mjs -- the Learn section as a newcomer uses it: the lesson list,
 // a lesson's live board (click a piece, see its targets, "Show me"), a
 // puzzle solved by clicking (a wrong try first), the progress remembered on
-// the list, and the last lesson's way to a beginner bot. Also proves every
-// lesson's positions and claims against the engine (learn-positions.mjs).
+// the list, and the last lesson's way to a beginner bot, with the server's
+// position API blocked: legal moves and what they take come from the engine
+// in the page. Also proves every lesson's positions and claims against the
+// server's engine (learn-positions.mjs).
 
 import { test, run, check, clickSquare as clickAt, square } from './lib.mjs';
 import { checkLessons } from './learn-positions.mjs';
@@ -28,6 +30,12 @@ async function boardReady(page, within) {
 
 test('learn-lesson-and-puzzle', async (t) => {
   const page = await t.newPage({ width: 360, height: 740 }); // a phone
+  // the lessons ask the engine in the page, never the server's position API
+  const asked = [];
+  await page.route(/\/api\/position/, (route) => {
+    asked.push(route.request().url());
+    return route.abort();
+  });
   await page.goto(t.url + '/learn');
   await page.getByRole('heading', { name: 'Learn Rampart' }).waitFor();
   check(await page.getByText(/^0 of \d+ puzzles solved/).isVisible(), 'progress starts at 0');
@@ -71,6 +79,7 @@ test('learn-lesson-and-puzzle', async (t) => {
   await page.getByText(/^1 of \d+ puzzles solved/).waitFor();
   check(await page.locator('.learn-list li.done').getByText('The Knight').isVisible(), 'The Knight is ticked');
   await t.shot(page, 'progress');
+  check(asked.length === 0, `the lessons asked the server: ${asked.join(', ')}`);
 });
 
 test('learn-surround-and-finish', async (t) => {

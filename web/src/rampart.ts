@@ -1,7 +1,8 @@
 // rampart.ts -- reading Rampart's notation (R9) for display only.
 // The page never judges the rules: legal moves, captures and results come
-// from the server (the game's `legal` list or POST /api/position). This file
-// only turns position strings and move texts into squares to draw.
+// from the server (a live game's `legal` list and effects) or from the
+// games' own engine in the page (engine/). This file only turns position
+// strings and move texts into squares to draw.
 
 export type Side = 'b' | 't';
 export type Kind = 'Q' | 'N' | 'K' | 'B';

@@ -1,11 +1,12 @@
 // keeps/help.ts -- /keeps/help and /keeps/help/<page>: Keeps & Moats Chess
 // explained in the page's own words, in the six pages the original game's help
 // had, and a seventh, Technical Support (community/techsupport.ts). Every diagram is a position written here (or the start plus moves) that
-// the server reads and plays out (POST /api/position): the engine judges each
+// the games' own engine reads and plays out in the page (engine/position.ts,
+// the same C as the server's POST /api/position): the engine judges each
 // position and each move a diagram claims is legal or illegal, and a diagram
 // it refuses shows the refusal instead of a board.
 
-import { api } from '../api';
+import { localPosition } from '../engine/position';
 import { h, link } from '../ui';
 import { Cleanup } from '../main';
 import { KeepsBoard } from './board';
@@ -122,7 +123,7 @@ function diagram(d: Diagram): HTMLElement {
 async function fill(box: HTMLElement, d: Diagram, boards: KeepsBoard[]): Promise<void> {
   const host = box.querySelector<HTMLElement>('.km-diagram-board')!;
   try {
-    const info = await api.position('keeps-moats', d.position, d.moves);
+    const info = await localPosition('keeps-moats', d.position, d.moves);
     const legal = new Set(info.legal.map((m) => m.move));
     const wrong = [...(d.legal ?? []).filter((m) => !legal.has(m)), ...(d.illegal ?? []).filter((m) => legal.has(m))];
     if (wrong.length) throw new Error(`the engine disagrees about ${wrong.join(', ')}`);

@@ -1,14 +1,18 @@
 // check.ts -- what a move does, as the engine says, and whether that is what
-// a lesson claims. The server (POST /api/position) is the only judge of the
-// rules: this file asks it for the legal moves and the positions they lead
-// to, and only compares boards. The lesson pages use it to mark what a move
-// took; tests/browser/learn-positions.mjs uses it to prove every lesson right.
+// a lesson claims. The engine is the only judge of the rules: this file asks
+// it (the page: the engine in the browser, engine/position.ts; the tests:
+// the server's POST /api/position) for the legal moves and the positions
+// they lead to, and only compares boards. The lesson pages use it to mark
+// what a move took; tests/browser/learn-positions.mjs uses it to prove every
+// lesson right.
 
 import type { PositionInfo } from '../api';
 import { Kind, moveSquares, parsePosition, pieceAt } from '../rampart';
 
-/** Asks the engine about a Rampart position (the page: api.position). */
-export type Ask = (position: string) => Promise<PositionInfo>;
+/** What check.ts reads of an answer about a position. */
+type Info = Pick<PositionInfo, 'position' | 'legal' | 'result' | 'threats'>;
+/** Asks the engine about a Rampart position. */
+export type Ask = (position: string) => Promise<Info>;
 
 /** What a lesson says its key move does. Every field that is present must hold. */
 export type Goal = {
@@ -45,7 +49,7 @@ function gone(l: PositionInfo['legal'][number]): string[] {
 }
 
 /** Squares that some legal move of `info` takes a piece from. */
-function takenSquares(info: PositionInfo): string[] {
+function takenSquares(info: Info): string[] {
   const out = new Set<string>();
   for (const l of info.legal) for (const sq of gone(l)) out.add(sq);
   return [...out].sort();
@@ -54,7 +58,7 @@ function takenSquares(info: PositionInfo): string[] {
 /** After a move (`info`, the opponent to move): the squares the mover could
  *  take on were it its turn: the server's threats that stand on the
  *  opponent's pieces. */
-function threatenedBy(info: PositionInfo): string[] {
+function threatenedBy(info: Info): string[] {
   const pos = parsePosition(info.position);
   return (info.threats ?? []).filter((sq) => pieceAt(pos, sq)?.side === pos.toMove).sort();
 }

@@ -2,16 +2,17 @@
 // learner click pieces and try any legal move, and "Show me" plays the key
 // move and marks what it took. The puzzle waits for the key move and says
 // whether it was found. Legal moves and their effects always come from the
-// server (check.ts asks it); these boards only show them.
+// games' own engine, in the page (engine/position.ts; check.ts asks it);
+// these boards only show them.
 
-import { api, type PositionInfo } from '../api';
+import { localPosition } from '../engine/position';
 import { Board } from '../board';
 import { KIND_NAMES, SIDE_NAMES, moveSquares, parsePosition, pieceAt } from '../rampart';
 import { errorText, h, reasonText } from '../ui';
 import { Outcome, outcome, wants } from './check';
 import type { Example, Puzzle } from './lessons';
 
-const ask = (position: string): Promise<PositionInfo> => api.position('rampart', position);
+const ask = (position: string) => localPosition('rampart', position);
 
 /** "Bottom's Queen c4 to e2. Taken: Knight on e2." and, if it ended the game, how. */
 export function describe(before: string, move: string, out: Outcome): string {

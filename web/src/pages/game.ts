@@ -10,6 +10,7 @@
 // moves a person makes, and the server's answer is what counts.
 
 import { api, Game } from '../api';
+import { localPosition } from '../engine/position';
 import { Board, takenPieces } from '../board';
 import { parsePosition, pieceAt } from '../rampart';
 import { pieceIcon } from '../pieces';
@@ -126,7 +127,7 @@ export function renderGame(host: HTMLElement, idText: string, first: Game | null
     if (!prev) {
       // after a (re)load: the position before the last move, for the badges
       try {
-        prev = (await api.position(g.variant, g.start, g.moves.slice(0, -1))).position;
+        prev = (await localPosition(g.variant, g.start, g.moves.slice(0, -1))).position;
       } catch {
         prev = null;
       }
