@@ -2,7 +2,8 @@
 // a short finished game of each (made over the WebSocket from the page, then
 // ended on its game page), opened from "Review this game" and stepped with
 // the keyboard: the board changes at each step and End shows the last position.
-// In Stratego the bot's belief about the hidden pieces is shown on request.
+// In Stratego the bot's belief about the hidden pieces is shown on request,
+// and the strongest bot reviews the finished game.
 
 import { test, run, check, hasSession } from './lib.mjs';
 
@@ -135,6 +136,20 @@ test('review-stratego', async (t) => {
 
   const record = await (await page.request.get(`${t.url}/api/games/${id}/record`)).text();
   check(record.includes('a4a7'), 'the record does not hold the moves');
+
+  // the computer review, by the strongest bot with every rank known: a
+  // verdict per move in Red's and Blue's names, a graph point per position
+  check((await page.locator('#cr-kept').count()) === 0, 'the server offered to keep a Stratego review');
+  await page.locator('#cr-start').click();
+  await page.locator('#cr-done').waitFor({ timeout: 60000 });
+  const summary = await page.locator('#cr-summary li').allTextContents();
+  check(summary.length === 2 && /^Red: \d+ inaccuracies, \d+ mistakes, \d+ blunders$/.test(summary[0]) &&
+    /^Blue: /.test(summary[1]), `the Stratego review's summary: ${JSON.stringify(summary)}`);
+  const points = (await page.locator('#cr-graph polygon').getAttribute('points')).trim().split(/\s+/).length;
+  check(points === 4 + 2, `the graph has ${points - 2} points for 4 positions`);
+  await page.keyboard.press('End');
+  check(/^[a-j]\d+[a-j]\d+ by (Red|Blue): /.test(await page.locator('#cr-move').textContent()),
+    `the verdict: ${await page.locator('#cr-move').textContent()}`);
 });
 
 test('review-keeps', async (t) => {

@@ -47,9 +47,9 @@ export class Analyser {
       hashMb: 16, how, lines, settings });
   }
 
-  async review(variant: string, positions: string[], depth: number): Promise<void> {
+  async review(variant: string, positions: string[], depth: number, how: How = 'search'): Promise<void> {
     await this.start({ kind: 'review', module: await module(), variant, positions, depth,
-      hashMb: 16 });
+      hashMb: 16, how });
   }
 
   private async start(req: Request): Promise<void> {

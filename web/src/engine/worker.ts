@@ -4,6 +4,7 @@
 // (computer review), posting each position's score. It is ended
 // (terminate) when its work is no longer wanted.
 
+import { BOT_NODES, BOT_REVIEW_NODES } from './budgets';
 import { Engine } from './engine';
 
 const WIN = 32000;  // src/ai/search.h SEARCH_WIN
@@ -19,7 +20,7 @@ export type Request =
       /** settings the position string does not carry (Rampart's MoveLimit) */
       settings: Record<string, number> }
   | { kind: 'review'; module: WebAssembly.Module; variant: string; positions: string[];
-      depth: number; hashMb: number };
+      depth: number; hashMb: number; how: How };
 
 /** One of several best moves (MultiPV), its score for the side to move. */
 export type Line = { score: number; pv: string[] };
@@ -63,7 +64,7 @@ async function analyseMulti(engine: Engine, r: Extract<Request, { kind: 'analyse
 // Games of hidden pieces: the game's own bot (engine.h eng_bot) within a
 // node budget that doubles each round (a "depth" here is one round), so
 // that what it says does not hang on the machine's speed.
-const BOT_NODES = 25000;
+
 
 async function analyseBot(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
   const pos = positionOf(engine, r);
@@ -109,7 +110,10 @@ async function review(engine: Engine, r: Extract<Request, { kind: 'review' }>): 
       const score = res.winner < 0 ? 0 : res.winner === side ? WIN : -WIN;
       post({ kind: 'position', index: i, side, score, best: null });
     } else {
-      const a = engine.raw('eng_search', [pos.slot, r.depth, 0, r.hashMb]);
+      // the two-sided search to its depth, or the game's own bot within
+      // BOT_REVIEW_NODES (Stratego after the game: every rank known)
+      const a = r.how === 'bot' ? engine.raw('eng_bot', [pos.slot, 0, BOT_REVIEW_NODES])
+        : engine.raw('eng_search', [pos.slot, r.depth, 0, r.hashMb]);
       if (a.rc < 0) throw new Error(a.text);
       const [best, score] = a.text.split(' ');
       post({ kind: 'position', index: i, side, score: Number(score), best });

@@ -1,6 +1,8 @@
-// review/computer.ts -- the computer review of a finished game of Rampart's
-// variants, run in the browser: the engine (engine/worker.ts) scores every
-// position to one depth, and from those scores each move is called best,
+// review/computer.ts -- the computer review of a finished game of two
+// sides, run in the browser: the engine (engine/worker.ts) scores every
+// position (Rampart's variants: the two-sided search to one depth; Stratego
+// after the game: its strongest bot, every rank known, within a node
+// budget), and from those scores each move is called best,
 // good, an inaccuracy, a mistake or a blunder, with the better move shown;
 // an evaluation graph under the board follows the game, and a click on it
 // (or on a move named in the review) goes to that position.
@@ -16,7 +18,8 @@
 
 import { api, ReviewAnswer } from '../api';
 import { Analyser } from '../engine/load';
-import type { Info } from '../engine/worker';
+import { BOT_REVIEW_NODES } from '../engine/budgets';
+import type { How, Info } from '../engine/worker';
 import { me } from '../session';
 import { errorText, h, SIDE_TITLES } from '../ui';
 
@@ -57,23 +60,35 @@ export class ComputerReview {
 
   private polling = 0;
   private kept: HTMLElement;
+  private how: How;
+  private sides: readonly string[];
+  private game: number;
 
+  /** opts.how: the search that scores (the two-sided search, or the game's
+   *  own bot); opts.sides: the sides' names; opts.game: the game's id, for
+   *  a review kept by the server (0: none is offered). */
   constructor(host: HTMLElement, private variant: string, private positions: string[],
-    private moves: string[], private go: (ply: number) => void, private game = 0) {
+    private moves: string[], private go: (ply: number) => void,
+    opts: { how?: How; sides?: readonly string[]; game?: number } = {}) {
+    this.how = opts.how ?? 'search';
+    this.sides = opts.sides ?? SIDE_TITLES;
+    this.game = opts.game ?? 0;
     this.scored = positions.map(() => null);
     const start = h('button', { type: 'button', id: 'cr-start', onclick: () => this.start() },
       'Computer review');
     this.kept = h('p', { class: 'hint', id: 'cr-kept', 'aria-live': 'polite' });
+    const what = this.how === 'bot'
+      ? `The strongest bot, in your browser, scores every position with every rank known (${BOT_REVIEW_NODES.toLocaleString('en')} nodes each).`
+      : `The engine in your browser scores every position (depth ${REVIEW_DEPTH}).`;
     this.panel = h('div', { class: 'panel cr', id: 'cr' },
-      h('p', {}, start, ' ', h('span', { class: 'hint' },
-        `The engine in your browser scores every position (depth ${REVIEW_DEPTH}).`)), this.kept);
+      h('p', {}, start, ' ', h('span', { class: 'hint' }, what)), this.game ? this.kept : '');
     this.graph = document.createElementNS(SVG, 'svg');
     this.graph.setAttribute('class', 'cr-graph');
     this.graph.setAttribute('id', 'cr-graph');
     this.graph.setAttribute('viewBox', `0 0 ${Math.max(1, positions.length - 1)} 100`);
     this.graph.setAttribute('preserveAspectRatio', 'none');
     this.graph.setAttribute('role', 'img');
-    this.graph.setAttribute('aria-label', 'Evaluation graph: Bottom above the middle line');
+    this.graph.setAttribute('aria-label', `Evaluation graph: ${this.sides[0]} above the middle line`);
     this.graph.addEventListener('click', (e) => {
       const r = this.graph.getBoundingClientRect();
       const ply = Math.round(((e.clientX - r.left) / r.width) * (this.positions.length - 1));
@@ -81,7 +96,7 @@ export class ComputerReview {
     });
     this.graph.style.display = 'none';
     host.append(this.graph, this.panel);
-    if (game) void this.readKept();
+    if (this.game) void this.readKept();
   }
 
   /** The review kept with the game, if there is one: shown at once;
@@ -138,7 +153,7 @@ export class ComputerReview {
       `Reviewing: 0 of ${this.positions.length} positions…`));
     this.graph.style.display = '';
     this.analyser.onInfo = (info: Info) => this.onInfo(info);
-    void this.analyser.review(this.variant, this.positions, REVIEW_DEPTH);
+    void this.analyser.review(this.variant, this.positions, REVIEW_DEPTH, this.how);
   }
 
   private onInfo(info: Info): void {
@@ -189,13 +204,13 @@ export class ComputerReview {
     const v = this.verdicts();
     const rows = [0, 1].map((side) => {
       const count = (k: Verdict) => v.filter((x) => x && x.side === side && x.verdict === k).length;
-      return h('li', { 'data-side': side }, `${SIDE_TITLES[side]}: ${count('inaccuracy')} inaccuracies, ` +
+      return h('li', { 'data-side': side }, `${this.sides[side]}: ${count('inaccuracy')} inaccuracies, ` +
         `${count('mistake')} mistakes, ${count('blunder')} blunders`);
     });
     const bad = v.map((x, i) => ({ x, i })).filter(({ x }) => x && ['inaccuracy', 'mistake', 'blunder'].includes(x.verdict));
     const list = h('ul', { class: 'cr-list', id: 'cr-list' }, ...bad.map(({ x, i }) =>
       h('li', { class: `cr-${x!.verdict}` }, h('button', { type: 'button', class: 'mv', onclick: () => this.go(i + 1) },
-        `${this.moves[i]}`), ` ${SIDE_TITLES[x!.side]}: ${WORDS[x!.verdict]}${x!.better ? `; better ${x!.better}` : ''}`)));
+        `${this.moves[i]}`), ` ${this.sides[x!.side]}: ${WORDS[x!.verdict]}${x!.better ? `; better ${x!.better}` : ''}`)));
     this.panel.replaceChildren(h('p', { class: 'status', id: 'cr-done' }, title),
       h('ul', { class: 'cr-summary', id: 'cr-summary' }, ...rows),
       h('p', { class: 'cr-move', id: 'cr-move', 'aria-live': 'polite' }),
@@ -211,7 +226,7 @@ export class ComputerReview {
     if (!line) return;
     const x = ply > 0 ? this.verdicts()[ply - 1] : null;
     line.textContent = !x ? 'The start: no move to judge.'
-      : `${this.moves[ply - 1]} by ${SIDE_TITLES[x.side]}: ${WORDS[x.verdict]}` +
+      : `${this.moves[ply - 1]} by ${this.sides[x.side]}: ${WORDS[x.verdict]}` +
         (x.verdict !== 'best' && x.better ? `; the engine prefers ${x.better}.` : '.');
   }
 
