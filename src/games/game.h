@@ -104,6 +104,13 @@ typedef struct game_effects {
     int lost;
 } game_effects;
 
+/* One occupied square, as a page draws it: the square's name, and the
+ * piece as the position string writes it (Stratego's marks included). */
+typedef struct game_piece_at {
+    char square[GAME_SQUARE_NAME];
+    char piece[8];
+} game_piece_at;
+
 typedef struct game_variant game_variant;
 typedef struct game_setup_ops game_setup_ops;
 typedef struct game_bot_ops game_bot_ops;
@@ -212,6 +219,12 @@ typedef struct game_ops {
      * and returns how many (at most max). NULL for games with hidden
      * pieces, where nobody may know it. */
     int (*threats)(const void *pos, char (*out)[GAME_SQUARE_NAME], int max);
+
+    /* What stands where (optional): each occupied square, in the order the
+     * position string lists them, into out (room for max); how many. The
+     * page draws boards from it, so the engine is the only reader of its
+     * position strings. */
+    int (*pieces)(const void *pos, game_piece_at *out, int max);
 
     /* Games whose sides arrange their own pieces before the first move
      * (Stratego S3); NULL for the others. */

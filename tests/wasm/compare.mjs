@@ -7,7 +7,8 @@
 // for byte, the four-sided search of Keeps & Moats's style bots included.
 // The search, on `citadel bench`'s positions, must find what `citadel bench`
 // finds, node for node. Then the wrapper's own reading of those answers is checked
-// against what it read them from, and bad input is refused by both alike.
+// against what it read them from, the page's notation readers against what
+// the engine says stands where, and bad input is refused by both alike.
 //
 //   node tests/wasm/compare.mjs [GAMES_PER_VARIANT] [MAX_PLIES]
 // Prints "ok NAME" or "FAIL NAME: why" per check; exit status 1 on a failure.
@@ -69,6 +70,7 @@ function wasmAnswer(line) {
     bot: () => engine.raw('eng_bot', [n(0), n(1), n(2)]),
     belief: () => engine.raw('eng_belief', [n(0)]),
     options: () => engine.raw('eng_options', [n(0)]),
+    pieces: () => engine.raw('eng_pieces', [n(0)]),
   };
   const r = calls[cmd]();
   return `${r.rc}\t${r.text.replaceAll('\n', '|')}`;
@@ -96,7 +98,8 @@ function compare(name, lines, answers) {
 
 // --- random games -------------------------------------------------------------
 let plies = 0;
-let botCalls = 0, botAnswers = 0;  // the game's own bot asked while the game went on, and answering
+let botCalls = 0, botAnswers = 0;
+const readings = [];  // every position's text and what the engine says stands where  // the game's own bot asked while the game went on, and answering
 for (const v of engine.variants()) {
   const name = `random games of ${v.name}`;
   let all = true;
@@ -111,13 +114,15 @@ for (const v of engine.variants()) {
     run(`set 0 ${g} ${v.name}`);
     run('options 0');
     for (let ply = 0; ply < maxPlies; ply++) {
-      run('format 0');
-      run('stm 0');
+      const text = run('format 0').split('\t')[1];
+      const stm = Number(run('stm 0').split('\t')[0]);
+      readings.push({ family: v.family, text, stm, pieces: run('pieces 0').split('\t')[1] });
       run('result 0');
       run('threats 0');
       for (let s = -1; v.hidden && s < v.sides; s++) {
         run(`view 0 ${s} 1`);
-        run('format 1');
+        const seen = run('format 1').split('\t')[1];
+        readings.push({ family: v.family, text: seen, stm, pieces: run('pieces 1').split('\t')[1] });
         run('moves 1');
       }
       if (v.sides > 2 && ply % 20 === 0) run(`multi 0 2 0 ${ply % 3}`);  // the four-sided search
@@ -147,6 +152,73 @@ for (const v of engine.variants()) {
 console.log(`(${plies} plies compared)`);
 if (botCalls > 0 && botAnswers === botCalls) ok(`the hidden game's bot and belief answer (${botCalls} calls)`);
 else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCalls} calls answered`);
+
+// --- the page's readers of position strings --------------------------------------
+// web/src/rampart.ts, stratego/notation.ts and keeps/notation.ts read
+// position strings to draw boards. Each must read every position of the
+// random games as the engine lists it (eng_pieces: square and piece, in
+// the string's order) with the same side to move, so that they cannot
+// drift from the engine unnoticed.
+{
+  const name = "the page's notation readers agree with the engine";
+  const readers = join(tmp, 'readers.mjs');
+  await build({
+    stdin: { contents: `export * as rampart from './web/src/rampart.ts';
+      export * as stratego from './web/src/stratego/notation.ts';
+      export * as keeps from './web/src/keeps/notation.ts';`, resolveDir: root, loader: 'ts' },
+    bundle: true, format: 'esm', platform: 'node', outfile: readers, logLevel: 'warning',
+  });
+  const { rampart, stratego, keeps } = await import(pathToFileURL(readers).href);
+  const read = {
+    rampart(text) {
+      const p = rampart.parsePosition(text);
+      const out = [];
+      for (let row = p.height - 1; row >= 0; row--)
+        for (let file = 0; file < p.width; file++) {
+          const x = p.squares[row * p.width + file];
+          if (x) out.push(rampart.squareName(file, row), x.side === 'b' ? x.kind : x.kind.toLowerCase());
+        }
+      return { pieces: out.join(' '), stm: p.toMove === 'b' ? 0 : 1 };
+    },
+    stratego(text) {
+      const v = stratego.parseView(text);
+      const out = [];
+      for (let row = stratego.SIZE - 1; row >= 0; row--)
+        for (let file = 0; file < stratego.SIZE; file++) {
+          const c = v.cells[row * stratego.SIZE + file];
+          if (!c || c === 'lake') continue;
+          const letter = c.side === stratego.RED ? c.kind : c.kind.toLowerCase();
+          out.push(stratego.squareName(file, row),
+            letter + (c.revealed ? '*' : '') + (c.scout ? '^' : c.moved ? '+' : ''));
+        }
+      return { pieces: out.join(' '), stm: v.toMove };
+    },
+    'keeps-moats'(text) {
+      const p = keeps.parsePosition(text);
+      const out = [];
+      for (const sq of keeps.ALL_SQUARES) {
+        const x = p.board.get(sq);
+        if (x) out.push(sq, keeps.KINGDOM_LETTERS[x.kingdom] + x.kind);
+      }
+      return { pieces: out.join(' '), stm: p.toMove };
+    },
+  };
+  let bad = readings.length ? '' : 'no positions read';
+  for (const r of readings) {
+    if (bad) break;
+    let got;
+    try {
+      got = read[r.family](r.text);
+    } catch (e) {
+      bad = `${r.family} '${r.text}': ${e.message}`;
+      break;
+    }
+    if (got.pieces !== r.pieces) bad = `${r.family} '${r.text}': the page reads '${got.pieces.slice(0, 120)}', the engine lists '${r.pieces.slice(0, 120)}'`;
+    else if (got.stm !== r.stm) bad = `${r.family} '${r.text}': the page reads side ${got.stm} to move, the engine ${r.stm}`;
+  }
+  if (bad) fail(name, bad);
+  else ok(`${name} (${readings.length} positions and views)`);
+}
 
 // --- the search ---------------------------------------------------------------
 // `citadel bench`'s positions (read from src/cli/bench.c) searched to its
@@ -213,7 +285,7 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
     'view 0 5 1', 'view 0 0 99', 'copy 0 64', 'set 0 0 ' + 'x'.repeat(60000),
     'search 0 0 0 16', 'search 0 5 0 0', 'search 0 500 0 16', 'set 1 0 stratego', 'search 1 3 0 1',
     'multi 0 2 0 0', 'set 2 0 keeps-moats', 'multi 2 0 0 0', 'multi 2 17 0 0', 'multi 2 2 0 3',
-    'multi 2 2 -5 0', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9', 'options 64',
+    'multi 2 2 -5 0', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9', 'options 64', 'pieces 64',
   ];
   const answers = bad.map(wasmAnswer);
   if (compare('refusals alike', bad, answers)) ok('refusals alike');

@@ -300,6 +300,24 @@ static size_t put_kingdoms(char *buf, int set)
     return n;
 }
 
+int km_pieces(const km_pos *pos, game_piece_at *out, int max)
+{
+    const km_geom *g = km_geom_get();
+    int n = 0;
+    for (int r = 16; r >= 0; r--) {
+        int h = half_width(r);
+        for (int f = 8 - h; f <= 8 + h; f++) {
+            uint8_t p = pos->sq[g->at[f][r]];
+            if (!p || n >= max)
+                continue;
+            km_square_name(g->at[f][r], out[n].square);
+            km_token(p, out[n].piece);
+            n++;
+        }
+    }
+    return n;
+}
+
 size_t km_format(const km_pos *pos, char *buf, size_t size)
 {
     const km_geom *g = km_geom_get();

@@ -188,6 +188,11 @@ static game_result op_result(const void *pos)
     return rp_result(pos);
 }
 
+static int op_pieces(const void *pos, game_piece_at *out, int max)
+{
+    return rp_pieces(pos, out, max);
+}
+
 static game_result op_timeout(const void *start, const void *pos, int side)
 {
     return rp_timeout(start, pos, side);
@@ -302,6 +307,7 @@ static const game_ops rp_ops = {
     .side_name = op_side_name,
     .effects = op_effects,
     .threats = op_threats,
+    .pieces = op_pieces,
     .bots = &rp_bots,
 };
 

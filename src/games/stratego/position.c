@@ -338,6 +338,29 @@ static size_t put_two(char *buf, size_t n, size_t size, const st_pos *pos, int s
                             pos->two_count[s]);
 }
 
+int st_pieces(const st_pos *pos, game_piece_at *out, int max)
+{
+    int n = 0;
+    for (int r = 9; r >= 0; r--)
+        for (int f = 0; f < 10; f++) {
+            uint8_t v = pos->sq[ST_CELL(r, f)];
+            if (!ST_IS_PIECE(v) || n >= max)
+                continue;
+            st_square_name(ST_CELL(r, f), out[n].square);
+            char *p = out[n].piece;
+            *p++ = st_kind_char(ST_SIDE(v), ST_KIND(v));
+            if (v & ST_REVEALED)
+                *p++ = '*';
+            if (v & ST_SCOUTED)
+                *p++ = '^';
+            else if (v & ST_MOVED)
+                *p++ = '+';
+            *p = 0;
+            n++;
+        }
+    return n;
+}
+
 size_t st_format(const st_pos *pos, char *buf, size_t size)
 {
     char tmp[512];
