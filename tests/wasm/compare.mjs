@@ -6,16 +6,17 @@
 // its words and effects. Every answer of the two builds must be equal, byte
 // for byte, the four-sided search of Keeps & Moats's style bots included.
 // The search, on `citadel bench`'s positions, must find what `citadel bench`
-// finds, node for node. Then the wrapper's own reading of those answers is checked
+// finds, node for node, and the best move `citadel uci` names at that depth. Then the wrapper's own reading of those answers is checked
 // against what it read them from, the page's notation readers against what
 // the engine says stands where, and bad input is refused by both alike.
 //
 //   node tests/wasm/compare.mjs [GAMES_PER_VARIANT] [MAX_PLIES]
 // Prints "ok NAME" or "FAIL NAME: why" per check; exit status 1 on a failure.
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -254,6 +255,34 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
   }
   if (bad) fail(name, bad);
   else if (compare(name, lines, answers)) ok(name);
+
+  // `citadel uci` (its go on each position after ucinewgame, to the same
+  // depth) names the same best move as the browser's engine
+  const uciName = 'the best move of citadel uci, in WebAssembly';
+  const uci = spawn(join(root, 'build', 'release', 'citadel'), ['uci'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lineReader = createInterface({ input: uci.stdout });
+  const waiting = [];
+  lineReader.on('line', (l) => {
+    if (waiting.length && waiting[0].re.test(l)) waiting.shift().resolve(l);
+  });
+  const expect = (re) => new Promise((resolve) => waiting.push({ re, resolve }));
+  const say = (text) => uci.stdin.write(`${text}\n`);
+  let uciBad = '';
+  say('uci');
+  await expect(/^uciok$/);
+  for (let i = 0; !uciBad && i < list.length; i++) {
+    const p = list[i];
+    say(`setoption name UCI_Variant value ${p.variant}`);
+    say('ucinewgame');
+    say(`position fen ${p.fen}`);
+    say(`go depth ${depth}`);
+    const got = (await expect(/^bestmove /)).split(' ')[1];
+    const wasmBest = answers[2 * i + 1].split('\t')[1].split(' ')[0];
+    if (got !== wasmBest) uciBad = `position ${i + 1} (${p.variant}): citadel uci ${got}, WebAssembly ${wasmBest}`;
+  }
+  say('quit');
+  if (uciBad || !list.length) fail(uciName, uciBad || 'no positions');
+  else ok(`${uciName} (${list.length} positions, depth ${depth})`);
 
   // several lines (MultiPV): alike in both builds, three different first
   // moves on every position, best first
