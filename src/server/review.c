@@ -108,9 +108,13 @@ static char *scores_text(const review_job *rj)
     if (!text)
         return NULL;
     text[0] = 0;
-    for (int i = 0; i < rj->npos; i++)
+    for (int i = 0; i < rj->npos && n < cap; i++)
         n += (size_t)snprintf(text + n, cap - n, "%s%d %s %d", i ? ";" : "", rj->out[i].side,
                               rj->out[i].best, rj->out[i].score);
+    if (n >= cap) {  /* cannot happen: an entry is under 40 bytes */
+        free(text);
+        return NULL;
+    }
     return text;
 }
 
