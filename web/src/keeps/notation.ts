@@ -131,13 +131,6 @@ export function parsePosition(text: string): Position {
   };
 }
 
-/** The teams of a game type (K3), one per kingdom, numbered as the server does. */
-export function teamsOf(gameType: string): number[] {
-  if (gameType === 'neighbors') return [0, 1, 1, 0];
-  if (gameType === 'crossroad') return [0, 1, 0, 1];
-  return [0, 1, 2, 3];
-}
-
 export type Move = { from: string; to: string; choice: { release?: Piece; assassinate?: string } | null } | 'pass';
 
 /** Reads `f4f6`, `pass`, `h14h15=r:wR`, `h14h15=a:g15`. */
