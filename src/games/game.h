@@ -104,8 +104,9 @@ typedef struct game_effects {
     int lost;
 } game_effects;
 
-/* One occupied square, as a page draws it: the square's name, and the
- * piece as the position string writes it (Stratego's marks included). */
+/* One square of the board, as a page draws it: its name, and what stands
+ * there as the position string writes it (Stratego's marks included): ""
+ * for nothing, "~" for a square no piece may enter (Stratego's lakes). */
 typedef struct game_piece_at {
     char square[GAME_SQUARE_NAME];
     char piece[8];
@@ -220,11 +221,11 @@ typedef struct game_ops {
      * pieces, where nobody may know it. */
     int (*threats)(const void *pos, char (*out)[GAME_SQUARE_NAME], int max);
 
-    /* What stands where (optional): each occupied square, in the order the
-     * position string lists them, into out (room for max); how many. The
-     * page draws boards from it, so the engine is the only reader of its
-     * position strings. */
-    int (*pieces)(const void *pos, game_piece_at *out, int max);
+    /* The board (optional): every square, in the order the position
+     * string lists them, with what stands there, into out (room for max);
+     * how many. The page draws boards from it, so the engine is the only
+     * reader of position strings. */
+    int (*squares)(const void *pos, game_piece_at *out, int max);
 
     /* Games whose sides arrange their own pieces before the first move
      * (Stratego S3); NULL for the others. */

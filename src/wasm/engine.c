@@ -211,22 +211,22 @@ int eng_set_option(int i, int value)
     return 0;
 }
 
-int eng_pieces(int i)
+int eng_squares(int i)
 {
     struct slot *s = slot_at(i);
     if (!s)
         return -1;
-    if (!s->v->ops->pieces) {
-        snprintf(buf, sizeof buf, "%s does not list its pieces", s->v->name);
+    if (!s->v->ops->squares) {
+        snprintf(buf, sizeof buf, "%s does not list its squares", s->v->name);
         return -1;
     }
     static game_piece_at at[512];
-    int count = s->v->ops->pieces(s->pos, at, 512);
+    int count = s->v->ops->squares(s->pos, at, 512);
     static char out[ENG_BUF];
     size_t n = 0;
     out[0] = 0;
     for (int k = 0; k < count; k++)
-        add(out, &n, "%s%s %s", k ? " " : "", at[k].square, at[k].piece);
+        add(out, &n, "%s%s %s", k ? " " : "", at[k].square, at[k].piece[0] ? at[k].piece : ".");
     memcpy(buf, out, n + 1);
     return (int)n;
 }

@@ -12,8 +12,9 @@
  * Text answers, each a line of fields apart by single spaces:
  *   eng_variants      one line per variant: name sides hidden rated family
  *   eng_moves         the legal moves in the game's notation
- *   eng_pieces        "SQ PIECE SQ PIECE ..." for each occupied square, the
- *                     piece as the position string writes it
+ *   eng_squares       "SQ PIECE SQ PIECE ..." for every square, in the
+ *                     position string's order: the piece as the string
+ *                     writes it, "." for none, "~" where none may stand
  *   eng_options       per setting: "NAME DEFAULT MIN MAX IN_POSITION" then,
  *                     where its values have names, the name of each
  *                     (IN_POSITION 1: the position string carries it)
@@ -69,9 +70,9 @@ ENG_EXPORT(eng_play) int eng_play(int slot);
 ENG_EXPORT(eng_result) int eng_result(int slot);
 /* The setting NAME (in the buffer) of the slot's position set to value. */
 ENG_EXPORT(eng_set_option) int eng_set_option(int slot, int value);
-/* What stands where: "SQUARE PIECE" for each occupied square, all on one
- * line (game_ops.pieces). */
-ENG_EXPORT(eng_pieces) int eng_pieces(int slot);
+/* The board: "SQUARE PIECE" for every square, all on one line
+ * (game_ops.squares). */
+ENG_EXPORT(eng_squares) int eng_squares(int slot);
 /* The settings of the slot's variant (game_option), one a line. */
 ENG_EXPORT(eng_options) int eng_options(int slot);
 /* Slot `to` becomes what side (-1: a spectator) may see of slot `from`. */

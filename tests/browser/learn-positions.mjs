@@ -10,6 +10,7 @@
 // one. learn.test.mjs runs the same check as one of its tests.
 
 import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root, startServer } from './lib.mjs';
@@ -18,7 +19,8 @@ import { root, startServer } from './lib.mjs';
 async function loadLessons() {
   const out = await build({
     stdin: {
-      contents: "export { LESSONS } from './lessons'; export { outcome, goalFailures, wants } from './check';",
+      contents: "export { LESSONS } from './lessons'; export { outcome, goalFailures, wants } from './check';" +
+        " export { useEngine } from '../engine/read'; export { Engine } from '../engine/engine';",
       resolveDir: join(root, 'web', 'src', 'learn'),
       loader: 'ts',
     },
@@ -35,7 +37,9 @@ async function loadLessons() {
 /** Checks every lesson against the server at `url`; prints one line per
  *  scene and returns the lines of the failures ([] when all hold). */
 export async function checkLessons(url, log = console.log) {
-  const { LESSONS, outcome, goalFailures, wants } = await loadLessons();
+  const { LESSONS, outcome, goalFailures, wants, useEngine, Engine } = await loadLessons();
+  // the page's readers of positions read through the games' engine (engine/read.ts)
+  useEngine(await Engine.load(readFileSync(join(root, 'build', 'wasm', 'engine.wasm'))));
   const ask = async (position) => {
     const res = await fetch(`${url}/api/position`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ variant: 'rampart', position }) });
     const body = await res.json();

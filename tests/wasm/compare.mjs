@@ -71,7 +71,7 @@ function wasmAnswer(line) {
     bot: () => engine.raw('eng_bot', [n(0), n(1), n(2)]),
     belief: () => engine.raw('eng_belief', [n(0)]),
     options: () => engine.raw('eng_options', [n(0)]),
-    pieces: () => engine.raw('eng_pieces', [n(0)]),
+    squares: () => engine.raw('eng_squares', [n(0)]),
   };
   const r = calls[cmd]();
   return `${r.rc}\t${r.text.replaceAll('\n', '|')}`;
@@ -100,7 +100,13 @@ function compare(name, lines, answers) {
 // --- random games -------------------------------------------------------------
 let plies = 0;
 let botCalls = 0, botAnswers = 0;
-const readings = [];  // every position's text and what the engine says stands where  // the game's own bot asked while the game went on, and answering
+const readings = [];  // every position's text and what the engine says stands where
+/** eng_squares's answer less its empty squares and lakes: "SQ PIECE ...". */
+const occupied = (answer) => {
+  const f = answer.split('\t')[1].split(' '), out = [];
+  for (let i = 0; i + 1 < f.length; i += 2) if (f[i + 1] !== '.' && f[i + 1] !== '~') out.push(f[i], f[i + 1]);
+  return out.join(' ');
+};  // the game's own bot asked while the game went on, and answering
 for (const v of engine.variants()) {
   const name = `random games of ${v.name}`;
   let all = true;
@@ -117,13 +123,13 @@ for (const v of engine.variants()) {
     for (let ply = 0; ply < maxPlies; ply++) {
       const text = run('format 0').split('\t')[1];
       const stm = Number(run('stm 0').split('\t')[0]);
-      readings.push({ family: v.family, text, stm, pieces: run('pieces 0').split('\t')[1] });
+      readings.push({ family: v.family, text, stm, pieces: occupied(run('squares 0')) });
       run('result 0');
       run('threats 0');
       for (let s = -1; v.hidden && s < v.sides; s++) {
         run(`view 0 ${s} 1`);
         const seen = run('format 1').split('\t')[1];
-        readings.push({ family: v.family, text: seen, stm, pieces: run('pieces 1').split('\t')[1] });
+        readings.push({ family: v.family, text: seen, stm, pieces: occupied(run('squares 1')) });
         run('moves 1');
       }
       if (v.sides > 2 && ply % 20 === 0) run(`multi 0 2 0 ${ply % 3}`);  // the four-sided search
@@ -155,21 +161,23 @@ if (botCalls > 0 && botAnswers === botCalls) ok(`the hidden game's bot and belie
 else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCalls} calls answered`);
 
 // --- the page's readers of position strings --------------------------------------
-// web/src/rampart.ts, stratego/notation.ts and keeps/notation.ts read
-// position strings to draw boards. Each must read every position of the
-// random games as the engine lists it (eng_pieces: square and piece, in
-// the string's order) with the same side to move, so that they cannot
-// drift from the engine unnoticed.
+// web/src/rampart.ts, stratego/notation.ts and keeps/notation.ts turn the
+// engine's reading of a position (engine/read.ts, eng_squares) into the
+// boards the page draws. Each board, written back out square by square,
+// must be what the engine lists for every position and view of the random
+// games, with the same side to move.
 {
-  const name = "the page's notation readers agree with the engine";
+  const name = "the page's boards are the engine's reading";
   const readers = join(tmp, 'readers.mjs');
   await build({
     stdin: { contents: `export * as rampart from './web/src/rampart.ts';
       export * as stratego from './web/src/stratego/notation.ts';
-      export * as keeps from './web/src/keeps/notation.ts';`, resolveDir: root, loader: 'ts' },
+      export * as keeps from './web/src/keeps/notation.ts';
+      export { useEngine } from './web/src/engine/read.ts';`, resolveDir: root, loader: 'ts' },
     bundle: true, format: 'esm', platform: 'node', outfile: readers, logLevel: 'warning',
   });
-  const { rampart, stratego, keeps } = await import(pathToFileURL(readers).href);
+  const { rampart, stratego, keeps, useEngine } = await import(pathToFileURL(readers).href);
+  useEngine(engine);  // the page's readers read through the engine, as the page's do
   const read = {
     rampart(text) {
       const p = rampart.parsePosition(text);
@@ -314,7 +322,7 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
     'view 0 5 1', 'view 0 0 99', 'copy 0 64', 'set 0 0 ' + 'x'.repeat(60000),
     'search 0 0 0 16', 'search 0 5 0 0', 'search 0 500 0 16', 'set 1 0 stratego', 'search 1 3 0 1',
     'multi 0 2 0 0', 'set 2 0 keeps-moats', 'multi 2 0 0 0', 'multi 2 17 0 0', 'multi 2 2 0 3',
-    'multi 2 2 -5 0', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9', 'options 64', 'pieces 64',
+    'multi 2 2 -5 0', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9', 'options 64', 'squares 64',
   ];
   const answers = bad.map(wasmAnswer);
   if (compare('refusals alike', bad, answers)) ok('refusals alike');

@@ -7,7 +7,7 @@
  *   variants | set SLOT SEED TEXT | copy FROM TO | format SLOT | stm SLOT
  *   moves SLOT | play SLOT MOVE | result SLOT | option SLOT VALUE NAME
  *   view FROM SIDE TO | describe SLOT MOVE | effects SLOT MOVE | threats SLOT | options SLOT
- *   pieces SLOT
+ *   squares SLOT
  *   search SLOT DEPTH MOVETIME HASH_MB | multi SLOT DEPTH NODES STYLE
  *   lines SLOT DEPTH HASH_MB LINES | bot SLOT MOVETIME NODES | belief SLOT
  * Each answer is one line: the function's return value, a tab, and the
@@ -89,8 +89,8 @@ int main(void)
             int d = 0;
             sscanf(line, "%*s %*d %*d %*d %d", &d);
             rc = eng_lines(a, b, c, d);
-        } else if (strcmp(cmd, "pieces") == 0) {
-            rc = eng_pieces(a);
+        } else if (strcmp(cmd, "squares") == 0) {
+            rc = eng_squares(a);
         } else if (strcmp(cmd, "options") == 0) {
             rc = eng_options(a);
         } else if (strcmp(cmd, "bot") == 0) {

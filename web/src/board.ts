@@ -72,12 +72,20 @@ export class Board {
 
   /** Shows a position string (R9). A bad string shows an empty board and logs why. */
   setPosition(text: string): void {
+    let pos: Position;
     try {
-      this.pos = parsePosition(text);
+      pos = parsePosition(text);
     } catch (err) {
       console.error('board: cannot read position', text, err);
       return;
     }
+    this.show(pos);
+  }
+
+  /** Shows a position already read (the analysis editor's, which may be no
+   *  position the engine would take while it is being made). */
+  show(pos: Position): void {
+    this.pos = pos;
     if (this.input.focus && !this.onBoard(this.input.focus)) this.input.focus = null;
     this.input.refresh();
     this.drawAll();

@@ -22,6 +22,7 @@ import { renderSupport, renderTicket } from './community/support';
 import { renderStaff } from './community/staff';
 import { renderTechSupport } from './community/techsupport';
 import { notificationsWidget } from './community/notifications';
+import { engineReady } from './engine/read';
 
 export type Cleanup = (() => void) | void;
 type Page = (host: HTMLElement, ...params: string[]) => Cleanup | Promise<Cleanup>;
@@ -53,6 +54,9 @@ const routes: [RegExp, Page, string][] = [
 
 let cleanup: Cleanup = undefined;
 let renderCount = 0;
+// The games' engine reads every position string a board draws (engine/read.ts):
+// loaded at once, and awaited before the first page is drawn.
+const engineLoaded: Promise<string | null> = engineReady().then(() => null, (e) => String(e));
 
 /** Goes to a path inside the page without reloading it. */
 export function navigate(path: string, replace = false): void {
@@ -66,7 +70,10 @@ async function render(): Promise<void> {
   if (typeof cleanup === 'function') cleanup();
   cleanup = undefined;
   const host = document.getElementById('main')!;
+  const failed = await engineLoaded;
+  if (n !== renderCount) return;
   host.replaceChildren();
+  if (failed) host.append(h('p', { class: 'error' }, `The games' engine could not be loaded, so boards cannot be drawn: ${failed}`));
   const path = decodeURI(location.pathname);
   for (const [re, page, title] of routes) {
     const m = re.exec(path);

@@ -1,8 +1,11 @@
-// rampart.ts -- reading Rampart's notation (R9) for display only.
-// The page never judges the rules: legal moves, captures and results come
-// from the server (a live game's `legal` list and effects) or from the
-// games' own engine in the page (engine/). This file only turns position
-// strings and move texts into squares to draw.
+// rampart.ts -- Rampart's notation (R9) for display only. The page never
+// judges the rules: legal moves, captures and results come from the server
+// (a live game's `legal` list and effects) or from the games' own engine in
+// the page (engine/); position strings are read by that engine too
+// (engine/read.ts). This file turns its reading and move texts into
+// squares to draw, and writes the analysis editor's positions.
+
+import { readPosition } from './engine/read';
 
 export type Side = 'b' | 't';
 export type Kind = 'Q' | 'N' | 'K' | 'B';
@@ -26,33 +29,23 @@ export const KIND_NAMES: Record<Kind, string> = {
 
 export const SIDE_NAMES: Record<Side, string> = { b: 'Bottom', t: 'Top' };
 
-/** Reads `1qqq1/1nnn1/.../1QQQ1 b 1`; throws Error on text it cannot read. */
+/** Reads `1qqq1/1nnn1/.../1QQQ1 b 1` as the engine reads it (engine/read.ts:
+ *  the board and the side to move; the move number is the third field);
+ *  throws an Error with the engine's words on text it does not take. */
 export function parsePosition(text: string): Position {
-  const fields = text.trim().split(/\s+/);
-  if (fields.length < 1 || !fields[0]) throw new Error('empty position');
-  const rows = fields[0].split('/');
-  const height = rows.length;
-  const parsed: (Piece | null)[][] = rows.map((row) => {
-    const out: (Piece | null)[] = [];
-    for (const ch of row) {
-      if (ch >= '1' && ch <= '9') {
-        for (let i = 0; i < Number(ch); i++) out.push(null);
-      } else {
-        const upper = ch.toUpperCase();
-        if (!'QNKB'.includes(upper)) throw new Error(`unknown piece '${ch}'`);
-        out.push({ side: ch === upper ? 'b' : 't', kind: upper as Kind });
-      }
-    }
-    return out;
-  });
-  const width = parsed[0].length;
-  if (parsed.some((r) => r.length !== width)) throw new Error('rows of different widths');
-  // The text lists rows from the top (rank `height`) down; we store rank 1 first.
-  const squares: (Piece | null)[] = [];
-  for (let row = 0; row < height; row++) squares.push(...parsed[height - 1 - row]);
-  const toMove: Side = fields[1] === 't' ? 't' : 'b';
-  const fullmove = Number(fields[2]) || 1;
-  return { width, height, squares, toMove, fullmove };
+  const r = readPosition('family:rampart', text);
+  const ranks = new Set(r.squares.map(([sq]) => sq.slice(1)));
+  const height = ranks.size;
+  const width = r.squares.length / height;
+  const squares: (Piece | null)[] = new Array(width * height).fill(null);
+  for (const [sq, piece] of r.squares) {
+    const at = parseSquare(sq);
+    if (!at || !piece) continue;
+    const upper = piece.toUpperCase() as Kind;
+    squares[at.row * width + at.file] = { side: piece === upper ? 'b' : 't', kind: upper };
+  }
+  const fullmove = Number(text.trim().split(/\s+/)[2]) || 1;
+  return { width, height, squares, toMove: r.toMove === 0 ? 'b' : 't', fullmove };
 }
 
 /** The position string of a position (the inverse of parsePosition), for the

@@ -119,8 +119,8 @@ size_t km_format(const km_pos *pos, char *buf, size_t size);
 size_t km_render(const km_pos *pos, char *buf, size_t size);
 /* Writes a piece token such as "wK" (3 bytes with the NUL). */
 void km_token(uint8_t piece, char out[3]);
-/* game_ops.pieces: each piece, rows 17 to 1, west to east. */
-int km_pieces(const km_pos *pos, game_piece_at *out, int max);
+/* game_ops.squares: every square there is, rows 17 to 1, west to east. */
+int km_squares(const km_pos *pos, game_piece_at *out, int max);
 /* Reads a piece token; returns the piece byte or 0. */
 uint8_t km_parse_token(const char *s);
 uint64_t km_hash(const km_pos *pos);

@@ -300,19 +300,18 @@ static size_t put_kingdoms(char *buf, int set)
     return n;
 }
 
-int km_pieces(const km_pos *pos, game_piece_at *out, int max)
+int km_squares(const km_pos *pos, game_piece_at *out, int max)
 {
     const km_geom *g = km_geom_get();
     int n = 0;
     for (int r = 16; r >= 0; r--) {
         int h = half_width(r);
-        for (int f = 8 - h; f <= 8 + h; f++) {
+        for (int f = 8 - h; f <= 8 + h && n < max; f++, n++) {
             uint8_t p = pos->sq[g->at[f][r]];
-            if (!p || n >= max)
-                continue;
             km_square_name(g->at[f][r], out[n].square);
-            km_token(p, out[n].piece);
-            n++;
+            out[n].piece[0] = 0;
+            if (p)
+                km_token(p, out[n].piece);
         }
     }
     return n;

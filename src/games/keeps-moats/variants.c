@@ -180,9 +180,9 @@ static size_t op_render(const void *pos, char *buf, size_t size)
     return km_render(pos, buf, size);
 }
 
-static int op_pieces(const void *pos, game_piece_at *out, int max)
+static int op_squares(const void *pos, game_piece_at *out, int max)
 {
-    return km_pieces(pos, out, max);
+    return km_squares(pos, out, max);
 }
 
 static const char *op_side_name(const void *pos, int side)
@@ -216,7 +216,7 @@ static const game_ops km_ops = {
     .bots = &km_bots,
     .perft = op_perft,
     .render = op_render,
-    .pieces = op_pieces,
+    .squares = op_squares,
     .side_name = op_side_name,
 };
 

@@ -182,20 +182,20 @@ int rp_parse(rp_pos *out, const char *text, int want_w, int want_h, game_error *
     return 0;
 }
 
-int rp_pieces(const rp_pos *pos, game_piece_at *out, int max)
+int rp_squares(const rp_pos *pos, game_piece_at *out, int max)
 {
     const rp_geom *g = pos->g;
     int n = 0;
     for (int r = g->h - 1; r >= 0; r--)
-        for (int f = 0; f < g->w; f++) {
+        for (int f = 0; f < g->w && n < max; f++, n++) {
             uint64_t b = bits_sq(r * g->w + f);
+            rp_square_name(g, r * g->w + f, out[n].square);
+            out[n].piece[0] = 0;
             for (int s = 0; s < 2; s++)
                 for (int t = 0; t < RP_NTYPES; t++)
-                    if ((pos->pc[s][t] & b) && n < max) {
-                        rp_square_name(g, r * g->w + f, out[n].square);
+                    if (pos->pc[s][t] & b) {
                         out[n].piece[0] = piece_chars[s][t];
                         out[n].piece[1] = 0;
-                        n++;
                     }
         }
     return n;

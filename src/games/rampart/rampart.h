@@ -96,8 +96,8 @@ size_t rp_render(const rp_pos *pos, char *buf, size_t size);
 int rp_parse_square(const rp_geom *g, const char *s);
 /* Writes a square name (at most 3 bytes with the NUL). */
 void rp_square_name(const rp_geom *g, int sq, char out[3]);
-/* game_ops.pieces: each occupied square, rows from the top, west to east. */
-int rp_pieces(const rp_pos *pos, game_piece_at *out, int max);
+/* game_ops.squares: every square, rows from the top, west to east. */
+int rp_squares(const rp_pos *pos, game_piece_at *out, int max);
 uint64_t rp_compute_key(const rp_pos *pos);
 /* Checks every invariant of a position; returns 1 if all hold. */
 int rp_pos_ok(const rp_pos *pos);

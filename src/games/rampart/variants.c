@@ -188,9 +188,9 @@ static game_result op_result(const void *pos)
     return rp_result(pos);
 }
 
-static int op_pieces(const void *pos, game_piece_at *out, int max)
+static int op_squares(const void *pos, game_piece_at *out, int max)
 {
-    return rp_pieces(pos, out, max);
+    return rp_squares(pos, out, max);
 }
 
 static game_result op_timeout(const void *start, const void *pos, int side)
@@ -307,7 +307,7 @@ static const game_ops rp_ops = {
     .side_name = op_side_name,
     .effects = op_effects,
     .threats = op_threats,
-    .pieces = op_pieces,
+    .squares = op_squares,
     .bots = &rp_bots,
 };
 

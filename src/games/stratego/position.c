@@ -155,8 +155,8 @@ static int check_board(const uint8_t sq[ST_CELLS], game_error *err)
             return game_fail(err, "%s has %d pieces; an army has %d", s == ST_RED ? "Red" : "Blue",
                         total[s], ST_ARMY);
     }
-    if (count[0][ST_UNKNOWN] && count[1][ST_UNKNOWN])
-        return game_fail(err, "unknown pieces of both sides: a view hides one side only");
+    /* Unknown pieces of both sides make a spectator's view (st_view's side
+     * -1), which reads back as it was written. */
     /* Unknown pieces must fit in what is left of the army. */
     for (int s = 0; s < 2; s++) {
         int left = 0;
@@ -338,25 +338,26 @@ static size_t put_two(char *buf, size_t n, size_t size, const st_pos *pos, int s
                             pos->two_count[s]);
 }
 
-int st_pieces(const st_pos *pos, game_piece_at *out, int max)
+int st_squares(const st_pos *pos, game_piece_at *out, int max)
 {
     int n = 0;
     for (int r = 9; r >= 0; r--)
-        for (int f = 0; f < 10; f++) {
+        for (int f = 0; f < 10 && n < max; f++, n++) {
             uint8_t v = pos->sq[ST_CELL(r, f)];
-            if (!ST_IS_PIECE(v) || n >= max)
-                continue;
             st_square_name(ST_CELL(r, f), out[n].square);
             char *p = out[n].piece;
-            *p++ = st_kind_char(ST_SIDE(v), ST_KIND(v));
-            if (v & ST_REVEALED)
-                *p++ = '*';
-            if (v & ST_SCOUTED)
-                *p++ = '^';
-            else if (v & ST_MOVED)
-                *p++ = '+';
+            if (v == ST_WALL) {
+                *p++ = '~';
+            } else if (v != ST_EMPTY) {
+                *p++ = st_kind_char(ST_SIDE(v), ST_KIND(v));
+                if (v & ST_REVEALED)
+                    *p++ = '*';
+                if (v & ST_SCOUTED)
+                    *p++ = '^';
+                else if (v & ST_MOVED)
+                    *p++ = '+';
+            }
             *p = 0;
-            n++;
         }
     return n;
 }

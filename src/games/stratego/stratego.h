@@ -133,9 +133,9 @@ size_t st_render(const st_pos *pos, char *buf, size_t size);
 int st_parse_square(const char *s, int *len);
 /* Writes a square name (at most 4 bytes with the NUL). */
 void st_square_name(int cell, char out[4]);
-/* game_ops.pieces: each piece, rows from the top, its marks as the
- * position string writes them. */
-int st_pieces(const st_pos *pos, game_piece_at *out, int max);
+/* game_ops.squares: every square, rows from the top, a piece with its
+ * marks as the position string writes them, a lake "~". */
+int st_squares(const st_pos *pos, game_piece_at *out, int max);
 /* The letter of a kind for side (F B S O N E L A J C G M, X for unknown;
  * lower case for Blue). */
 char st_kind_char(int side, int kind);

@@ -138,9 +138,9 @@ static size_t op_render(const void *pos, char *buf, size_t size)
     return st_render(pos, buf, size);
 }
 
-static int op_pieces(const void *pos, game_piece_at *out, int max)
+static int op_squares(const void *pos, game_piece_at *out, int max)
 {
-    return st_pieces(pos, out, max);
+    return st_squares(pos, out, max);
 }
 
 static const char *op_side_name(const void *pos, int side)
@@ -292,7 +292,7 @@ static const game_ops st_ops = {
     .material = op_material,
     .perft = op_perft,
     .render = op_render,
-    .pieces = op_pieces,
+    .squares = op_squares,
     .side_name = op_side_name,
 };
 

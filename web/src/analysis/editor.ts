@@ -1,19 +1,23 @@
 // analysis/editor.ts -- the analysis board's position editor: a piece (or
 // "Empty") chosen, then squares clicked, and the side to move. One model per
-// game says which pieces there are and writes the position string back from
-// the squares; the rest of the string (settings, counters) is kept as it
-// was. Whether what was made is a position at all is the engine's to say:
-// the page analyses it only once the engine has read it (the caller checks).
+// game starts from the engine's reading of the position, says which pieces
+// there are, gives what it holds for the board to draw (it may be no
+// position while it is being made: no King yet), and writes the position
+// string back from the squares; the rest of the string (settings, counters)
+// is kept as it was. Whether what was made is a position at all is the
+// engine's to say: the page analyses it only once the engine has read it
+// (the caller checks).
 //
 // Rampart writes its whole string (rampart.ts); Keeps & Moats and Stratego
 // rewrite only the board and the side to move. A Stratego position edited
 // loses its two-square counters (S6) and its pieces' marks only where a
 // square changed: a piece placed is unmoved and unrevealed.
 
-import { formatPosition, KIND_NAMES, Kind, parsePosition, parseSquare, Side } from '../rampart';
+import { formatPosition, KIND_NAMES, Kind, parsePosition, parseSquare, Position, Side } from '../rampart';
 import { ALL_SQUARES, KIND_NAMES as KM_KINDS, KINGDOM_LETTERS, KINGDOMS, SIZE as KM_SIZE,
-  exists, parsePosition as parseKeeps, squareName as kmSquare } from '../keeps/notation';
-import { KIND_ORDER, KINDS, LAKES, SIDE_NAMES as ST_SIDES, SIZE as ST_SIZE, parseView, squareIndex } from '../stratego/notation';
+  Position as KeepsPosition, exists, parsePiece, parsePosition as parseKeeps, squareName as kmSquare } from '../keeps/notation';
+import { KIND_ORDER, KINDS, LAKES, SIDE_NAMES as ST_SIDES, SIZE as ST_SIZE, View, parseView, pieceOfToken,
+  squareIndex } from '../stratego/notation';
 import { SIDE_TITLES, h } from '../ui';
 
 /** One game's pieces and position string, as the editor changes them. */
@@ -25,8 +29,14 @@ export interface EditModel {
   mover: string;
   /** places tool ("empty" to clear) on a square; false if there is no such square */
   put(square: string, tool: string): boolean;
+  /** what the board draws now */
+  drawn(): Drawn;
   text(): string;
 }
+
+/** A position as each game's board draws it, read or being made. */
+export type Drawn = { game: 'rampart'; pos: Position } | { game: 'keeps'; pos: KeepsPosition }
+  | { game: 'stratego'; view: View };
 
 /** Rampart's: the whole string from rampart.ts. */
 function rampartModel(text: string): EditModel {
@@ -43,6 +53,7 @@ function rampartModel(text: string): EditModel {
       pos.squares[at.row * pos.width + at.file] = tool === 'empty' ? null : { side: tool[0] as Side, kind: tool[1] as Kind };
       return true;
     },
+    drawn: () => ({ game: 'rampart', pos }),
     text: () => formatPosition(pos),
   };
 }
@@ -52,7 +63,8 @@ function rampartModel(text: string): EditModel {
  *  kingdom to move; the other seven fields kept. */
 function keepsModel(text: string): EditModel {
   const fields = text.trim().split(/\s+/);
-  const board = parseKeeps(text).board;
+  const start = parseKeeps(text);
+  const board = start.board;
   const pieces = new Map<string, string>();
   for (const [sq, p] of board) pieces.set(sq, `${KINGDOM_LETTERS[p.kingdom]}${p.kind}`);
   let mover = fields[1];
@@ -67,6 +79,14 @@ function keepsModel(text: string): EditModel {
       if (tool === 'empty') pieces.delete(square);
       else pieces.set(square, tool);
       return true;
+    },
+    drawn() {
+      const now = new Map<string, NonNullable<ReturnType<typeof parsePiece>>>();
+      for (const [sq, t] of pieces) {
+        const p = parsePiece(t);
+        if (p) now.set(sq, p);
+      }
+      return { game: 'keeps', pos: { ...start, board: now, toMove: Math.max(0, KINGDOM_LETTERS.indexOf(mover as never)) } };
     },
     text() {
       const rows: string[] = [];
@@ -97,17 +117,14 @@ function keepsModel(text: string): EditModel {
  *  kept), the side to move and the ply; the two-square counters cleared. */
 function strategoModel(text: string): EditModel {
   const fields = text.trim().split(/\s+/);
-  // each square's text as the string writes it ('' for empty), marks included
+  // each square's text as the string writes it ('' for empty, '~' a lake),
+  // marks included, from the engine's reading
+  const start = parseView(text);
   const cells: string[] = new Array(ST_SIZE * ST_SIZE).fill('');
-  fields[0].split('/').forEach((rowText, i) => {
-    const row = ST_SIZE - 1 - i;
-    let file = 0;
-    for (const m of rowText.matchAll(/(10|[1-9])|([~A-Za-z][*+^]*)/g)) {
-      if (m[1]) file += Number(m[1]);
-      else cells[row * ST_SIZE + file++] = m[2];
-    }
+  start.cells.forEach((c, i) => {
+    if (c === 'lake') cells[i] = '~';
+    else if (c) cells[i] = (c.side ? c.kind.toLowerCase() : c.kind) + (c.revealed ? '*' : '') + (c.scout ? '^' : c.moved ? '+' : '');
   });
-  parseView(text);  // throws on a string it cannot read, as the board would
   let mover = fields[1];
   return {
     tools: [0, 1].flatMap((side) => KIND_ORDER.map((k) => ({
@@ -120,6 +137,11 @@ function strategoModel(text: string): EditModel {
       if (i < 0 || LAKES.includes(square)) return false;
       cells[i] = tool === 'empty' ? '' : tool;
       return true;
+    },
+    drawn() {
+      const view: View = { cells: cells.map((c) => (c === '~' ? 'lake' : c ? pieceOfToken(c) : null)),
+        toMove: mover === 'b' ? 1 : 0, ply: start.ply };
+      return { game: 'stratego', view };
     },
     text() {
       const rows: string[] = [];
@@ -152,7 +174,7 @@ export function editModel(family: string, text: string): EditModel {
 }
 
 /** The editor's panel: the tools, the side to move, and its two buttons.
- *  onDraw(text) redraws the board; onDone(text) takes the position made. */
+ *  onDraw(drawn) redraws the board; onDone(text) takes the position made. */
 export class Editor {
   readonly el: HTMLElement;
   private model: EditModel | null = null;
@@ -161,7 +183,7 @@ export class Editor {
   private mover: HTMLSelectElement;
   private note: HTMLElement;
 
-  constructor(private family: string, private onDraw: (text: string) => void,
+  constructor(private family: string, private onDraw: (drawn: Drawn) => void,
     onDone: (text: string) => void, onCancel: () => void) {
     this.tools = h('div', { class: 'controls an-tools', role: 'radiogroup', 'aria-label': 'Piece to place' });
     this.mover = h('select', { id: 'an-edit-side', 'aria-label': 'Side to move', onchange: () => {
@@ -209,7 +231,7 @@ export class Editor {
   /** A click on a square while editing: the chosen piece placed there. */
   click(square: string): void {
     if (this.model?.put(square, this.tool)) {
-      this.onDraw(this.model.text());
+      this.onDraw(this.model.drawn());
       this.say('');
     }
   }

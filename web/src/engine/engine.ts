@@ -205,6 +205,16 @@ export class Position {
     this.call('eng_set_option', [this.slot, value], name);
   }
 
+  /** The board, every square in the position string's order, with what
+   *  stands there as the string writes it ('' for nothing, '~' where
+   *  nothing may stand). */
+  squares(): [string, string][] {
+    const f = this.call('eng_squares', [this.slot]).split(' ');
+    const out: [string, string][] = [];
+    for (let i = 0; i + 1 < f.length; i += 2) out.push([f[i], f[i + 1] === '.' ? '' : f[i + 1]]);
+    return out;
+  }
+
   /** The settings of this position's variant. */
   settings(): Setting[] {
     return this.call('eng_options', [this.slot]).split('\n').filter((l) => l).map((l) => {

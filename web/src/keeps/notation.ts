@@ -1,7 +1,9 @@
 // keeps/notation.ts -- Keeps & Moats Chess notation (docs/keeps-moats.md, K7):
 // squares on the 17x17 grid with holes, pieces, moves, and the nine-field
-// position string. Only reading and naming: the engine on the server is the
-// only judge of what is legal.
+// position string, whose board the engine reads (engine/read.ts). Only
+// reading and naming: the engine is the only judge of what is legal.
+
+import { readPosition } from '../engine/read';
 
 export const SIZE = 17;
 export const KINGDOMS = ['White', 'Red', 'Black', 'Blue'] as const;
@@ -93,34 +95,23 @@ function tokens(s: string): Piece[] {
   return out;
 }
 
-/** Reads a K7 position; throws on text that is not one. */
+/** Reads a K7 position: the board and the kingdom to move as the engine
+ *  reads them (engine/read.ts), the other fields from the string; throws
+ *  an Error with the engine's words on text it does not take. */
 export function parsePosition(text: string): Position {
   const f = text.trim().split(/\s+/);
   if (f.length !== 9) throw new Error(`a position has nine fields, not ${f.length}`);
-  const rows = f[0].split('/');
-  if (rows.length !== SIZE) throw new Error('a board has 17 rows');
+  const r = readPosition('family:keeps-moats', text);
   const board = new Map<string, Piece>();
-  rows.forEach((row, i) => {
-    const r = SIZE - 1 - i;
-    const files: number[] = [];
-    for (let x = 0; x < SIZE; x++) if (exists(x, r)) files.push(x);
-    let n = 0;
-    const re = /(\d+)|([wrbu][KQRBNPC])/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(row))) {
-      if (m[1]) n += Number(m[1]);
-      else {
-        if (n < files.length) board.set(squareName(files[n], r), parsePiece(m[2])!);
-        n++;
-      }
-    }
-    if (n !== files.length) throw new Error(`row ${r + 1} has ${n} squares, not ${files.length}`);
-  });
+  for (const [sq, token] of r.squares) {
+    const p = token ? parsePiece(token) : null;
+    if (p) board.set(sq, p);
+  }
   const prisoners = f[5].split(',').map(tokens);
   while (prisoners.length < 4) prisoners.push([]);
   return {
     board,
-    toMove: Math.max(0, KINGDOM_LETTERS.indexOf(f[1] as never)),
+    toMove: r.toMove,
     gameType: f[2],
     kingResult: f[3],
     castling: kingdomsOf(f[4]),

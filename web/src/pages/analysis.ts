@@ -34,7 +34,7 @@ import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';
 import { Cleanup } from '../main';
 import { copyText, h, link, SIDE_TITLES } from '../ui';
-import { Editor } from '../analysis/editor';
+import { Drawn, Editor } from '../analysis/editor';
 
 type Node = { move: string | null; text: string; parent: Node | null; children: Node[] };
 
@@ -56,6 +56,10 @@ class KeepsAnalysisBoard implements BoardLike {
   }
   setPosition(text: string): void {
     this.board.setPosition(parseKeeps(text));
+  }
+  /** A position being made in the editor, drawn as it stands. */
+  showEdit(pos: ReturnType<typeof parseKeeps>): void {
+    this.board.setPosition(pos);
   }
   setLegal(moves: string[]): void {
     this.board.setLegal(moves);
@@ -90,6 +94,10 @@ class StrategoAnalysisBoard implements BoardLike {
   }
   setPosition(text: string): void {
     this.board.setView(parseView(text));
+  }
+  /** A position being made in the editor, drawn as it stands. */
+  showEdit(view: View): void {
+    this.board.setView(view);
   }
   setLegal(moves: string[]): void {
     this.board.setLegal(moves);
@@ -243,7 +251,9 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   // --- the page ----------------------------------------------------------------
   const boardHost = h('div', { class: `review-board review-${v.family}` });
   const stBoard = st ? new StrategoAnalysisBoard(boardHost) : null;
-  const board: BoardLike = stBoard ?? (km ? new KeepsAnalysisBoard(boardHost) : new Board(boardHost, { interactive: true }));
+  const kmBoard = km ? new KeepsAnalysisBoard(boardHost) : null;
+  const rpBoard = !st && !km ? new Board(boardHost, { interactive: true }) : null;
+  const board: BoardLike = (stBoard ?? kmBoard ?? rpBoard)!;
   const sideNames: readonly string[] = km ? KINGDOMS : st ? ST_SIDES : SIDE_TITLES;
   // Stratego: whose view the root is (-1: the full position); it stays
   // that player's view whatever is played
@@ -271,7 +281,11 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       settingsPanel.hidden = !settingsPanel.hidden;
     }) : '');
   // --- the editor (analysis/editor.ts): pieces placed and removed ----------
-  const editor = new Editor(v.family, (text) => board.setPosition(text), (text) => {
+  const editor = new Editor(v.family, (d: Drawn) => {
+    if (d.game === 'rampart') rpBoard?.show(d.pos);
+    else if (d.game === 'keeps') kmBoard?.showEdit(d.pos);
+    else stBoard?.showEdit(d.view);
+  }, (text) => {
     try {
       posOf(text).free();
     } catch (e) {

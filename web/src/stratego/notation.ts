@@ -1,9 +1,10 @@
 // stratego/notation.ts -- reading Stratego's strings (docs/stratego.md):
-// position and view strings, setup strings and moves, and the server's
-// combats (structure, never its words parsed back). Reading only: what is
-// legal is the server's business.
+// position and view strings (as the engine reads them, engine/read.ts),
+// setup strings and moves, and the server's combats (structure, never its
+// words parsed back). Reading only: what is legal is the engine's business.
 
 import type { Combat as ServerCombat } from '../gen/api';
+import { readPosition } from '../engine/read';
 
 export const SIZE = 10; // files a..j, rows 1..10
 export const RED = 0;
@@ -86,44 +87,30 @@ export function moveSquares(move: string): [string, string] {
   return m ? [m[1], m[2]] : ['', ''];
 }
 
-/** Reads a position or view string; throws an Error saying what is wrong. */
+/** A piece as a position string writes it: its letter (Red upper case)
+ *  and its marks (`*` revealed, `+` moved, `^` seen to run). */
+export function pieceOfToken(token: string): Piece {
+  const up = token[0].toUpperCase() as Kind;
+  return { side: token[0] === up ? RED : BLUE, kind: up, revealed: token.includes('*'),
+    moved: token.includes('+') || token.includes('^'), scout: token.includes('^') };
+}
+
+/** Reads a position or view string as the engine reads it (engine/read.ts:
+ *  every square, the pieces' marks, the side to move; the ply is the third
+ *  field); throws an Error with the engine's words on text it does not take. */
 export function parseView(text: string): View {
-  const fields = text.trim().split(/\s+/);
-  const rows = fields[0].split('/');
-  if (rows.length !== SIZE) throw new Error(`expected ${SIZE} rows, found ${rows.length}`);
+  const r = readPosition('family:stratego', text);
   const cells: Cell[] = new Array(SIZE * SIZE).fill(null);
-  rows.forEach((rowText, i) => {
-    const row = SIZE - 1 - i; // rows are written from 10 down to 1
-    let file = 0;
-    let k = 0;
-    while (k < rowText.length) {
-      const c = rowText[k];
-      if (/[0-9]/.test(c)) {
-        const run = rowText.startsWith('10', k) ? 10 : Number(c);
-        k += run === 10 ? 2 : 1;
-        file += run;
-        continue;
-      }
-      if (file >= SIZE) throw new Error(`row ${row + 1} is too long`);
-      k++;
-      if (c === '~') {
-        cells[row * SIZE + file++] = 'lake';
-        continue;
-      }
-      const up = c.toUpperCase();
-      if (!(up in KINDS) && up !== 'X') throw new Error(`unknown piece letter "${c}"`);
-      const p: Piece = { side: c === up ? RED : BLUE, kind: up as Kind, revealed: false, moved: false, scout: false };
-      while (k < rowText.length && '*+^'.includes(rowText[k])) {
-        const mark = rowText[k++];
-        if (mark === '*') p.revealed = true;
-        else if (mark === '+') p.moved = true;
-        else p.moved = p.scout = true;
-      }
-      cells[row * SIZE + file++] = p;
+  for (const [sq, token] of r.squares) {
+    const i = squareIndex(sq);
+    if (i < 0 || !token) continue;
+    if (token === '~') {
+      cells[i] = 'lake';
+      continue;
     }
-    if (file !== SIZE) throw new Error(`row ${row + 1} has ${file} squares, not ${SIZE}`);
-  });
-  return { cells, toMove: fields[1] === 'b' ? BLUE : RED, ply: Number(fields[2] ?? 0) || 0 };
+    cells[i] = pieceOfToken(token);
+  }
+  return { cells, toMove: r.toMove, ply: Number(text.trim().split(/\s+/)[2]) || 0 };
 }
 
 // ---- setups ----
