@@ -100,6 +100,21 @@ test('stratego-bot-game', async (t) => {
   // a random setup may leave the Flag in reach: a game the bot won within
   // these moves shows its whole position, as every finished hidden game does
   if (!over) await checkHidden(page, ['blue'], 'at the end');
+  // an unrated game: the player may take their own view (and only it) to the
+  // analysis board, where the bot's belief sits on Blue's hidden pieces
+  if (!over) {
+    const href = await page.locator('#st-analyse').getAttribute('href');
+    check(await page.locator('#st-analyse').isVisible() && href?.startsWith('/analysis/stratego?fen='),
+      `the link to analyse my view: ${href}`);
+    const fen = new URL(href, t.url).searchParams.get('fen');
+    check(/x/.test(fen) && !/X/.test(fen), `the view analysed hides Blue's ranks only: ${fen}`);
+    const an = await t.newPage();
+    await an.goto(t.url + href);
+    await an.locator('.st-note').first().waitFor();
+    const notes = await an.locator('.st-note').count();
+    const hidden = (fen.split(' ')[0].match(/x/g) || []).length;
+    check(notes === hidden, `${notes} beliefs for ${hidden} hidden pieces`);
+  }
   check(moves >= 3 || (await page.locator('#result .result').count()), `only ${moves} moves were played`);
   const list = await page.locator('#move-list li').count();
   check(list >= moves, `the move list shows ${list} moves, not ${moves}`);
