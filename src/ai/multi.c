@@ -155,16 +155,24 @@ game_move multi_search(const multi_config *c, const void *root, multi_report *re
         if (!seen[s.team[i]]++)
             s.nteams++;
     }
-    s.root_team = s.team[s.ops->side_to_move(pos)];
+    int for_side = c->for_side_set && c->algo == MULTI_PARANOID && c->for_side >= 0 &&
+                   c->for_side < s.nsides ? c->for_side : s.ops->side_to_move(pos);
+    s.root_team = s.team[for_side];
     game_move moves[GAME_MAX_MOVES];
     int n = s.ops->moves(pos, moves);
     if (rep)
         memset(rep, 0, sizeof *rep);
-    if (n == 0)
+    if (n == 0) {
+        if (rep && c->for_side_set) {  /* over: what the end gives that team */
+            int sc[GAME_MAX_SIDES];
+            leaf_scores(&s, pos, 0, sc);
+            rep->score = sc[s.root_team];
+        }
         return GAME_MOVE_NONE;
+    }
     game_move best = moves[0];
-    if (n == 1)
-        return best;
+    if (n == 1 && !c->for_side_set)
+        return best;  /* nothing to choose (a review still wants the worth) */
     int maxd = c->depth < 1 ? 1 : c->depth > MULTI_MAX_DEPTH ? MULTI_MAX_DEPTH : c->depth;
     for (int d = 1; d <= maxd; d++) {
         s.abort = 0;

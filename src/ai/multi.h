@@ -40,6 +40,12 @@ typedef struct multi_config {
     uint64_t nodes;            /* budget; 0 = none */
     int noise;                 /* a leaf's score moves by up to +-noise */
     uint64_t seed;             /* for the noise */
+    /* Paranoid only: search for the team of side `for_side` rather than the
+     * side to move's (for_side_set 1): what the position is worth to a
+     * side that has just moved, its best reply being another's to choose
+     * (a review's verdict on that move). The best move is then the side to
+     * move's that is worst for that team. */
+    int for_side_set, for_side;
 } multi_config;
 
 typedef struct multi_report {

@@ -459,7 +459,7 @@ static int style_hint(const void *pos, game_move m, void *ctx)
     return multi_bots->hint ? multi_bots->hint(pos, m) : 0;
 }
 
-int eng_multi(int i, int depth, int nodes, int style)
+static int multi_for(int i, int depth, int nodes, int style, int for_side)
 {
     struct slot *s = slot_at(i);
     if (!s)
@@ -482,6 +482,7 @@ int eng_multi(int i, int depth, int nodes, int style)
     multi_config c = {
         .variant = s->v, .eval = style_eval, .hint = style_hint, .ctx = (void *)st,
         .algo = MULTI_PARANOID, .depth = depth, .nodes = (uint64_t)nodes,
+        .for_side_set = for_side >= 0, .for_side = for_side,
     };
     multi_report rep = { 0, 0, 0 };
     game_move best = multi_search(&c, s->pos, &rep);
@@ -497,6 +498,23 @@ int eng_multi(int i, int depth, int nodes, int style)
         add(out, &n, " %d", values[k]);
     memcpy(buf, out, n + 1);
     return (int)n;
+}
+
+int eng_multi(int i, int depth, int nodes, int style)
+{
+    return multi_for(i, depth, nodes, style, -1);
+}
+
+int eng_multi_for(int i, int depth, int nodes, int style, int side)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    if (side < 0 || side >= s->v->nsides) {
+        snprintf(buf, sizeof buf, "no side %d in %s", side, s->v->name);
+        return -1;
+    }
+    return multi_for(i, depth, nodes, style, side);
 }
 
 /* --- analysis by a game's own bot (games with hidden pieces) ---------------------- */

@@ -98,6 +98,11 @@ ENG_EXPORT(eng_lines) int eng_lines(int slot, int depth, int hash_mb, int lines)
  * game of more than two sides: to `depth` plies within `nodes` (0: no
  * budget), valuing positions by the game's style number `style`. */
 ENG_EXPORT(eng_multi) int eng_multi(int slot, int depth, int nodes, int style);
+/* The same search for the team of `side`, which need not be to move: what
+ * the position is worth to it, every other team playing against it (a
+ * review's score of the position a side's move left); SCORE that team's,
+ * BEST the side to move's worst move for it. */
+ENG_EXPORT(eng_multi_for) int eng_multi_for(int slot, int depth, int nodes, int style, int side);
 /* The game's own analysing bot (game_bot_ops.analyst; Stratego's
  * strongest level) on the slot's position: for a game of hidden pieces, a
  * view of the side to move (what that player knows), or a full position

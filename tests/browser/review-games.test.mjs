@@ -189,6 +189,22 @@ test('review-keeps', async (t) => {
   check((await boardText(page)) === last, 'turning the board changed the position');
   await page.keyboard.press('ArrowLeft');
   check(/\(3 of 4\)/.test(await plyText(page)), 'Left did not step back');
+
+  // the computer review by the four-sided search: a summary for each kingdom,
+  // a verdict on each move in its kingdom's name, and no two-ended graph
+  await page.locator('#cr-start').click();
+  await page.locator('#cr-done').waitFor({ timeout: 60000 });
+  const summary = await page.locator('#cr-summary li').allTextContents();
+  check(summary.length === 4 && ['White', 'Red', 'Black', 'Blue'].every((k, i) =>
+    new RegExp(`^${k}: \\d+ inaccuracies, \\d+ mistakes, \\d+ blunders$`).test(summary[i])),
+  `the Keeps & Moats review's summary: ${JSON.stringify(summary)}`);
+  check(!(await page.locator('#cr-graph').isVisible()), 'a two-ended graph for four kingdoms');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  check(/^[a-q]\d+[a-q]\d+\S* by White: (the best move|a good move|an inaccuracy|a mistake|a blunder)/
+    .test(await page.locator('#cr-move').textContent()), `White's first move: ${await page.locator('#cr-move').textContent()}`);
+  await page.keyboard.press('ArrowRight');
+  check(/ by Red: /.test(await page.locator('#cr-move').textContent()), 'Red\'s move judged as Red\'s');
 });
 
 await run();

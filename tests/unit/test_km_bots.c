@@ -182,6 +182,38 @@ static void test_search_takes_a_king_and_guards_its_own(void **state)
     assert_true(rep.nodes > 0);
 }
 
+/* Searching for a side that has just moved (for_side): after the paranoid
+ * search's best move, the position is worth to the mover, one ply
+ * shallower, exactly what the search said that move was worth; after any
+ * other move no more (a review's verdict rests on it). */
+static void test_search_for_the_side_that_moved(void **state)
+{
+    (void)state;
+    km_pos p;
+    km_start(&p, KM_ANARCHY, KM_GAINED);
+    multi_config c = { .variant = &km_variant, .eval = eval_cb,
+                       .ctx = (void *)&km_styles[KM_BALANCED], .algo = MULTI_PARANOID,
+                       .depth = 3 };
+    multi_report root, child;
+    game_move best = multi_search(&c, &p, &root);
+    assert_int_equal(root.depth, 3);
+    multi_config after = c;
+    after.depth = 2;
+    after.for_side_set = 1;
+    after.for_side = 0;  /* White, who moved */
+    game_move list[KM_MAX_MOVES];
+    int n = km_legal(&p, list);
+    for (int i = 0; i < n; i++) {
+        km_pos q = p;
+        km_make(&q, list[i]);
+        multi_search(&after, &q, &child);
+        if (list[i] == best)
+            assert_int_equal(child.score, root.score);
+        else
+            assert_true(child.score <= root.score);
+    }
+}
+
 /* A node budget ends the search with a legal move from a finished depth. */
 static void test_node_budget(void **state)
 {
@@ -249,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_seat_match),
         cmocka_unit_test(test_search_takes_a_king_and_guards_its_own),
         cmocka_unit_test(test_node_budget),
+        cmocka_unit_test(test_search_for_the_side_that_moved),
         cmocka_unit_test(test_styles_differ),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

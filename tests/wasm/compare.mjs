@@ -68,6 +68,7 @@ function wasmAnswer(line) {
     search: () => engine.raw('eng_search', [n(0), n(1), n(2), n(3)]),
     lines: () => engine.raw('eng_lines', [n(0), n(1), n(2), n(3)]),
     multi: () => engine.raw('eng_multi', [n(0), n(1), n(2), n(3)]),
+    multifor: () => engine.raw('eng_multi_for', [n(0), n(1), n(2), n(3), n(4)]),
     bot: () => engine.raw('eng_bot', [n(0), n(1), n(2)]),
     belief: () => engine.raw('eng_belief', [n(0)]),
     options: () => engine.raw('eng_options', [n(0)]),
@@ -132,7 +133,10 @@ for (const v of engine.variants()) {
         readings.push({ family: v.family, text: seen, stm, pieces: occupied(run('squares 1')) });
         run('moves 1');
       }
-      if (v.sides > 2 && ply % 20 === 0) run(`multi 0 2 0 ${ply % 3}`);  // the four-sided search
+      if (v.sides > 2 && ply % 20 === 0) {  // the four-sided search, for the mover and another
+        run(`multi 0 2 0 ${ply % 3}`);
+        run(`multifor 0 2 0 1 ${(stm + 3) % v.sides}`);
+      }
       if (v.hidden && ply % 15 === 0) {  // the game's own bot: on a view, and on the whole
         run('stm 0');
         const side = Number(answers[answers.length - 1].split('\t')[0]);
@@ -322,7 +326,7 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
     'view 0 5 1', 'view 0 0 99', 'copy 0 64', 'set 0 0 ' + 'x'.repeat(60000),
     'search 0 0 0 16', 'search 0 5 0 0', 'search 0 500 0 16', 'set 1 0 stratego', 'search 1 3 0 1',
     'multi 0 2 0 0', 'set 2 0 keeps-moats', 'multi 2 0 0 0', 'multi 2 17 0 0', 'multi 2 2 0 3',
-    'multi 2 2 -5 0', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9', 'options 64', 'squares 64',
+    'multi 2 2 -5 0', 'multifor 2 2 0 1 4', 'multifor 2 2 0 1 -1', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9', 'options 64', 'squares 64',
   ];
   const answers = bad.map(wasmAnswer);
   if (compare('refusals alike', bad, answers)) ok('refusals alike');

@@ -9,6 +9,7 @@
  *   view FROM SIDE TO | describe SLOT MOVE | effects SLOT MOVE | threats SLOT | options SLOT
  *   squares SLOT
  *   search SLOT DEPTH MOVETIME HASH_MB | multi SLOT DEPTH NODES STYLE
+ *   multifor SLOT DEPTH NODES STYLE SIDE
  *   lines SLOT DEPTH HASH_MB LINES | bot SLOT MOVETIME NODES | belief SLOT
  * Each answer is one line: the function's return value, a tab, and the
  * buffer (its newlines written as '|').
@@ -81,6 +82,10 @@ int main(void)
             int d = 0;
             sscanf(line, "%*s %*d %*d %*d %d", &d);
             rc = eng_multi(a, b, c, d);
+        } else if (strcmp(cmd, "multifor") == 0) {
+            int d = 0, e = 0;
+            sscanf(line, "%*s %*d %*d %*d %d %d", &d, &e);
+            rc = eng_multi_for(a, b, c, d, e);
         } else if (strcmp(cmd, "search") == 0) {
             int d = 0;
             sscanf(line, "%*s %*d %*d %*d %d", &d);

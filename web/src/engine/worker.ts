@@ -4,7 +4,7 @@
 // (computer review), posting each position's score. It is ended
 // (terminate) when its work is no longer wanted.
 
-import { BOT_NODES, BOT_REVIEW_NODES } from './budgets';
+import { BOT_NODES, BOT_REVIEW_NODES, MULTI_REVIEW_NODES } from './budgets';
 import { Engine } from './engine';
 
 const WIN = 32000;  // src/ai/search.h SEARCH_WIN
@@ -31,7 +31,10 @@ export type Line = { score: number; pv: string[] };
 export type Info =
   | { kind: 'depth'; depth: number; best: string; score: number; nodes: number; ms: number;
       pv: string[]; values?: number[]; lines?: Line[] }
-  | { kind: 'position'; index: number; side: number; score: number; best: string | null }
+  | { kind: 'position'; index: number; side: number; score: number; best: string | null;
+      /** games of more sides: what the position is worth to the side that
+       *  moved into it (its move's verdict), none at the start */
+      prev?: number }
   | { kind: 'done' }
   | { kind: 'error'; error: string };
 
@@ -101,7 +104,30 @@ async function analyse(engine: Engine, r: Extract<Request, { kind: 'analyse' }>)
   }
 }
 
+// Games of more sides: each position searched for the side to move and, a
+// ply shallower, for the side that moved into it (engine.h eng_multi_for),
+// so a move's verdict compares that side's worth before and after it.
+async function reviewMulti(engine: Engine, r: Extract<Request, { kind: 'review' }>): Promise<void> {
+  let prevSide = -1;
+  for (let i = 0; i < r.positions.length; i++) {
+    const pos = engine.position(r.variant, r.positions[i]);
+    const side = pos.sideToMove();
+    const ask = (depth: number, forSide: number) => {
+      const a = engine.raw('eng_multi_for', [pos.slot, depth, MULTI_REVIEW_NODES, MULTI_STYLE, forSide]);
+      if (a.rc < 0) throw new Error(a.text);
+      const [best, score] = a.text.split(' ');
+      return { best: best === '-' ? null : best, score: Number(score) };
+    };
+    const own = ask(r.depth, side);
+    const prev = prevSide >= 0 ? ask(Math.max(1, r.depth - 1), prevSide).score : undefined;
+    post({ kind: 'position', index: i, side, score: own.score, best: own.best, prev });
+    prevSide = side;
+    pos.free();
+  }
+}
+
 async function review(engine: Engine, r: Extract<Request, { kind: 'review' }>): Promise<void> {
+  if (r.how === 'multi') return reviewMulti(engine, r);
   for (let i = 0; i < r.positions.length; i++) {
     const pos = engine.position(r.variant, r.positions[i]);
     const side = pos.sideToMove();

@@ -13,6 +13,7 @@ import { keepsReplayer } from '../review/keeps';
 import { isStratego } from '../stratego/api';
 import { ComputerReview } from '../review/computer';
 import { SIDE_NAMES as ST_SIDE_NAMES } from '../stratego/notation';
+import { KINGDOMS } from '../keeps/notation';
 
 /** Every position of the game, from the start (index 0) to after the last
  *  move. A game with hidden pieces answers only once it is over (403). */
@@ -113,17 +114,17 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   const exportBox = h('div', { class: 'controls' }, analyse ?? '',
     h('a', { class: 'button', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'Open record as text'), copyBtn);
 
-  // the engine's review of a finished game of two sides, in the browser:
-  // Rampart's (which the server may also keep), and Stratego's by its bot;
-  // Keeps & Moats's four sides have no two-sided verdicts (docs/wasm.md)
+  // the engine's review of a finished game, in the browser: Rampart's
+  // (which the server may also keep), Stratego's by its bot, Keeps & Moats's
+  // by the four-sided search (docs/wasm.md)
   const crHost = h('div', {});
+  const review = (opts: ConstructorParameters<typeof ComputerReview>[5]) =>
+    new ComputerReview(crHost, g.variant, positions, g.moves.slice(0, last), (p) => go(p), opts);
   const cr = g.status !== 'over' ? null
-    : family === 'rampart'
-      ? new ComputerReview(crHost, g.variant, positions, g.moves.slice(0, last), (p) => go(p), { game: id })
-      : family === 'stratego'
-        ? new ComputerReview(crHost, g.variant, positions, g.moves.slice(0, last), (p) => go(p),
-          { how: 'bot', sides: ST_SIDE_NAMES })
-        : null;
+    : family === 'rampart' ? review({ game: id })
+      : family === 'stratego' ? review({ how: 'bot', sides: ST_SIDE_NAMES })
+        : family === 'keeps-moats' ? review({ how: 'multi', sides: KINGDOMS })
+          : null;
   host.append(h('div', { class: 'game' },
     h('div', {}, boardHost, crHost),
     h('div', { class: 'game-side' }, about, where, nav,

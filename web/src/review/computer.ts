@@ -1,8 +1,10 @@
-// review/computer.ts -- the computer review of a finished game of two
-// sides, run in the browser: the engine (engine/worker.ts) scores every
-// position (Rampart's variants: the two-sided search to one depth; Stratego
-// after the game: its strongest bot, every rank known, within a node
-// budget), and from those scores each move is called best,
+// review/computer.ts -- the computer review of a finished game, run in the
+// browser: the engine (engine/worker.ts) scores every position (Rampart's
+// variants: the two-sided search to one depth; Stratego after the game: its
+// strongest bot, every rank known, within a node budget; Keeps & Moats: the
+// four-sided search, for the kingdom to move and for the one that just
+// moved, whose worth before and after its move judges it; no graph, which
+// has two ends), and from those scores each move is called best,
 // good, an inaccuracy, a mistake or a blunder, with the better move shown;
 // an evaluation graph under the board follows the game, and a click on it
 // (or on a move named in the review) goes to that position.
@@ -18,7 +20,7 @@
 
 import { api, ReviewAnswer } from '../api';
 import { Analyser } from '../engine/load';
-import { BOT_REVIEW_NODES } from '../engine/budgets';
+import { BOT_REVIEW_NODES, MULTI_REVIEW_DEPTH, MULTI_REVIEW_NODES } from '../engine/budgets';
 import type { How, Info } from '../engine/worker';
 import { me } from '../session';
 import { errorText, h, SIDE_TITLES } from '../ui';
@@ -27,7 +29,7 @@ const WIN = 32000;       // src/ai/search.h SEARCH_WIN
 export const REVIEW_DEPTH = 6;
 
 export type Verdict = 'best' | 'good' | 'inaccuracy' | 'mistake' | 'blunder';
-type Scored = { side: number; score: number; best: string | null };
+type Scored = { side: number; score: number; best: string | null; prev?: number };
 
 /** The chance the side to move wins, from its score. */
 export function winChance(score: number): number {
@@ -35,10 +37,12 @@ export function winChance(score: number): number {
   return 1 / (1 + Math.exp(-0.00368208 * score));
 }
 
-/** The verdict on `played`, the move from `before` to `after`, and what it cost. */
+/** The verdict on `played`, the move from `before` to `after`, and what it
+ *  cost. With two sides `after` is scored for the other side; with more,
+ *  `after.prev` is what it is worth to the side that moved. */
 export function verdictOf(before: Scored, after: Scored, played: string): { verdict: Verdict; loss: number } {
   const was = winChance(before.score);
-  const now = 1 - winChance(after.score);  // after is scored for the other side
+  const now = after.prev !== undefined ? winChance(after.prev) : 1 - winChance(after.score);
   const loss = Math.max(0, was - now);
   if (before.best === played) return { verdict: 'best', loss };
   const verdict = loss >= 0.15 ? 'blunder' : loss >= 0.10 ? 'mistake' : loss >= 0.05 ? 'inaccuracy' : 'good';
@@ -79,7 +83,9 @@ export class ComputerReview {
     this.kept = h('p', { class: 'hint', id: 'cr-kept', 'aria-live': 'polite' });
     const what = this.how === 'bot'
       ? `The strongest bot, in your browser, scores every position with every rank known (${BOT_REVIEW_NODES.toLocaleString('en')} nodes each).`
-      : `The engine in your browser scores every position (depth ${REVIEW_DEPTH}).`;
+      : this.how === 'multi'
+        ? `The four-sided search, in your browser, scores every position for the kingdom to move and for the one that just moved (depth ${MULTI_REVIEW_DEPTH}, ${MULTI_REVIEW_NODES.toLocaleString('en')} nodes).`
+        : `The engine in your browser scores every position (depth ${REVIEW_DEPTH}).`;
     this.panel = h('div', { class: 'panel cr', id: 'cr' },
       h('p', {}, start, ' ', h('span', { class: 'hint' }, what)), this.game ? this.kept : '');
     this.graph = document.createElementNS(SVG, 'svg');
@@ -151,14 +157,14 @@ export class ComputerReview {
   private start(): void {
     this.panel.replaceChildren(h('p', { class: 'status', id: 'cr-progress', 'aria-live': 'polite' },
       `Reviewing: 0 of ${this.positions.length} positions…`));
-    this.graph.style.display = '';
+    this.graph.style.display = this.sides.length === 2 ? '' : 'none';  // a graph has two ends
     this.analyser.onInfo = (info: Info) => this.onInfo(info);
-    void this.analyser.review(this.variant, this.positions, REVIEW_DEPTH, this.how);
+    void this.analyser.review(this.variant, this.positions, this.how === 'multi' ? MULTI_REVIEW_DEPTH : REVIEW_DEPTH, this.how);
   }
 
   private onInfo(info: Info): void {
     if (info.kind === 'position') {
-      this.scored[info.index] = { side: info.side, score: info.score, best: info.best };
+      this.scored[info.index] = { side: info.side, score: info.score, best: info.best, prev: info.prev };
       const n = this.scored.filter((s) => s).length;
       const p = this.panel.querySelector('#cr-progress');
       if (p) p.textContent = `Reviewing: ${n} of ${this.positions.length} positions…`;
@@ -202,7 +208,7 @@ export class ComputerReview {
 
   private finish(title = 'Computer review'): void {
     const v = this.verdicts();
-    const rows = [0, 1].map((side) => {
+    const rows = this.sides.map((_, side) => {
       const count = (k: Verdict) => v.filter((x) => x && x.side === side && x.verdict === k).length;
       return h('li', { 'data-side': side }, `${this.sides[side]}: ${count('inaccuracy')} inaccuracies, ` +
         `${count('mistake')} mistakes, ${count('blunder')} blunders`);
