@@ -85,8 +85,8 @@ ENG_EXPORT(eng_threats) int eng_threats(int slot);
 /* The two-sided search of `citadel bench` and `citadel uci` (src/ai/search.h,
  * its strongest level) on the slot's position: to `depth` plies, or for
  * movetime_ms, with hash_mb megabytes of table; the table is cleared first,
- * so equal calls give equal answers. Games of more sides or hidden pieces
- * are refused for now. */
+ * so equal calls give equal answers. Games of more sides (eng_multi) and of
+ * hidden pieces (eng_bot) are refused here. */
 ENG_EXPORT(eng_search) int eng_search(int slot, int depth, int movetime_ms, int hash_mb);
 /* MultiPV: the same search to `depth` for the best `lines` (1-ENG_MAX_LINES)
  * root moves, each line found by searching again without the moves of the
