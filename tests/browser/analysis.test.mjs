@@ -145,12 +145,11 @@ test('analysis-from-review', async (t) => {
   check((await page.locator('#an-status').textContent()) === 'Bottom to move.', 'the game\'s position');
 });
 
-test('computer-review', async (t) => {
-  const page = await t.newPage();
-  await guest(page, t.url);
-  // a game on one device: 16 moves, each the first legal one but Bottom's
-  // 5th, which gives up a piece if it can (the last of the list), then resigned
-  const id = await hold(page, `
+/** A finished game of rampart-mini on one device: 16 moves, each the first
+ *  legal one but Bottom's 5th, which gives up a piece if it can (the last of
+ *  the list), then resigned. */
+function oneDeviceGame(page) {
+  return hold(page, `
     send({ type: 'local', variant: 'rampart-mini', base_ms: 0, inc_ms: 0, move_limit: 50 });
     const g = (await wait((m) => m.type === 'game')).game;
     let legal = g.legal;
@@ -161,6 +160,12 @@ test('computer-review', async (t) => {
     send({ type: 'resign', game: g.id });
     await wait((m) => m.type === 'end');
     return g.id;`);
+}
+
+test('computer-review', async (t) => {
+  const page = await t.newPage();
+  await guest(page, t.url);
+  const id = await oneDeviceGame(page);
   const hits = await blockGameApiAfter(page);
   await page.goto(`${t.url}/review/${id}`);
   await page.locator('#cr-start').click();
@@ -188,21 +193,6 @@ test('computer-review', async (t) => {
   await checkReadable(page, 'computer review');
   check(hits.length === 0, `the review asked the server about positions after loading: ${hits.join(', ')}`);
 });
-
-/** A finished game of rampart-mini on one device, 16 moves then resigned. */
-function oneDeviceGame(page) {
-  return hold(page, `
-    send({ type: 'local', variant: 'rampart-mini', base_ms: 0, inc_ms: 0, move_limit: 50 });
-    const g = (await wait((m) => m.type === 'game')).game;
-    let legal = g.legal;
-    for (let ply = 0; ply < 16 && legal.length; ply++) {
-      send({ type: 'move', game: g.id, ply, move: ply === 8 ? legal[legal.length - 1] : legal[0] });
-      legal = (await wait((m) => m.type === 'move' && m.game === g.id && m.ply === ply)).legal ?? [];
-    }
-    send({ type: 'resign', game: g.id });
-    await wait((m) => m.type === 'end');
-    return g.id;`);
-}
 
 /** What a finished computer review says: its summary, its list, its graph. */
 async function reviewSays(page) {
