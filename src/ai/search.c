@@ -118,6 +118,14 @@ void search_clear(searcher *s)
     memset(s->history, 0, sizeof s->history);
 }
 
+int search_hashfull(const searcher *s)
+{
+    size_t n = s->tt_mask + 1 < 1000 ? s->tt_mask + 1 : 1000, used = 0;
+    for (size_t i = 0; i < n; i++)
+        used += s->tt[i].key != 0;
+    return (int)(used * 1000 / n);
+}
+
 void search_set_contempt(searcher *s, int on)
 {
     s->contempt = on != 0;

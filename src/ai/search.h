@@ -72,6 +72,10 @@ void search_set_contempt(searcher *s, int on);
 /* Searches pos (not changed) and returns the best move, or GAME_MOVE_NONE
  * if the game is over. info, if not NULL, is called after each iteration.
  * The final report is left in *last if not NULL. */
+/* How full the hash table is, per mille (UCI's hashfull), from a sample of
+ * its first entries. */
+int search_hashfull(const searcher *s);
+
 /* The root moves the next runs leave out (at most SEARCH_MAX_SKIP; n = 0
  * for none, as a new searcher has): MultiPV searches again without the
  * lines found so far. A run whose every move is left out returns

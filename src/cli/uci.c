@@ -51,6 +51,8 @@ void uci_init(uci_session *s)
     memset(s, 0, sizeof *s);
     s->level = SEARCH_LEVELS;
     s->hash_mb = 16;
+    s->multipv = 1;
+    s->line = 1;
     atomic_init(&s->stop, 0);
     s->variant = game_variants()[0];
     /* Every option any variant has, with its default. */
@@ -95,7 +97,34 @@ static void cmd_uci(uci_session *s, FILE *out)
     fprintf(out, "option name Level type spin default %d min 1 max %d\n", SEARCH_LEVELS,
             SEARCH_LEVELS);
     fprintf(out, "option name Hash type spin default 16 min 1 max 4096\n");
+    fprintf(out, "option name MultiPV type spin default 1 min 1 max %d\n", UCI_MAX_MULTIPV);
     fprintf(out, "uciok\n");
+}
+
+/* After UCI_Variant, as Fairy-Stockfish announces a variant: its name, its
+ * board's files and ranks (counted from game_ops.squares), and its start. */
+static void announce_variant(const uci_session *s, FILE *out)
+{
+    const game_ops *ops = s->variant->ops;
+    char start[2048];
+    ops->format(s->pos, start, sizeof start);
+    int files = 0, ranks = 0;
+    if (ops->squares) {
+        static game_piece_at at[512];
+        int n = ops->squares(s->pos, at, 512);
+        char seen_file[64] = { 0 };
+        int seen_rank[64] = { 0 };
+        for (int i = 0; i < n; i++) {
+            unsigned char f = (unsigned char)at[i].square[0];
+            int r = atoi(at[i].square + 1);
+            if (f >= 'a' && f < 'a' + 64 && !seen_file[f - 'a']++)
+                files++;
+            if (r >= 1 && r < 64 && !seen_rank[r]++)
+                ranks++;
+        }
+    }
+    fprintf(out, "info string variant %s files %d ranks %d startpos %s\n", s->variant->name, files,
+            ranks, start);
 }
 
 /* setoption name <name...> value <value...> */
@@ -126,6 +155,7 @@ static void cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
         }
         s->variant = v;
         start_position(s, s->pos);
+        announce_variant(s, out);
         return;
     }
     char *end;
@@ -154,6 +184,15 @@ static void cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
             return;
         }
         s->hash_mb = (int)n;
+        return;
+    }
+    if (strcasecmp(name, "MultiPV") == 0) {
+        if (n < 1 || n > UCI_MAX_MULTIPV) {
+            snprintf(msg, sizeof msg, "MultiPV must be 1-%d", UCI_MAX_MULTIPV);
+            error_line(out, msg);
+            return;
+        }
+        s->multipv = (int)n;
         return;
     }
     if (strcasecmp(name, "StartIndex") == 0) {
@@ -274,7 +313,8 @@ void uci_divide(const game_variant *v, void *pos, int depth, FILE *out)
 }
 
 /* Writes the report as a UCI info line. Scores of game ends read
- * "win N" / "loss N", N the mover's own moves until the end. */
+ * "mate N" as Stockfish prints them: N the mover's own moves until the
+ * end, negative when it loses. With MultiPV, "multipv K" names the line. */
 static void print_info(void *ctx, const search_report *r)
 {
     uci_session *s = ctx;
@@ -283,17 +323,20 @@ static void print_info(void *ctx, const search_report *r)
     size_t n = 0;
     int plies = SEARCH_WIN - abs(r->score);
     uint64_t nps = r->ms ? r->nodes * 1000 / r->ms : r->nodes * 1000;
-    n += (size_t)snprintf(line + n, sizeof line - n, "info depth %d seldepth %d score ", r->depth,
+    n += (size_t)snprintf(line + n, sizeof line - n, "info depth %d seldepth %d ", r->depth,
                           r->seldepth);
+    if (s->multipv > 1)
+        n += (size_t)snprintf(line + n, sizeof line - n, "multipv %d ", s->line);
+    n += (size_t)snprintf(line + n, sizeof line - n, "score ");
     if (r->score > SEARCH_WIN_MIN)
-        n += (size_t)snprintf(line + n, sizeof line - n, "win %d", (plies + 1) / 2);
+        n += (size_t)snprintf(line + n, sizeof line - n, "mate %d", (plies + 1) / 2);
     else if (r->score < -SEARCH_WIN_MIN)
-        n += (size_t)snprintf(line + n, sizeof line - n, "loss %d", (plies + 1) / 2);
+        n += (size_t)snprintf(line + n, sizeof line - n, "mate -%d", (plies + 1) / 2);
     else
         n += (size_t)snprintf(line + n, sizeof line - n, "cp %d", r->score);
-    n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu time %llu pv",
+    n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu hashfull %d time %llu pv",
                           (unsigned long long)r->nodes, (unsigned long long)nps,
-                          (unsigned long long)r->ms);
+                          search_hashfull(s->searcher), (unsigned long long)r->ms);
     _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
     memcpy(pos, s->job.pos, ops->pos_size);
     for (int i = 0; i < r->pvlen && n < sizeof line - 64; i++) {
@@ -317,8 +360,24 @@ static void *search_thread(void *arg)
         _Alignas(16) unsigned char view[GAME_POS_MAX];
         ops->view(j->pos, ops->side_to_move(j->pos), view);
         m = bot_move(s->hidden_bot, j->variant, view, &j->lim, &s->stop);
-    } else
-        m = search_run(s->searcher, j->variant, j->pos, &j->lim, &s->stop, print_info, s, NULL);
+    } else {
+        /* MultiPV: each further line searched again without the best moves
+         * of the lines before it (search_skip), its info lines numbered */
+        game_move found[UCI_MAX_MULTIPV];
+        m = GAME_MOVE_NONE;
+        for (int k = 0; k < s->multipv && !atomic_load(&s->stop); k++) {
+            s->line = k + 1;
+            search_skip(s->searcher, found, k);
+            found[k] = search_run(s->searcher, j->variant, j->pos, &j->lim, &s->stop, print_info, s,
+                                  NULL);
+            if (k == 0)
+                m = found[0];
+            if (found[k] == GAME_MOVE_NONE)
+                break;
+        }
+        search_skip(s->searcher, NULL, 0);
+        s->line = 1;
+    }
     /* "go infinite" reports its move only when told to stop. */
     while (j->lim.infinite && !atomic_load(&s->stop)) {
         struct timespec ts = { 0, 1000000 };

@@ -18,6 +18,8 @@
 
 #define UCI_MAX_OPTIONS 8
 
+#define UCI_MAX_MULTIPV 5
+
 typedef struct uci_session {
     const game_variant *variant;
     _Alignas(16) unsigned char pos[GAME_POS_MAX];
@@ -31,6 +33,8 @@ typedef struct uci_session {
     int max_perft_depth;      /* refuse deeper `go perft` (for fuzzing); 0 = no cap */
     int level;                /* Level 1..SEARCH_LEVELS */
     int hash_mb;              /* Hash */
+    int multipv;              /* MultiPV: best lines a search reports (two-sided games) */
+    int line;                 /* the line being searched (1 .. multipv), for its info */
 
     /* The search running in the background, if any. */
     searcher *searcher;

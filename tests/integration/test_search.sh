@@ -1,11 +1,13 @@
-# test_search.sh -- `go` in the UCI dialect: limits, info lines, stop, bench.
+# test_search.sh -- `go` in the UCI dialect: limits, info lines (their
+# forms as tools of the field read them: `score mate N`, `hashfull`,
+# `multipv K`), the variant announced after UCI_Variant, stop, bench.
 source "$(dirname "$0")/lib.sh"
 
 out=$(uci_search "position startpos" "go depth 4")
-if printf '%s\n' "$out" | grep -qE '^info depth 4 seldepth [0-9]+ score cp -?[0-9]+ nodes [0-9]+ nps [0-9]+ time [0-9]+ pv( [a-e][1-9][a-e][1-9]){1,}$'; then
-    pass "go depth 4 reports depth 4 with score, nodes, nps, time, pv"
+if printf '%s\n' "$out" | grep -qE '^info depth 4 seldepth [0-9]+ score cp -?[0-9]+ nodes [0-9]+ nps [0-9]+ hashfull [0-9]+ time [0-9]+ pv( [a-e][1-9][a-e][1-9]){1,}$'; then
+    pass "go depth 4 reports depth 4 with score, nodes, nps, hashfull, time, pv"
 else
-    fail "go depth 4 reports depth 4 with score, nodes, nps, time, pv" "$out"
+    fail "go depth 4 reports depth 4 with score, nodes, nps, hashfull, time, pv" "$out"
 fi
 bm=$(printf '%s\n' "$out" | sed -n 's/^bestmove //p')
 legal=$(uci "position startpos" "go perft 1" | sed -n 's/^\([a-e][1-9][a-e][1-9]\): .*/\1/p')
@@ -14,7 +16,30 @@ if [ -n "$bm" ] && printf '%s\n' "$legal" | grep -qx "$bm"; then pass "bestmove 
 # A won capture is found and scored as a win (R7.2 ends the game at once).
 out=$(uci_search "position fen q4/5/5/5/2n2/5/2Q2/5/K4 b 1" "go depth 3")
 expect_line "search finds the game-ending capture" "bestmove c3c5" "$out"
-if printf '%s\n' "$out" | grep -qE '^info depth [0-9]+ .*score win 1 '; then pass "game end scored as win 1"; else fail "game end scored as win 1" "$out"; fi
+if printf '%s\n' "$out" | grep -qE '^info depth [0-9]+ .*score mate 1 '; then pass "game end scored as mate 1"; else fail "game end scored as mate 1" "$out"; fi
+
+# After UCI_Variant, the variant announced as Fairy-Stockfish does.
+expect_line "the variant announced" \
+    "info string variant rampart-xl files 7 ranks 9 startpos 2qqq2/2nnn2/2kkk2/2bbb2/7/2BBB2/2KKK2/2NNN2/2QQQ2 b 1" \
+    "$(uci 'setoption name UCI_Variant value rampart-xl')"
+if uci 'setoption name UCI_Variant value keeps-moats' | grep -qE '^info string variant keeps-moats files 17 ranks 17 startpos bC/'; then
+    pass "Keeps & Moats announced with its 17x17 board"
+else
+    fail "Keeps & Moats announced with its 17x17 board" "$(uci 'setoption name UCI_Variant value keeps-moats')"
+fi
+
+# MultiPV 3: three lines at every depth, numbered, with three different
+# first moves at the last; bestmove is line 1's.
+out=$(uci_search "setoption name MultiPV value 3" "position startpos" "go depth 5")
+last=$(printf '%s\n' "$out" | grep -E '^info depth 5 seldepth [0-9]+ multipv [1-3] score cp -?[0-9]+ ')
+firsts=$(printf '%s\n' "$last" | sed -n 's/.* pv \([a-e][1-9][a-e][1-9]\).*/\1/p' | sort -u | wc -l)
+line1=$(printf '%s\n' "$last" | sed -n 's/.* multipv 1 .* pv \([a-e][1-9][a-e][1-9]\).*/\1/p')
+if [ "$(printf '%s\n' "$last" | wc -l)" -eq 3 ] && [ "$firsts" -eq 3 ] && printf '%s\n' "$out" | grep -qx "bestmove $line1"; then
+    pass "MultiPV 3 gives three lines and line 1's bestmove"
+else
+    fail "MultiPV 3 gives three lines and line 1's bestmove" "$out"
+fi
+expect_line "bad MultiPV refused" "info string error: MultiPV must be 1-5" "$(uci 'setoption name MultiPV value 9')"
 
 out=$(uci_search "position fen qq3/5/5/5/5/5/5/5/QQQ2 b 1" "go depth 3")
 expect_line "no move in a finished game" "bestmove (none)" "$out"
