@@ -877,7 +877,7 @@ game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_
     if (mine < 0)
         return GAME_MOVE_NONE;
     if (mine)
-        return b->multi ? multibot_move(b->multi, pos)
+        return b->multi ? multibot_move(b->multi, pos, stop)
                         : v->ops->bots->move(b->own, pos, lim, stop);
     switch (b->kind) {
     case BOT_LEVEL:

@@ -21,6 +21,7 @@ typedef struct state {
     int root_team;
     uint64_t nodes, limit;
     int abort;
+    int stoppable;             /* c->stop is heeded (past the first depth) */
     game_move root_best, first;
 } state;
 
@@ -74,6 +75,8 @@ static int spend(state *s)
 {
     s->nodes++;
     if (s->limit && s->nodes > s->limit)
+        s->abort = 1;
+    if (s->stoppable && (s->nodes & 1023) == 0 && s->c->stop && atomic_load(s->c->stop))
         s->abort = 1;
     return s->abort;
 }
@@ -177,6 +180,7 @@ game_move multi_search(const multi_config *c, const void *root, multi_report *re
     for (int d = 1; d <= maxd; d++) {
         s.abort = 0;
         s.limit = d == 1 ? 0 : c->nodes;
+        s.stoppable = d > 1;
         s.root_best = GAME_MOVE_NONE;
         int score;
         if (c->algo == MULTI_MAXN) {

@@ -17,6 +17,7 @@
 #ifndef CITADEL_MULTI_H
 #define CITADEL_MULTI_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "../games/game.h"
@@ -46,6 +47,9 @@ typedef struct multi_config {
      * (a review's verdict on that move). The best move is then the side to
      * move's that is worst for that team. */
     int for_side_set, for_side;
+    /* Becoming nonzero ends the search (past its first depth) at once, with
+     * the best move of the last finished depth; may be NULL. */
+    atomic_int *stop;
 } multi_config;
 
 typedef struct multi_report {

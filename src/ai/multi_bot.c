@@ -116,7 +116,7 @@ static int hint_cb(const void *pos, game_move m, void *ctx)
     return b->v->ops->bots->hint(pos, m);
 }
 
-game_move multibot_move(multibot *b, const void *pos)
+game_move multibot_move(multibot *b, const void *pos, atomic_int *stop)
 {
     game_move list[GAME_MAX_MOVES];
     if (b->v->ops->moves(pos, list) == 0)
@@ -124,7 +124,7 @@ game_move multibot_move(multibot *b, const void *pos)
     multi_config c = {
         .variant = b->v, .eval = eval_cb, .hint = b->v->ops->bots->hint ? hint_cb : NULL,
         .ctx = b, .algo = b->algo, .depth = b->depth, .nodes = b->nodes, .noise = b->noise,
-        .seed = rng_next(&b->rng),
+        .seed = rng_next(&b->rng), .stop = stop,
     };
     return multi_search(&c, pos, NULL);
 }

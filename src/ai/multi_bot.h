@@ -15,6 +15,7 @@
 #ifndef CITADEL_MULTI_BOT_H
 #define CITADEL_MULTI_BOT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,7 +37,8 @@ multibot *multibot_new(const game_variant *v, const char *spec, uint64_t seed);
 void multibot_free(multibot *b);
 
 /* The bot's move for the side to move of pos, a position of the bot's
- * variant; GAME_MOVE_NONE once the game is over. */
-game_move multibot_move(multibot *b, const void *pos);
+ * variant; GAME_MOVE_NONE once the game is over. *stop (may be NULL)
+ * becoming nonzero asks for a move at once. */
+game_move multibot_move(multibot *b, const void *pos, atomic_int *stop);
 
 #endif

@@ -98,6 +98,7 @@ static void cmd_uci(uci_session *s, FILE *out)
             SEARCH_LEVELS);
     fprintf(out, "option name Hash type spin default 16 min 1 max 4096\n");
     fprintf(out, "option name MultiPV type spin default 1 min 1 max %d\n", UCI_MAX_MULTIPV);
+    fprintf(out, "option name Style type string default <empty>\n");
     fprintf(out, "uciok\n");
 }
 
@@ -146,6 +147,19 @@ static void cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
     }
     const char *name = tok[2], *value = tok[vi + 1];
     char msg[200];
+    if (strcasecmp(name, "Style") == 0) {
+        const game_bot_ops *bots = s->variant->ops->bots;
+        int ok = 0;
+        for (int k = 0; bots && bots->styles && bots->styles[k].name; k++)
+            ok |= strcasecmp(value, bots->styles[k].name) == 0;
+        if (!ok) {
+            snprintf(msg, sizeof msg, "%s has no style '%.40s'", s->variant->name, value);
+            error_line(out, msg);
+            return;
+        }
+        snprintf(s->style, sizeof s->style, "%s", value);
+        return;
+    }
     if (strcasecmp(name, "UCI_Variant") == 0) {
         const game_variant *v = game_variant_find(value);
         if (!v) {
@@ -154,6 +168,7 @@ static void cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
             return;
         }
         s->variant = v;
+        s->style[0] = 0;  /* each game's styles are its own */
         start_position(s, s->pos);
         announce_variant(s, out);
         return;
@@ -355,8 +370,10 @@ static void *search_thread(void *arg)
     struct uci_job *j = &s->job;
     game_move m;
     const game_ops *ops = j->variant->ops;
-    if (j->variant->hidden && ops->view && s->hidden_bot) {
-        /* the bot sees what the side to move may see, and no more */
+    if ((j->variant->hidden || j->variant->nsides > 2) && ops->view && s->hidden_bot) {
+        /* the game's own player at the level, as the server plays it: it
+         * sees what the side to move may see (all of it where nothing is
+         * hidden), and no more */
         _Alignas(16) unsigned char view[GAME_POS_MAX];
         ops->view(j->pos, ops->side_to_move(j->pos), view);
         m = bot_move(s->hidden_bot, j->variant, view, &j->lim, &s->stop);
@@ -492,12 +509,34 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
         }
     }
     search_set_level(s->searcher, s->level, 0x5eed);
-    if (s->variant->hidden && (!s->hidden_bot || s->hidden_level != s->level)) {
-        char spec[16], err[160];
+    /* Games with hidden pieces (Stratego's belief player) and of more than
+     * two sides (Keeps & Moats's multi-player search in its styles) are
+     * played by their own players, as the server plays them */
+    int own = s->variant->hidden || s->variant->nsides > 2;
+    if (own && (!s->hidden_bot || s->hidden_level != s->level || s->hidden_variant != s->variant ||
+                strcmp(s->hidden_style, s->style) != 0)) {
+        char spec[64], err[160];
         snprintf(spec, sizeof spec, "level=%d", s->level);
+        /* a game of more sides: its style bots (game_bot_ops.styles) at the
+         * level, as far as the game has levels; Style names which (the
+         * middle one unless set) */
+        const game_bot_ops *bots = s->variant->ops->bots;
+        int nstyles = 0;
+        while (bots && bots->styles && bots->styles[nstyles].name)
+            nstyles++;
+        if (!s->variant->hidden && nstyles > 0) {
+            int st = nstyles / 2;
+            for (int k = 0; k < nstyles; k++)
+                if (s->style[0] && strcasecmp(s->style, bots->styles[k].name) == 0)
+                    st = k;
+            int lv = bots->nlevels > 0 && s->level > bots->nlevels ? bots->nlevels : s->level;
+            snprintf(spec, sizeof spec, "%s=%d", bots->styles[st].name, lv);
+        }
         bot_free(s->hidden_bot);
         s->hidden_bot = bot_new(spec, 0x5eed, err, sizeof err);
         s->hidden_level = s->level;
+        s->hidden_variant = s->variant;
+        snprintf(s->hidden_style, sizeof s->hidden_style, "%s", s->style);
         if (!s->hidden_bot || bot_new_game(s->hidden_bot, s->variant, 0) != 0) {
             error_line(out, "this variant's player could not be made");
             return;

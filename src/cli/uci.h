@@ -38,10 +38,14 @@ typedef struct uci_session {
 
     /* The search running in the background, if any. */
     searcher *searcher;
-    /* Games with hidden pieces: the level's own player, which is given
-     * only the view of the side to move (bots.h), never the position */
+    /* Games with hidden pieces or more than two sides: the level's own
+     * player (bots.h), given only the view of the side to move (in a game
+     * of more sides without hidden pieces, the position itself) */
     bot *hidden_bot;
     int hidden_level;         /* the level it was made for */
+    const game_variant *hidden_variant;  /* and the variant it began a game of */
+    char hidden_style[24];    /* and the style */
+    char style[24];           /* Style: a game of more sides' style bot ("" its middle one) */
     pthread_t thread;
     int searching;
     atomic_int stop;

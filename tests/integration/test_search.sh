@@ -39,6 +39,18 @@ if [ "$(printf '%s\n' "$last" | wc -l)" -eq 3 ] && [ "$firsts" -eq 3 ] && printf
 else
     fail "MultiPV 3 gives three lines and line 1's bestmove" "$out"
 fi
+# Keeps & Moats is played by its own style bots, as the server plays it: a
+# legal move, and none of the two-sided search's info lines.
+out=$(uci_search "setoption name UCI_Variant value keeps-moats" "position startpos" "go nodes 3000")
+bm=$(printf '%s\n' "$out" | sed -n 's/^bestmove //p')
+legal=$(uci "setoption name UCI_Variant value keeps-moats" "position startpos" "go perft 1" | sed -n 's/^\([a-q][0-9]*[a-q][0-9]*\): .*/\1/p')
+if [ -n "$bm" ] && printf '%s\n' "$legal" | grep -qx "$bm" && ! printf '%s\n' "$out" | grep -q '^info depth'; then
+    pass "Keeps & Moats go plays its style bot"
+else
+    fail "Keeps & Moats go plays its style bot" "$out"
+fi
+expect_line "an unknown style refused" "info string error: keeps-moats has no style 'nonsense'" \
+    "$(uci 'setoption name UCI_Variant value keeps-moats' 'setoption name Style value nonsense')"
 expect_line "bad MultiPV refused" "info string error: MultiPV must be 1-5" "$(uci 'setoption name MultiPV value 9')"
 
 out=$(uci_search "position fen qq3/5/5/5/5/5/5/5/QQQ2 b 1" "go depth 3")
