@@ -382,7 +382,9 @@ static void *search_thread(void *arg)
          * of the lines before it (search_skip), its info lines numbered */
         game_move found[UCI_MAX_MULTIPV];
         m = GAME_MOVE_NONE;
-        for (int k = 0; k < s->multipv && !atomic_load(&s->stop); k++) {
+        for (int k = 0; k < s->multipv && (k == 0 || !atomic_load(&s->stop)); k++) {
+            /* (the first line always: a search stopped at once still
+             * answers the move of its first depth) */
             s->line = k + 1;
             search_skip(s->searcher, found, k);
             found[k] = search_run(s->searcher, j->variant, j->pos, &j->lim, &s->stop, print_info, s,
