@@ -123,10 +123,7 @@ static char *scores_text(const review_job *rj)
 static int review_row(srv *s, int64_t game, store_review *r)
 {
     store_err e;
-    char *text = malloc(STORE_REVIEW_MAX + 1);
-    int rc = text ? store_review_get(s->st, game, r, text, STORE_REVIEW_MAX + 1, &e) : -1;
-    free(text);
-    return rc;
+    return store_review_get(s->st, game, r, NULL, 0, &e);
 }
 
 /* The review of `game` stored as done (with rj's scores) or failed. */

@@ -319,8 +319,8 @@ typedef struct store_review {
 /* Writes the review of r->game (a new one, or its new state) with its
  * scores (text of at most STORE_REVIEW_MAX bytes; "" while queued). */
 int store_review_put(store *s, const store_review *r, const char *scores, store_err *err);
-/* Reads the review of `game` and its scores (room for size bytes);
- * STORE_NOT_FOUND if none was asked for. */
+/* Reads the review of `game` and its scores (room for size bytes; scores
+ * NULL: the row alone); STORE_NOT_FOUND if none was asked for. */
 int store_review_get(store *s, int64_t game, store_review *r, char *scores, size_t size,
                      store_err *err);
 /* The games whose reviews wait (queued), the oldest asked first; how many

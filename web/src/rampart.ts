@@ -3,7 +3,7 @@
 // (a live game's `legal` list and effects) or from the games' own engine in
 // the page (engine/); position strings are read by that engine too
 // (engine/read.ts). This file turns its reading and move texts into
-// squares to draw, and writes the analysis editor's positions.
+// squares to draw.
 
 import { readPosition } from './engine/read';
 
@@ -33,7 +33,7 @@ export const SIDE_NAMES: Record<Side, string> = { b: 'Bottom', t: 'Top' };
  *  the board and the side to move; the move number is the third field);
  *  throws an Error with the engine's words on text it does not take. */
 export function parsePosition(text: string): Position {
-  const r = readPosition('family:rampart', text);
+  const r = readPosition('rampart', text);
   const ranks = new Set(r.squares.map(([sq]) => sq.slice(1)));
   const height = ranks.size;
   const width = r.squares.length / height;
@@ -46,30 +46,6 @@ export function parsePosition(text: string): Position {
   }
   const fullmove = Number(text.trim().split(/\s+/)[2]) || 1;
   return { width, height, squares, toMove: r.toMove === 0 ? 'b' : 't', fullmove };
-}
-
-/** The position string of a position (the inverse of parsePosition), for the
- *  analysis board's editor; whether it is a legal position is the engine's
- *  to say. */
-export function formatPosition(pos: Position): string {
-  const rows: string[] = [];
-  for (let row = pos.height - 1; row >= 0; row--) {
-    let text = '';
-    let empty = 0;
-    for (let file = 0; file < pos.width; file++) {
-      const p = pos.squares[row * pos.width + file];
-      if (!p) {
-        empty++;
-        continue;
-      }
-      if (empty) text += String(empty);
-      empty = 0;
-      text += p.side === 'b' ? p.kind : p.kind.toLowerCase();
-    }
-    if (empty) text += String(empty);
-    rows.push(text);
-  }
-  return `${rows.join('/')} ${pos.toMove} ${pos.fullmove}`;
 }
 
 /** 'a1' for file 0, row 0. */

@@ -8,16 +8,16 @@
 // engine's to say: the page analyses it only once the engine has read it
 // (the caller checks).
 //
-// Rampart writes its whole string (rampart.ts); Keeps & Moats and Stratego
+// Rampart's whole string is written here; Keeps & Moats and Stratego
 // rewrite only the board and the side to move. A Stratego position edited
 // loses its two-square counters (S6) and its pieces' marks only where a
 // square changed: a piece placed is unmoved and unrevealed.
 
-import { formatPosition, KIND_NAMES, Kind, parsePosition, parseSquare, Position, Side } from '../rampart';
+import { KIND_NAMES, Kind, parsePosition, parseSquare, Position, Side } from '../rampart';
 import { ALL_SQUARES, KIND_NAMES as KM_KINDS, KINGDOM_LETTERS, KINGDOMS, SIZE as KM_SIZE,
   Position as KeepsPosition, exists, parsePiece, parsePosition as parseKeeps, squareName as kmSquare } from '../keeps/notation';
 import { KIND_ORDER, KINDS, LAKES, SIDE_NAMES as ST_SIDES, SIZE as ST_SIZE, View, parseView, pieceOfToken,
-  squareIndex } from '../stratego/notation';
+  squareIndex, tokenOfPiece } from '../stratego/notation';
 import { SIDE_TITLES, h } from '../ui';
 
 /** One game's pieces and position string, as the editor changes them. */
@@ -38,7 +38,24 @@ export interface EditModel {
 export type Drawn = { game: 'rampart'; pos: Position } | { game: 'keeps'; pos: KeepsPosition }
   | { game: 'stratego'; view: View };
 
-/** Rampart's: the whole string from rampart.ts. */
+/** One row of a board field: the squares' tokens in order, a run of empty
+ *  ones ('') written as its length. */
+function rowText(tokens: string[]): string {
+  let row = '';
+  let empty = 0;
+  for (const t of tokens) {
+    if (!t) {
+      empty++;
+      continue;
+    }
+    if (empty) row += String(empty);
+    empty = 0;
+    row += t;
+  }
+  return empty ? row + String(empty) : row;
+}
+
+/** Rampart's: the whole string (R9), from the engine's reading of it. */
 function rampartModel(text: string): EditModel {
   const pos = parsePosition(text);
   return {
@@ -54,7 +71,13 @@ function rampartModel(text: string): EditModel {
       return true;
     },
     drawn: () => ({ game: 'rampart', pos }),
-    text: () => formatPosition(pos),
+    text() {
+      const rows: string[] = [];
+      for (let row = pos.height - 1; row >= 0; row--)
+        rows.push(rowText(pos.squares.slice(row * pos.width, (row + 1) * pos.width)
+          .map((p) => (!p ? '' : p.side === 'b' ? p.kind : p.kind.toLowerCase()))));
+      return `${rows.join('/')} ${pos.toMove} ${pos.fullmove}`;
+    },
   };
 }
 
@@ -91,21 +114,9 @@ function keepsModel(text: string): EditModel {
     text() {
       const rows: string[] = [];
       for (let r = KM_SIZE - 1; r >= 0; r--) {
-        let row = '';
-        let empty = 0;
-        for (let f = 0; f < KM_SIZE; f++) {
-          if (!exists(f, r)) continue;
-          const p = pieces.get(kmSquare(f, r));
-          if (!p) {
-            empty++;
-            continue;
-          }
-          if (empty) row += String(empty);
-          empty = 0;
-          row += p;
-        }
-        if (empty) row += String(empty);
-        rows.push(row);
+        const tokens: string[] = [];
+        for (let f = 0; f < KM_SIZE; f++) if (exists(f, r)) tokens.push(pieces.get(kmSquare(f, r)) ?? '');
+        rows.push(rowText(tokens));
       }
       return [rows.join('/'), mover, ...fields.slice(2)].join(' ');
     },
@@ -123,7 +134,7 @@ function strategoModel(text: string): EditModel {
   const cells: string[] = new Array(ST_SIZE * ST_SIZE).fill('');
   start.cells.forEach((c, i) => {
     if (c === 'lake') cells[i] = '~';
-    else if (c) cells[i] = (c.side ? c.kind.toLowerCase() : c.kind) + (c.revealed ? '*' : '') + (c.scout ? '^' : c.moved ? '+' : '');
+    else if (c) cells[i] = tokenOfPiece(c);
   });
   let mover = fields[1];
   return {
@@ -145,22 +156,7 @@ function strategoModel(text: string): EditModel {
     },
     text() {
       const rows: string[] = [];
-      for (let row = ST_SIZE - 1; row >= 0; row--) {
-        let out = '';
-        let empty = 0;
-        for (let file = 0; file < ST_SIZE; file++) {
-          const c = cells[row * ST_SIZE + file];
-          if (!c) {
-            empty++;
-            continue;
-          }
-          if (empty) out += String(empty);
-          empty = 0;
-          out += c;
-        }
-        if (empty) out += String(empty);
-        rows.push(out);
-      }
+      for (let row = ST_SIZE - 1; row >= 0; row--) rows.push(rowText(cells.slice(row * ST_SIZE, row * ST_SIZE + ST_SIZE)));
       return [rows.join('/'), mover, fields[2] ?? '0', '-', '-'].join(' ');
     },
   };

@@ -30,22 +30,19 @@ export type Reading = {
   toMove: number;
 };
 
-/** Reads `text` as a position of the first of `variants` (by name, or every
- *  variant of a family given as 'family:NAME') that takes it; throws an
- *  Error with the engine's words if none does. */
-export function readPosition(variants: string, text: string): Reading {
+/** Reads `text` as a position of the first variant of `family` that takes
+ *  it (a family's variants differ in their boards: Rampart's in size);
+ *  throws an Error with the engine's words if none does. */
+export function readPosition(family: string, text: string): Reading {
   if (!eng) throw new Error('the engine is not loaded yet');
-  let names = [variants];
-  if (variants.startsWith('family:')) {
-    const family = variants.slice(7);
-    if (!families.has(family)) families.set(family, eng.variants().filter((v) => v.family === family).map((v) => v.name));
-    names = families.get(family)!;
-  }
+  const e = eng;
+  if (!families.has(family)) families.set(family, e.variants().filter((v) => v.family === family).map((v) => v.name));
+  const names = families.get(family)!;
   let first: Error | null = null;
   for (const name of names) {
     let p;
     try {
-      p = eng.position(name, text);
+      p = e.position(name, text);
     } catch (e) {
       first ??= e as Error;  // this variant does not take it: the next may
       continue;
@@ -56,5 +53,5 @@ export function readPosition(variants: string, text: string): Reading {
       p.free();
     }
   }
-  throw new Error(first ? first.message : `no variant ${variants}`);
+  throw new Error(first ? first.message : `no game ${family}`);
 }

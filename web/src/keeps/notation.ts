@@ -101,7 +101,7 @@ function tokens(s: string): Piece[] {
 export function parsePosition(text: string): Position {
   const f = text.trim().split(/\s+/);
   if (f.length !== 9) throw new Error(`a position has nine fields, not ${f.length}`);
-  const r = readPosition('family:keeps-moats', text);
+  const r = readPosition('keeps-moats', text);
   const board = new Map<string, Piece>();
   for (const [sq, token] of r.squares) {
     const p = token ? parsePiece(token) : null;

@@ -95,11 +95,17 @@ export function pieceOfToken(token: string): Piece {
     moved: token.includes('+') || token.includes('^'), scout: token.includes('^') };
 }
 
+/** The inverse of pieceOfToken: a piece as a position string writes it. */
+export function tokenOfPiece(p: Piece): string {
+  return (p.side === RED ? p.kind : p.kind.toLowerCase()) + (p.revealed ? '*' : '') +
+    (p.scout ? '^' : p.moved ? '+' : '');
+}
+
 /** Reads a position or view string as the engine reads it (engine/read.ts:
  *  every square, the pieces' marks, the side to move; the ply is the third
  *  field); throws an Error with the engine's words on text it does not take. */
 export function parseView(text: string): View {
-  const r = readPosition('family:stratego', text);
+  const r = readPosition('stratego', text);
   const cells: Cell[] = new Array(SIZE * SIZE).fill(null);
   for (const [sq, token] of r.squares) {
     const i = squareIndex(sq);
