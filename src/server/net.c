@@ -26,6 +26,7 @@
 #include "net.h"
 #include "net_fd.h"
 #include "net_frames.h"
+#include "net_stream.h"
 
 struct net {
     uv_loop_t loop;
@@ -92,6 +93,7 @@ typedef struct headers {
     char host[256];
     char content_type[128];
     char forwarded_for[256];
+    char authorization[256];
 } headers;
 
 typedef struct pss {
@@ -110,6 +112,7 @@ typedef struct pss {
                           * Content-Length 0 is dispatched at once, and lws
                           * then reports its empty body complete too) */
     net_http *pending;
+    net_stream *stream;  /* the answer is a stream (net_stream.c) */
     /* the answer being written */
     int resp_state;
     int status;
@@ -194,6 +197,7 @@ static void read_headers(struct lws *wsi, headers *hd)
     header_copy(wsi, WSI_TOKEN_HOST, hd->host, sizeof hd->host);
     header_copy(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, hd->content_type, sizeof hd->content_type);
     header_copy(wsi, WSI_TOKEN_X_FORWARDED_FOR, hd->forwarded_for, sizeof hd->forwarded_for);
+    header_copy(wsi, WSI_TOKEN_HTTP_AUTHORIZATION, hd->authorization, sizeof hd->authorization);
     lws_get_peer_simple(wsi, hd->peer, sizeof hd->peer);
 }
 
@@ -203,6 +207,7 @@ static net_request request_of(const pss *p, const headers *hd)
         .method = p->method, .path = p->path, .query = p->query, .cookie = hd->cookie,
         .peer = hd->peer, .origin = hd->origin, .host = hd->host,
         .content_type = hd->content_type, .forwarded_for = hd->forwarded_for,
+        .authorization = hd->authorization,
         .body = p->body ? p->body : "", .body_len = p->body_len,
     };
     return req;
@@ -248,6 +253,28 @@ void net_http_reply(net_http *h, int status, const char *content_type,
     }
     p->resp_state = RESP_HEADERS;
     lws_callback_on_writable(wsi);
+}
+
+net_stream *net_http_stream(net_http *h, int status, const char *content_type,
+                            net_stream_gone gone, void *arg)
+{
+    struct lws *wsi = h->wsi;
+    if (!wsi || h->answered) {
+        free(h);
+        return NULL;
+    }
+    h->answered = 1;
+    pss *p = lws_wsi_user(wsi);
+    p->pending = NULL;
+    free(h);
+    p->stream = stream_new(wsi, status, content_type, gone, arg);
+    if (!p->stream) {
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        return NULL;
+    }
+    lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);  /* it lives as long as it is read */
+    lws_callback_on_writable(wsi);
+    return p->stream;
 }
 
 /* Writes the next part of an answer; returns -1 to close. */
@@ -448,6 +475,9 @@ static int on_http(net *n, struct lws *wsi, pss *p)
     } else if (lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0) {
         strcpy(p->method, "POST");
         header_copy(wsi, WSI_TOKEN_POST_URI, p->path, sizeof p->path);
+    } else if (lws_hdr_total_length(wsi, WSI_TOKEN_DELETE_URI) > 0) {
+        strcpy(p->method, "DELETE");
+        header_copy(wsi, WSI_TOKEN_DELETE_URI, p->path, sizeof p->path);
     } else {
         lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
         return lws_http_transaction_completed(wsi) ? -1 : 0;
@@ -716,10 +746,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             dispatch(net_of(wsi), wsi, p);
         return 0;
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        return write_answer(wsi, p);
+        return p->stream ? stream_writeable(p->stream) : write_answer(wsi, p);
     case LWS_CALLBACK_HTTP_FILE_COMPLETION:
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     case LWS_CALLBACK_CLOSED_HTTP:
+        if (p && p->stream) {
+            stream_closed(p->stream);
+            p->stream = NULL;
+        }
         if (p && !p->is_ws)
             request_reset(p);
         return 0;
@@ -736,6 +770,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             p->conn->heard = uv_now(&net_of(wsi)->loop);
         return 0;
     case LWS_CALLBACK_WSI_DESTROY:
+        if (p && p->stream) {  /* closed without CLOSED_HTTP */
+            stream_closed(p->stream);
+            p->stream = NULL;
+        }
         if (p) {
             free(p->upgrade);
             p->upgrade = NULL;

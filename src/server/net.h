@@ -47,7 +47,7 @@ typedef struct net_timer net_timer;
 /* A request as the app sees it; every string is "" when the header is
  * absent, never NULL. */
 typedef struct net_request {
-    const char *method;   /* "GET", "POST", ... */
+    const char *method;   /* "GET", "POST" or "DELETE" */
     const char *path;     /* "/api/me", without the query */
     const char *query;    /* "offset=50", or "": each name=value already URL-decoded
                            * ("%2B" is "+", "+" a space), rejoined by "&" */
@@ -57,6 +57,7 @@ typedef struct net_request {
     const char *host;     /* the Host header */
     const char *content_type;
     const char *forwarded_for;  /* X-Forwarded-For */
+    const char *authorization;  /* the Authorization header */
     const char *body;     /* NUL-terminated; "" if none */
     size_t body_len;
 } net_request;
@@ -101,6 +102,24 @@ int net_port(const net *n);
 /* Answers a request. extra_headers: "Name: value\r\n" lines, or NULL. */
 void net_http_reply(net_http *h, int status, const char *content_type,
                     const char *extra_headers, const char *body, size_t len);
+
+/* Streams (net_stream.c): an answer whose body is written over time, in
+ * HTTP/1.1 chunks (NDJSON, say). net_http_stream answers h with status
+ * and content_type and no length, and gives the stream (NULL if the
+ * client has gone or memory ran out; h is used up either way). Writes are
+ * queued; a stream whose queue passes NET_STREAM_QUEUE_MAX is cut off, as
+ * a slow WebSocket is. When the client goes, gone(arg) is called once and
+ * the stream is invalid after it returns; after net_stream_end (the last
+ * chunk goes after what is queued, then the connection closes) gone is
+ * never called and the caller must forget the stream at once. */
+#define NET_STREAM_QUEUE_MAX (1024 * 1024)
+typedef struct net_stream net_stream;
+typedef void (*net_stream_gone)(void *arg);
+net_stream *net_http_stream(net_http *h, int status, const char *content_type,
+                            net_stream_gone gone, void *arg);
+/* 0, or -1 if the stream is ending or was cut off (too much queued). */
+int net_stream_write(net_stream *st, const char *data, size_t len);
+void net_stream_end(net_stream *st);
 
 int net_ws_send(net_conn *c, const char *text, size_t len);
 void net_ws_close(net_conn *c);

@@ -24,7 +24,7 @@
 
 #include "store_int.h"
 
-#define PLAYER_COLS "id, name, is_bot, is_guest, bot_spec, created"
+#define PLAYER_COLS "id, name, is_bot, is_guest, bot_spec, created, api_bot"
 #define GAME_COLS                                                                  \
     "id, variant, start, base_ms, inc_ms, move_limit, rated, nsides, created, "    \
     "started, status, winner, reason, sterile, ended, nmoves"
@@ -122,6 +122,19 @@ static const char *const sql[ST_COUNT] = {
     [ST_REVIEWS_WAITING] = "SELECT game FROM reviews WHERE status = 0 "
                            "ORDER BY requested, game LIMIT ?1",
     [ST_REVIEWS_ASKED] = "SELECT COUNT(*) FROM reviews WHERE requester = ?1 AND requested >= ?2",
+
+#define TOKEN_COLS "id, player, scopes, description, created, used"
+    [ST_TOKEN_ADD] = "INSERT INTO api_tokens (player, hash, scopes, description, created) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+    [ST_TOKEN_BY_HASH] = "SELECT " TOKEN_COLS " FROM api_tokens WHERE hash = ?1",
+    [ST_TOKENS] = "SELECT " TOKEN_COLS " FROM api_tokens WHERE player = ?1 ORDER BY id "
+                  "LIMIT ?2",
+    [ST_TOKEN_DEL] = "DELETE FROM api_tokens WHERE id = ?1 AND player = ?2",
+    [ST_TOKEN_USED] = "UPDATE api_tokens SET used = ?2 WHERE id = ?1 AND used < ?2 - 60000",
+    [ST_TOKEN_COUNT] = "SELECT COUNT(*) FROM api_tokens WHERE player = ?1",
+    [ST_PLAYER_API_BOT] = "UPDATE players SET api_bot = 1 WHERE id = ?1 AND is_bot = 0 "
+                          "AND is_guest = 0 AND (api_bot = 1 OR NOT EXISTS "
+                          "(SELECT 1 FROM game_players g WHERE g.player = players.id))",
 };
 
 /* PostgreSQL's own texts, where SQLite's do not serve. */
@@ -289,6 +302,7 @@ static void read_player(dbq *st, store_player *p)
     p->is_guest = q_col_int(st, 3);
     column_text(st, 4, p->bot_spec, sizeof p->bot_spec);
     p->created = q_col_int64(st, 5);
+    p->is_api_bot = q_col_int(st, 6);
 }
 
 int store_player_add(store *s, const char *name, const char *pass_hash, int is_bot,
@@ -344,7 +358,7 @@ int store_player_by_name(store *s, const char *name, store_player *p, char *pass
     if (rc == DB_ROW) {
         read_player(st, p);
         if (pass_hash)
-            column_text(st, 6, pass_hash, STORE_TEXT_MAX);
+            column_text(st, 7, pass_hash, STORE_TEXT_MAX);
     }
     q_done(st);
     if (rc == DB_DONE) {

@@ -99,6 +99,7 @@ typedef struct store_player {
     int is_guest;          /* anonymous players: never rated */
     char bot_spec[64];     /* bots: "level=3" and the like; "" otherwise */
     int64_t created;
+    int is_api_bot;        /* an account that plays only through the Bot API */
 } store_player;
 
 /* Creates a player. pass_hash is the Argon2id string (libsodium's
@@ -328,5 +329,40 @@ int store_review_get(store *s, int64_t game, store_review *r, char *scores, size
 int store_reviews_waiting(store *s, int64_t *games, int max, store_err *err);
 /* How many reviews `player` asked for since `since` (ms). */
 int store_reviews_asked(store *s, int64_t player, int64_t since, store_err *err);
+
+/* --- Bot API tokens (store_tokens.c) ---------------------------------------
+ * A personal API token is shown to its owner once; the store keeps only its
+ * SHA-256 (hex), so a stolen database gives no token. */
+#define STORE_TOKEN_SCOPES_MAX 127
+#define STORE_TOKEN_DESC_MAX 200
+#define STORE_TOKENS_PER_PLAYER 20
+
+typedef struct store_token {
+    int64_t id;
+    int64_t player;
+    char scopes[STORE_TOKEN_SCOPES_MAX + 1];  /* "bot:play challenge:write" */
+    char description[STORE_TOKEN_DESC_MAX + 1];
+    int64_t created;
+    int64_t used;         /* last used (ms), 0 never */
+} store_token;
+
+/* Adds a token of `player` by its hash (64 hex characters); STORE_TAKEN if
+ * the player holds STORE_TOKENS_PER_PLAYER already. Sets *id. */
+int store_token_add(store *s, int64_t player, const char *hash, const char *scopes,
+                    const char *description, int64_t now, int64_t *id, store_err *err);
+/* The token of a hash; STORE_NOT_FOUND if none. */
+int store_token_by_hash(store *s, const char *hash, store_token *t, store_err *err);
+/* A player's tokens, oldest first; how many (at most max), or -1. */
+int store_tokens(store *s, int64_t player, store_token *out, int max, store_err *err);
+/* Revokes token `id` of `player`; STORE_NOT_FOUND if the player has none
+ * such. */
+int store_token_del(store *s, int64_t player, int64_t id, store_err *err);
+/* Notes a token's use at `now` (kept to the minute: at most one write a
+ * minute a token). */
+int store_token_used(store *s, int64_t id, int64_t now, store_err *err);
+/* Makes `player` a Bot API account: only an account (not a guest, not a
+ * server bot) that has played no game; STORE_NOT_FOUND if it may not be
+ * made one (nothing changes), 0 if it is one now (or was). */
+int store_player_api_bot(store *s, int64_t player, store_err *err);
 
 #endif

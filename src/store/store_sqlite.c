@@ -30,7 +30,9 @@
  * again; schema 4 adds players' role, mute and closed flag, and the tables
  * of community.h: forum_threads, forum_posts and their search index
  * forum_search, notifications, tickets, ticket_messages, mail_queue,
- * chat_lines, reports and audit_log (store_forum.c, store_community.c).
+ * chat_lines, reports and audit_log (store_forum.c, store_community.c);
+ * schema 5 the servers of a cluster, 6 the computer reviews, 7 the Bot
+ * API's tokens and players' api_bot flag.
  *
  * The invariant: the schema is at user_version's migration, each applied
  * whole or not at all; store_pg.c builds the same tables under the same
@@ -308,6 +310,20 @@ static const char *const migrations[] = {
     "  scores TEXT NOT NULL DEFAULT '');"
     "CREATE INDEX reviews_waiting ON reviews(requested) WHERE status = 0;"
     "CREATE INDEX reviews_requester ON reviews(requester, requested);",
+
+    /* 7: the Bot API (store_tokens.c): personal API tokens, kept as their
+     * SHA-256, and accounts that play only through the API */
+    "CREATE TABLE api_tokens ("
+    "  id INTEGER PRIMARY KEY,"
+    "  player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,"
+    "  hash TEXT NOT NULL UNIQUE,"
+    "  scopes TEXT NOT NULL,"
+    "  description TEXT NOT NULL DEFAULT '',"
+    "  created INTEGER NOT NULL,"
+    "  used INTEGER NOT NULL DEFAULT 0);"
+    "CREATE INDEX api_tokens_player ON api_tokens(player, id);"
+    "ALTER TABLE players ADD COLUMN api_bot INTEGER NOT NULL DEFAULT 0 "
+    "  CHECK (api_bot IN (0, 1));",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
