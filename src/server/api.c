@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "botapi.h"
 #include "http.h"
 #include "review.h"
 #include "live.h"
@@ -454,7 +455,7 @@ void api_http(srv *s, net_http *h, const net_request *req)
     const char *rest;
     int64_t id;
 
-    if (post && !origin_ok(s, req)) {
+    if (!get && !origin_ok(s, req)) {
         reply_error(h, 403, "cross-site requests are refused");
         return;
     }
@@ -462,7 +463,11 @@ void api_http(srv *s, net_http *h, const net_request *req)
         reply_error(h, 415, "send the body as application/json");
         return;
     }
-    if (post && (strcmp(path, "/signup") == 0 || strcmp(path, "/signin") == 0 ||
+    if (botapi_http(s, h, req, path))
+        return;
+    if (strcmp(req->method, "DELETE") == 0)
+        reply_error(h, 404, "no such endpoint");
+    else if (post && (strcmp(path, "/signup") == 0 || strcmp(path, "/signin") == 0 ||
                  strcmp(path, "/signout") == 0))
         account_http(s, h, req, path);
     else if (post && strcmp(path, "/position") == 0)

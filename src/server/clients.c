@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "botapi.h"
 #include "chat.h"
 #include "cluster.h"
 #include "live.h"
@@ -72,8 +73,8 @@ static void client_remove(srv *s, client *c)
         c->next->prev = c->prev;
     c->prev = c->next = c->hnext = NULL;
     s->nclients--;
-    if (c->origin)
-        return;  /* a stand-in holds no connection of this server */
+    if (c->origin || c->api)
+        return;  /* a stand-in or the Bot API's: no connection of this server */
     char key[96];
     snprintf(key, sizeof key, "ws:%s", c->addr);
     quota_release(s->quota, key);
@@ -111,6 +112,10 @@ client *client_of_player(srv *s, int64_t player)
 
 void client_send(client *c, json_t *msg)
 {
+    if (c->api) {  /* the Bot API's: its streams */
+        botapi_deliver(c->s, c, msg);
+        return;
+    }
     if (!c->conn) {  /* a stand-in: its connection is on another server */
         cluster_send(c, msg);
         return;
@@ -362,6 +367,21 @@ client *client_stand_in(srv *s, int64_t origin, uint64_t rid, const ident *me,
     return c;
 }
 
+client *client_api(srv *s, const ident *me, const char *addr, struct apibot *api)
+{
+    client *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->s = s;
+    c->api = api;
+    c->me = *me;
+    c->ready = 1;
+    snprintf(c->addr, sizeof c->addr, "%s", addr);
+    client_add(s, c);
+    live_player_back(s, c->me.id);
+    return c;
+}
+
 void srv_ws_close(void *app, net_conn *conn)
 {
     srv *s = app;
@@ -442,6 +462,19 @@ static void on_watch(srv *s, client *c, const cmsg *m)
 
 /* 1 if m, a request for a live game, waits for a write of that game
  * (live_store.c), which keeps msg to run it then. */
+/* 1 for the requests that make or play a game. */
+static int plays(msg_kind k)
+{
+    switch (k) {
+    case MSG_MOVE: case MSG_RESIGN: case MSG_DRAW: case MSG_REMATCH: case MSG_SETUP:
+    case MSG_SEEK: case MSG_CHALLENGE: case MSG_ACCEPT: case MSG_ACCEPT_CHALLENGE:
+    case MSG_PLAY_BOT: case MSG_LOCAL: case MSG_TABLE: case MSG_SIT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static int waits(srv *s, client *c, const cmsg *m, json_t *msg)
 {
     switch (m->kind) {
@@ -460,6 +493,10 @@ void client_dispatch(srv *s, client *c, json_t *msg)
     char err[200];
     if (msg_parse(msg, &m, err, sizeof err) != 0) {
         client_error(c, json_is_object(msg) ? json_object_get(msg, "ref") : NULL, "%s", err);
+        return;
+    }
+    if (c->me.api_bot && !c->api && plays(m.kind)) {
+        client_error(c, m.ref, "a bot account plays through the Bot API only (docs/bot-api.md)");
         return;
     }
     if (cluster_forward(s, c, &m, msg) || waits(s, c, &m, msg))

@@ -370,7 +370,9 @@ static client *proxy_make(struct cluster *cl, int64_t origin, uint64_t rid, json
         return NULL;
     me.id = json_integer_value(id);
     snprintf(me.name, sizeof me.name, "%s", name);
-    me.bot = json_is_true(json_object_get(who, "bot"));
+    /* a connection's player is never a bot the server plays; one shown as
+     * a bot is a Bot API account */
+    me.api_bot = json_is_true(json_object_get(who, "bot"));
     me.guest = json_is_true(json_object_get(who, "guest"));
     proxy_ref *p = calloc(1, sizeof *p);
     if (!p)
@@ -432,7 +434,7 @@ static remote_lobby *lobby_of(struct cluster *cl, int64_t server, int make)
     return l;
 }
 
-static void lobby_drop(remote_lobby *l)
+static void lobby_forget(remote_lobby *l)
 {
     json_decref(l->seeks);
     json_decref(l->games);
@@ -525,7 +527,7 @@ static void arrived(void *app, const char *text, size_t len)
     } else if (strcmp(k, "lobby") == 0 && from != cl->me) {
         remote_lobby *l = lobby_of(cl, from, 1);
         if (l) {
-            lobby_drop(l);
+            lobby_forget(l);
             l->seeks = json_incref(json_is_array(json_object_get(m, "seeks"))
                                        ? json_object_get(m, "seeks") : NULL);
             l->games = json_incref(json_is_array(json_object_get(m, "games"))
@@ -629,7 +631,7 @@ static void alive_refresh(struct cluster *cl)
             i++;
             continue;
         }
-        lobby_drop(&cl->lobbies[i]);
+        lobby_forget(&cl->lobbies[i]);
         cl->lobbies[i] = cl->lobbies[--cl->nlobbies];
         dropped = 1;
     }
@@ -722,7 +724,7 @@ void cluster_free(srv *s)
         json_decref(cl->wait[i].msg);
     free(cl->wait);
     for (int i = 0; i < cl->nlobbies; i++)
-        lobby_drop(&cl->lobbies[i]);
+        lobby_forget(&cl->lobbies[i]);
     free(cl);
     s->cl = NULL;
 }

@@ -56,6 +56,11 @@ static const struct {
                      "computer reviews by the server one account may ask for a day"},
     [LIM_REVIEW_QUEUE] = {"review-queue", 64, 1000,
                           "computer reviews waiting for the server, server-wide"},
+    [LIM_API_STREAMS] = {"api-streams", 8, 10000, "open Bot API streams one token may hold"},
+    [LIM_API_REQUESTS] = {"api-requests", 20, 100000,
+                          "Bot API requests one token may make a second (twice that at once)"},
+    [LIM_API_TOKENS] = {"api-tokens-per-hour", 20, 100000,
+                        "API tokens one account may make an hour"},
 };
 
 void srv_config_default(srv_config *cfg)

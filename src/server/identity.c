@@ -185,7 +185,7 @@ void random_token(char *out, size_t bytes)
 json_t *ident_json(const ident *p)
 {
     return json_pack("{s:I, s:s, s:b, s:b}", "id", (json_int_t)p->id, "name", p->name, "bot",
-                     p->bot, "guest", p->guest);
+                     p->bot || p->api_bot, "guest", p->guest);
 }
 
 void ident_of(const store_player *p, ident *out)
@@ -195,6 +195,7 @@ void ident_of(const store_player *p, ident *out)
     snprintf(out->name, sizeof out->name, "%s", p->name);
     out->bot = p->is_bot;
     out->guest = p->is_guest;
+    out->api_bot = p->is_api_bot;
     snprintf(out->spec, sizeof out->spec, "%s", p->bot_spec);
 }
 

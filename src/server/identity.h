@@ -22,7 +22,8 @@ typedef struct srv srv;
 typedef struct ident {
     int64_t id;
     char name[STORE_NAME_MAX + 1];
-    int bot, guest;
+    int bot, guest;      /* bot: a bot the server plays (spec) */
+    int api_bot;         /* a bot account that plays through the Bot API */
     char spec[64];       /* bots: the bot spec */
 } ident;
 

@@ -287,31 +287,40 @@ static void on_seek(srv *s, client *c, const cmsg *m)
  * side. The seek goes only once the game has started. */
 static void take_seek(srv *s, client *c, seek *k, json_t *ref)
 {
+    char err[160];
+    if (!lobby_take(s, c, k, err, sizeof err))
+        client_error(c, ref, "%s", err);
+}
+
+live *lobby_take(srv *s, client *c, seek *k, char *err, size_t errlen)
+{
     if (k->by.id == c->me.id) {
-        client_error(c, ref, "that is your own seek");
-        return;
+        snprintf(err, errlen, "that is your own seek");
+        return NULL;
+    }
+    if (k->to.id && k->to.id != c->me.id) {
+        snprintf(err, errlen, "that challenge is for %s", k->to.name);
+        return NULL;
     }
     if (k->set.rated && c->me.guest) {
-        client_error(c, ref, "sign in to play rated games");
-        return;
+        snprintf(err, errlen, "sign in to play rated games");
+        return NULL;
     }
     ident players[GAME_MAX_SIDES];
     memset(players, 0, sizeof players);
     int owner_side = (int)rng_below(&s->rng, 2);
     players[owner_side] = k->by;
     players[owner_side ^ 1] = c->me;
-    char err[160];
-    live *g = live_start(s, &k->set, players, err, sizeof err);
-    if (!g) {
-        client_error(c, ref, "%s", err);
-        return;
-    }
+    live *g = live_start(s, &k->set, players, err, errlen);
+    if (!g)
+        return NULL;
     client *owner = client_find(s, k->owner);
     seek_remove(s, k);
     if (owner)
         live_watch(s, g, owner);
     live_watch(s, g, c);
     lobby_changed(s);
+    return g;
 }
 
 static void on_accept(srv *s, client *c, const cmsg *m)
@@ -481,7 +490,6 @@ static void on_sit(srv *s, client *c, const cmsg *m)
 static void on_play_bot(srv *s, client *c, const cmsg *m)
 {
     json_t *ref = m->ref;
-    game_settings set = m->set;
     char err[160];
     if (guest_rated(c, m))
         return;
@@ -490,27 +498,128 @@ static void on_play_bot(srv *s, client *c, const cmsg *m)
         client_error(c, ref, "unknown bot (see /api/bots)");
         return;
     }
-    if (set.v->nsides != 2 || !bot_spec_can_play(robot->spec, set.v)) {
-        client_error(c, ref, "%s does not play %s", robot->name, set.v->title);
+    if (m->set.v->nsides != 2) {
+        client_error(c, ref, "%s is played at a table (see `table`)", m->set.v->title);
         return;
     }
-    int side = m->side;
-    if (!lobby_may_create(s, c, ref))
-        return;
-    if (side < 0)
-        side = (int)rng_below(&s->rng, 2);
+    if (!lobby_play_bot(s, c, &m->set, robot, m->side, err, sizeof err))
+        client_error(c, ref, "%s", err);
+}
+
+live *lobby_play_bot(srv *s, client *c, const game_settings *set, const ident *robot, int side,
+                     char *err, size_t errlen)
+{
+    int n = set->v->nsides;
+    if (!bot_spec_can_play(robot->spec, set->v)) {
+        snprintf(err, errlen, "%s does not play %s", robot->name, set->v->title);
+        return NULL;
+    }
+    if (set->rated && c->me.guest) {
+        snprintf(err, errlen, "sign in to play rated games");
+        return NULL;
+    }
+    if (!lobby_may_create(s, c, NULL)) {
+        snprintf(err, errlen, "too many new games from your address; at most %d an hour",
+                 s->cfg.limits[LIM_NEW_GAMES]);
+        return NULL;
+    }
+    if (side < 0 || side >= n)
+        side = (int)rng_below(&s->rng, (uint32_t)n);
     ident players[GAME_MAX_SIDES];
     memset(players, 0, sizeof players);
-    players[side] = c->me;
-    players[side ^ 1] = *robot;
-    live *g = live_start(s, &set, players, err, sizeof err);
+    for (int i = 0; i < n; i++)
+        players[i] = i == side ? c->me : *robot;
+    live *g = live_start(s, set, players, err, errlen);
     if (!g) {
         created_nothing(s, c);
-        client_error(c, ref, "%s", err);
-        return;
+        return NULL;
     }
     live_watch(s, g, c);
     lobby_changed(s);
+    return g;
+}
+
+/* A seek or challenge of the Bot API's, opened for c. */
+static seek *api_seek(srv *s, client *c, const game_settings *set, const ident *to, char *err,
+                      size_t errlen)
+{
+    if (set->v->nsides != 2) {
+        snprintf(err, errlen, "%s is played at a table: challenge a built-in bot to fill it",
+                 set->v->title);
+        return NULL;
+    }
+    if (set->rated && c->me.guest) {
+        snprintf(err, errlen, "sign in to play rated games");
+        return NULL;
+    }
+    int max = s->cfg.limits[LIM_SEEKS], mine = 0;
+    for (seek *k = s->seeks; k; k = k->next)
+        mine += k->by.id == c->me.id;
+    if (max > 0 && mine >= max) {
+        snprintf(err, errlen, "at most %d open seeks, challenges and tables", max);
+        return NULL;
+    }
+    if (!lobby_may_create(s, c, NULL)) {
+        snprintf(err, errlen, "too many new games from your address; at most %d an hour",
+                 s->cfg.limits[LIM_NEW_GAMES]);
+        return NULL;
+    }
+    seek *k = calloc(1, sizeof *k);
+    if (!k) {
+        created_nothing(s, c);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    k->id = ++s->next_seek;
+    k->owner = c->id;
+    k->by = c->me;
+    k->set = *set;
+    if (to) {
+        k->to = *to;
+        random_token(k->token, 16);
+    }
+    k->next = s->seeks;
+    s->seeks = k;
+    if (!to)
+        lobby_changed(s);
+    return k;
+}
+
+seek *lobby_challenge(srv *s, client *c, const game_settings *set, const ident *to, char *err,
+                      size_t errlen)
+{
+    if (to->id == c->me.id) {
+        snprintf(err, errlen, "you cannot challenge yourself");
+        return NULL;
+    }
+    return api_seek(s, c, set, to, err, errlen);
+}
+
+seek *lobby_seek(srv *s, client *c, const game_settings *set, char *err, size_t errlen)
+{
+    return api_seek(s, c, set, NULL, err, errlen);
+}
+
+seek *lobby_challenge_find(srv *s, const char *token)
+{
+    return token[0] ? seek_find(s, 0, token) : NULL;
+}
+
+int lobby_withdraw(srv *s, client *c, int64_t id)
+{
+    seek *k = seek_find(s, id, NULL);
+    if (!k || k->by.id != c->me.id || k->nseats)
+        return -1;
+    lobby_drop(s, k);
+    return 0;
+}
+
+void lobby_drop(srv *s, seek *k)
+{
+    int lobby = !k->token[0];
+    seek_remove(s, k);
+    if (lobby)
+        lobby_changed(s);
 }
 
 static void on_local(srv *s, client *c, const cmsg *m)

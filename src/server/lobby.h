@@ -23,6 +23,7 @@ struct seek {
     int seated[GAME_MAX_SIDES];
     ident who[GAME_MAX_SIDES];
     uint64_t sitter[GAME_MAX_SIDES];  /* the client of a person's seat; 0 for bots */
+    ident to;            /* a challenge to one player (the Bot API's); to.id 0: anyone */
     seek *next;
 };
 
@@ -50,5 +51,27 @@ void seeks_free_all(srv *s);
 /* 1 and a token taken if the client's address may make another game or
  * seek now; else 0 after telling it why not. */
 int lobby_may_create(srv *s, client *c, json_t *ref);
+
+/* The Bot API's requests (botapi.c), as the WebSocket's are answered but
+ * with the reason in err (0 if done, -1 with err if not; nothing changes
+ * then). */
+/* A game of c's player against a built-in bot at once: c's player takes
+ * `side` (-1: a random one), the bot every other side. */
+live *lobby_play_bot(srv *s, client *c, const game_settings *set, const ident *robot, int side,
+                     char *err, size_t errlen);
+/* A challenge of c's player to `to` (a two-sided game), waiting for them. */
+seek *lobby_challenge(srv *s, client *c, const game_settings *set, const ident *to, char *err,
+                      size_t errlen);
+/* A seek in the lobby, taken by whoever comes first. */
+seek *lobby_seek(srv *s, client *c, const game_settings *set, char *err, size_t errlen);
+/* The open challenge of a token, or NULL. */
+seek *lobby_challenge_find(srv *s, const char *token);
+/* c's player takes challenge k (it must be for them or for anyone): the
+ * game, or NULL. */
+live *lobby_take(srv *s, client *c, seek *k, char *err, size_t errlen);
+/* Removes seek `id` of c's player: 0, or -1 if there is none such. */
+int lobby_withdraw(srv *s, client *c, int64_t id);
+/* Removes challenge k (declined, withdrawn). */
+void lobby_drop(srv *s, seek *k);
 
 #endif

@@ -19,6 +19,7 @@
 #include "http.h"
 #include "live_inside.h"
 #include "review.h"
+#include "botapi.h"
 #include "lobby.h"
 #include "mail.h"
 #include "server.h"
@@ -201,6 +202,7 @@ void srv_stop(srv *s)
     net_timer_free(s->lag_timer);
     s->sweep = s->lobby_timer = s->mail_timer = s->lag_timer = NULL;
     cluster_free(s);  /* its beat, and the bus (what it holds is sent first) */
+    botapi_stop(s);   /* its streams ended, its requests answered */
 }
 
 void srv_free(srv *s)
@@ -213,6 +215,7 @@ void srv_free(srv *s)
     seeks_free_all(s);
     botpool_free(s->botpool);
     review_free(s);
+    botapi_free(s);
     quota_free(s->quota);
     forum_free_cache();
     free(s);

@@ -117,6 +117,9 @@ enum {
     LIM_SEARCHES,          /* board searches a minute, per address */
     LIM_REVIEWS,           /* server reviews a day, per account */
     LIM_REVIEW_QUEUE,      /* server reviews waiting, server-wide */
+    LIM_API_STREAMS,       /* open Bot API streams per token */
+    LIM_API_REQUESTS,      /* Bot API requests a second, per token */
+    LIM_API_TOKENS,        /* API tokens made an hour, per account */
     LIM_COUNT
 };
 
@@ -160,6 +163,9 @@ struct client {
     uint64_t rid;
     int forwarded;       /* it has sent requests to other servers */
     int64_t *rwatch;     /* games of other servers it watches */
+    /* A client of the Bot API (botapi.c): conn NULL, origin 0; what it is
+     * sent goes to its player's streams. NULL for every other client. */
+    struct apibot *api;
     int nrwatch, caprwatch;
     /* Who it is comes from the store's writer (clients.c): until then it
      * has no player, and its messages wait here, in order. */
@@ -215,6 +221,7 @@ struct srv {
      * printed when the server stops. */
     net_timer *lag_timer;
     struct reviews *reviews; /* the server's computer reviews (review.c); NULL: none yet */
+    struct botapi *botapi;   /* the Bot API's clients and streams (botapi.c); NULL: none yet */
     struct cluster *cl;      /* several servers on one database; NULL: one alone */
     int64_t server_id;       /* this server's id among them; 0 alone */
     int64_t lag_due, lag_max, lag_ticks, lag_over_50, lag_over_100;
@@ -262,6 +269,9 @@ void clients_free_all(srv *s);
  * player and address; NULL if out of memory. */
 client *client_stand_in(srv *s, int64_t origin, uint64_t rid, const ident *me,
                         const char *addr);
+/* A client of the Bot API's for player me (botapi.c), its messages going
+ * to api; NULL if out of memory. */
+client *client_api(srv *s, const ident *me, const char *addr, struct apibot *api);
 /* A client goes: its games unwatched, its seeks withdrawn, its player
  * maybe gone from its games; c is freed. */
 void client_close(srv *s, client *c);

@@ -55,7 +55,8 @@ static const char *const sql[ST_COUNT] = {
     [ST_HISTORY] = "SELECT game, time, before, after FROM rating_history "
                    "WHERE player = ?1 AND variant = ?2 "
                    "ORDER BY time DESC, game DESC LIMIT ?3",
-    [ST_LADDER] = "SELECT r.player, p.name, p.is_bot, r.rating, r.games "
+    [ST_LADDER] = "SELECT r.player, p.name, "
+                  "CASE WHEN p.is_bot = 1 OR p.api_bot = 1 THEN 1 ELSE 0 END, r.rating, r.games "
                   "FROM ratings r JOIN players p ON p.id = r.player "
                   "WHERE r.variant = ?1 AND r.games > 0 AND p.is_guest = 0 "
                   "ORDER BY r.rating DESC, r.games DESC, r.player LIMIT ?2",
