@@ -68,6 +68,8 @@ struct searcher {
     int root_team;     /* the team the search plays for (contempt) */
     int nskip;         /* root moves left out (search_skip): MultiPV */
     game_move skip[SEARCH_MAX_SKIP];
+    int nonly;         /* root moves chosen among (search_only), 0 = all */
+    game_move only[GAME_MAX_MOVES];
     int pvlen[SEARCH_MAX_PLY + 1];
     game_move pv[SEARCH_MAX_PLY + 1][SEARCH_MAX_PLY + 1];
     _Alignas(16) unsigned char undo[SEARCH_MAX_PLY + 1][GAME_POS_MAX];
@@ -260,15 +262,24 @@ static int qsearch(searcher *s, void *pos, int alpha, int beta, int ply, int qd)
     return best;
 }
 
-/* Leaves out of moves[0..n) those search_skip named; the count left. */
-static int drop_skipped(const searcher *s, game_move *moves, int n)
+/* Whether the root is narrowed (search_skip, search_only). */
+static int root_narrowed(const searcher *s)
+{
+    return s->nskip > 0 || s->nonly > 0;
+}
+
+/* Keeps of the root moves[0..n) those search_only allows and search_skip
+ * does not leave out; the count kept, in their order. */
+static int narrow_root(const searcher *s, game_move *moves, int n)
 {
     int kept = 0;
     for (int i = 0; i < n; i++) {
-        int skipped = 0;
+        int out = 0, in = s->nonly == 0;
         for (int k = 0; k < s->nskip; k++)
-            skipped |= moves[i] == s->skip[k];
-        if (!skipped)
+            out |= moves[i] == s->skip[k];
+        for (int k = 0; k < s->nonly && !in; k++)
+            in = moves[i] == s->only[k];
+        if (in && !out)
             moves[kept++] = moves[i];
     }
     return kept;
@@ -279,6 +290,13 @@ void search_skip(searcher *s, const game_move *moves, int n)
     s->nskip = n < 0 ? 0 : n > SEARCH_MAX_SKIP ? SEARCH_MAX_SKIP : n;
     for (int k = 0; k < s->nskip; k++)
         s->skip[k] = moves[k];
+}
+
+void search_only(searcher *s, const game_move *moves, int n)
+{
+    s->nonly = n < 0 ? 0 : n > GAME_MAX_MOVES ? GAME_MAX_MOVES : n;
+    for (int k = 0; k < s->nonly; k++)
+        s->only[k] = moves[k];
 }
 
 static int search(searcher *s, void *pos, int depth, int alpha, int beta, int ply)
@@ -308,8 +326,8 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
     int n = s->ops->moves(pos, moves);
     if (n == 0)
         return end_score(s, pos, ply);
-    if (ply == 0 && s->nskip)
-        n = drop_skipped(s, moves, n);
+    if (ply == 0 && root_narrowed(s))
+        n = narrow_root(s, moves, n);
     if (ply > s->seldepth)
         s->seldepth = ply;
 
@@ -395,7 +413,7 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
             }
         }
     }
-    if (ply == 0 && s->nskip)
+    if (ply == 0 && root_narrowed(s))
         return best;  /* a root with moves left out has no true value to keep */
     e->key = key;
     e->move = best_move;
@@ -451,8 +469,8 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
 
     game_move moves[GAME_MAX_MOVES];
     int n = v->ops->moves(pos, moves);
-    if (s->nskip)
-        n = drop_skipped(s, moves, n);
+    if (root_narrowed(s))
+        n = narrow_root(s, moves, n);
     if (n == 0)
         return GAME_MOVE_NONE;
     game_move best = moves[0];

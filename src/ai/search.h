@@ -69,9 +69,6 @@ void search_set_level(searcher *s, int level, uint64_t seed);
  * `citadel train gen`). */
 void search_set_contempt(searcher *s, int on);
 
-/* Searches pos (not changed) and returns the best move, or GAME_MOVE_NONE
- * if the game is over. info, if not NULL, is called after each iteration.
- * The final report is left in *last if not NULL. */
 /* How full the hash table is, per mille (UCI's hashfull), from a sample of
  * its first entries. */
 int search_hashfull(const searcher *s);
@@ -81,6 +78,16 @@ int search_hashfull(const searcher *s);
  * lines found so far. A run whose every move is left out returns
  * GAME_MOVE_NONE. */
 void search_skip(searcher *s, const game_move *moves, int n);
+
+/* The root moves the next runs choose among (at most GAME_MAX_MOVES; n = 0
+ * for all, as a new searcher has): UCI's `go searchmoves`. Moves not legal
+ * at the root are never played; with search_skip too, the runs choose
+ * among these moves less those left out. */
+void search_only(searcher *s, const game_move *moves, int n);
+
+/* Searches pos (not changed) and returns the best move, or GAME_MOVE_NONE
+ * if the game is over. info, if not NULL, is called after each iteration.
+ * The final report is left in *last if not NULL. */
 
 game_move search_run(searcher *s, const game_variant *v, const void *pos,
                      const search_limits *lim, atomic_int *stop, search_info_fn info,
