@@ -423,9 +423,36 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
     return best;
 }
 
+/* Reports a search of the root that failed outside its window (beta its
+ * top) with score v: a lower bound when it failed high (its line is the
+ * move that did), an upper bound when it failed low (no move rose above
+ * the window, so the line shown is last's, the last finished iteration's).
+ * Only reads the searcher: the search goes on as it would unreported. */
+static void report_bound(const searcher *s, int depth, int v, int beta, const search_report *last,
+                         search_info_fn info, void *ctx)
+{
+    search_report r;
+    r.depth = depth;
+    r.seldepth = s->seldepth;
+    r.score = v;
+    r.bound = v >= beta ? SEARCH_LOWER : SEARCH_UPPER;
+    r.nodes = s->nodes;
+    r.ms = (timer_ns() - s->t0) / 1000000;
+    if (s->pvlen[0] > 0) {
+        r.pvlen = s->pvlen[0];
+        memcpy(r.pv, s->pv[0], sizeof(game_move) * (size_t)r.pvlen);
+    } else {
+        r.pvlen = last->pvlen;
+        memcpy(r.pv, last->pv, sizeof(game_move) * (size_t)r.pvlen);
+    }
+    info(ctx, &r);
+}
+
 /* One iteration: an aspiration window around the last score, widened
- * until the score falls inside it. */
-static int root_search(searcher *s, void *pos, int depth, int prev)
+ * until the score falls inside it; each fail reported to info, if given,
+ * before the search again (last: the last finished iteration's report). */
+static int root_search(searcher *s, void *pos, int depth, int prev, const search_report *last,
+                       search_info_fn info, void *ctx)
 {
     if (depth < ASP_DEPTH || prev > SEARCH_WIN_MIN || prev < -SEARCH_WIN_MIN)
         return search(s, pos, depth, -INF, INF, 0);
@@ -435,6 +462,8 @@ static int root_search(searcher *s, void *pos, int depth, int prev)
         int v = search(s, pos, depth, alpha, beta, 0);
         if (s->stopped || (v > alpha && v < beta))
             return v;
+        if (info)
+            report_bound(s, depth, v, beta, last, info, ctx);
         delta *= 4;
         if (v <= alpha)
             alpha = delta > SEARCH_WIN ? -INF : v - delta;
@@ -479,7 +508,7 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
     int prev = 0;
     for (int d = 1; d <= max_depth; d++) {
         s->seldepth = 0;
-        int score = root_search(s, pos, d, prev);
+        int score = root_search(s, pos, d, prev, &rep, info, ctx);
         prev = score;
         /* An unfinished iteration searched its first move (the last best)
          * first; a move it then found better, fully searched, is kept. */

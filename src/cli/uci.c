@@ -329,7 +329,9 @@ void uci_divide(const game_variant *v, void *pos, int depth, FILE *out)
 
 /* Writes the report as a UCI info line. Scores of game ends read
  * "mate N" as Stockfish prints them: N the mover's own moves until the
- * end, negative when it loses. With MultiPV, "multipv K" names the line. */
+ * end, negative when it loses. With MultiPV, "multipv K" names the line.
+ * An aspiration search that failed high or low is reported as Stockfish
+ * does, its score marked "lowerbound" or "upperbound". */
 static void print_info(void *ctx, const search_report *r)
 {
     uci_session *s = ctx;
@@ -349,6 +351,10 @@ static void print_info(void *ctx, const search_report *r)
         n += (size_t)snprintf(line + n, sizeof line - n, "mate -%d", (plies + 1) / 2);
     else
         n += (size_t)snprintf(line + n, sizeof line - n, "cp %d", r->score);
+    if (r->bound == SEARCH_LOWER)
+        n += (size_t)snprintf(line + n, sizeof line - n, " lowerbound");
+    else if (r->bound == SEARCH_UPPER)
+        n += (size_t)snprintf(line + n, sizeof line - n, " upperbound");
     n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu hashfull %d time %llu pv",
                           (unsigned long long)r->nodes, (unsigned long long)nps,
                           search_hashfull(s->searcher), (unsigned long long)r->ms);

@@ -97,6 +97,29 @@ for v in stratego keeps-moats; do
     if printf '%s\n' "$out" | grep -q '^bestmove'; then fail "no $v search after searchmoves" "$out"; else pass "no $v search after searchmoves"; fi
 done
 
+# An aspiration search that fails is reported before its search again, as
+# Stockfish does: fail high a lowerbound, fail low an upperbound. This
+# bench position (the third) fails low at depth 6 and high at depth 7
+# (the search is deterministic at a fixed depth); every info line of the
+# run, bounds and all, has the one grammar.
+ASP="1qq2/n2n1/1qk2/kbb1k/1BBbn/N2B1/1KKK1/Q3N/1QQN1 b 13"
+INFO='^info depth [0-9]+ seldepth [0-9]+( multipv [0-9]+)? score (cp -?[0-9]+|mate -?[0-9]+)( lowerbound| upperbound)? nodes [0-9]+ nps [0-9]+ hashfull [0-9]+ time [0-9]+ pv( [a-e][1-9][a-e][1-9])+$'
+for mpv in 1 2; do
+    out=$(uci_search "setoption name MultiPV value $mpv" "position fen $ASP" "go depth 7")
+    infos=$(printf '%s\n' "$out" | grep '^info ' | grep -v '^info string ')
+    if printf '%s\n' "$infos" | grep -qE '^info depth 6 .* upperbound ' &&
+       printf '%s\n' "$infos" | grep -qE '^info depth 7 .* lowerbound ' &&
+       ! printf '%s\n' "$infos" | grep -qvE "$INFO" && printf '%s\n' "$out" | grep -q '^bestmove '; then
+        pass "aspiration fails reported as lowerbound and upperbound (MultiPV $mpv)"
+    else
+        fail "aspiration fails reported as lowerbound and upperbound (MultiPV $mpv)" "$out"
+    fi
+done
+# A bound comes before the same depth's final line, never after it.
+out=$(uci_search "position fen $ASP" "go depth 7")
+order=$(printf '%s\n' "$out" | grep -E '^info depth 7 ' | awk '/ (lowerbound|upperbound) / { printf "B"; next } { printf "E" }')
+expect "a depth's bounds precede its line" "BE" "$order"
+
 out=$(uci_search "position fen qq3/5/5/5/5/5/5/5/QQQ2 b 1" "go depth 3")
 expect_line "no move in a finished game" "bestmove (none)" "$out"
 
