@@ -68,6 +68,8 @@ struct searcher {
     int root_team;     /* the team the search plays for (contempt) */
     int nskip;         /* root moves left out (search_skip): MultiPV */
     game_move skip[SEARCH_MAX_SKIP];
+    int nonly;         /* root moves chosen among (search_only), 0 = all */
+    game_move only[GAME_MAX_MOVES];
     int pvlen[SEARCH_MAX_PLY + 1];
     game_move pv[SEARCH_MAX_PLY + 1][SEARCH_MAX_PLY + 1];
     _Alignas(16) unsigned char undo[SEARCH_MAX_PLY + 1][GAME_POS_MAX];
@@ -260,15 +262,24 @@ static int qsearch(searcher *s, void *pos, int alpha, int beta, int ply, int qd)
     return best;
 }
 
-/* Leaves out of moves[0..n) those search_skip named; the count left. */
-static int drop_skipped(const searcher *s, game_move *moves, int n)
+/* Whether the root is narrowed (search_skip, search_only). */
+static int root_narrowed(const searcher *s)
+{
+    return s->nskip > 0 || s->nonly > 0;
+}
+
+/* Keeps of the root moves[0..n) those search_only allows and search_skip
+ * does not leave out; the count kept, in their order. */
+static int narrow_root(const searcher *s, game_move *moves, int n)
 {
     int kept = 0;
     for (int i = 0; i < n; i++) {
-        int skipped = 0;
+        int out = 0, in = s->nonly == 0;
         for (int k = 0; k < s->nskip; k++)
-            skipped |= moves[i] == s->skip[k];
-        if (!skipped)
+            out |= moves[i] == s->skip[k];
+        for (int k = 0; k < s->nonly && !in; k++)
+            in = moves[i] == s->only[k];
+        if (in && !out)
             moves[kept++] = moves[i];
     }
     return kept;
@@ -279,6 +290,13 @@ void search_skip(searcher *s, const game_move *moves, int n)
     s->nskip = n < 0 ? 0 : n > SEARCH_MAX_SKIP ? SEARCH_MAX_SKIP : n;
     for (int k = 0; k < s->nskip; k++)
         s->skip[k] = moves[k];
+}
+
+void search_only(searcher *s, const game_move *moves, int n)
+{
+    s->nonly = n < 0 ? 0 : n > GAME_MAX_MOVES ? GAME_MAX_MOVES : n;
+    for (int k = 0; k < s->nonly; k++)
+        s->only[k] = moves[k];
 }
 
 static int search(searcher *s, void *pos, int depth, int alpha, int beta, int ply)
@@ -308,8 +326,8 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
     int n = s->ops->moves(pos, moves);
     if (n == 0)
         return end_score(s, pos, ply);
-    if (ply == 0 && s->nskip)
-        n = drop_skipped(s, moves, n);
+    if (ply == 0 && root_narrowed(s))
+        n = narrow_root(s, moves, n);
     if (ply > s->seldepth)
         s->seldepth = ply;
 
@@ -395,7 +413,7 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
             }
         }
     }
-    if (ply == 0 && s->nskip)
+    if (ply == 0 && root_narrowed(s))
         return best;  /* a root with moves left out has no true value to keep */
     e->key = key;
     e->move = best_move;
@@ -405,9 +423,36 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
     return best;
 }
 
+/* Reports a search of the root that failed outside its window (beta its
+ * top) with score v: a lower bound when it failed high (its line is the
+ * move that did), an upper bound when it failed low (no move rose above
+ * the window, so the line shown is last's, the last finished iteration's).
+ * Only reads the searcher: the search goes on as it would unreported. */
+static void report_bound(const searcher *s, int depth, int v, int beta, const search_report *last,
+                         search_info_fn info, void *ctx)
+{
+    search_report r;
+    r.depth = depth;
+    r.seldepth = s->seldepth;
+    r.score = v;
+    r.bound = v >= beta ? SEARCH_LOWER : SEARCH_UPPER;
+    r.nodes = s->nodes;
+    r.ms = (timer_ns() - s->t0) / 1000000;
+    if (s->pvlen[0] > 0) {
+        r.pvlen = s->pvlen[0];
+        memcpy(r.pv, s->pv[0], sizeof(game_move) * (size_t)r.pvlen);
+    } else {
+        r.pvlen = last->pvlen;
+        memcpy(r.pv, last->pv, sizeof(game_move) * (size_t)r.pvlen);
+    }
+    info(ctx, &r);
+}
+
 /* One iteration: an aspiration window around the last score, widened
- * until the score falls inside it. */
-static int root_search(searcher *s, void *pos, int depth, int prev)
+ * until the score falls inside it; each fail reported to info, if given,
+ * before the search again (last: the last finished iteration's report). */
+static int root_search(searcher *s, void *pos, int depth, int prev, const search_report *last,
+                       search_info_fn info, void *ctx)
 {
     if (depth < ASP_DEPTH || prev > SEARCH_WIN_MIN || prev < -SEARCH_WIN_MIN)
         return search(s, pos, depth, -INF, INF, 0);
@@ -417,6 +462,8 @@ static int root_search(searcher *s, void *pos, int depth, int prev)
         int v = search(s, pos, depth, alpha, beta, 0);
         if (s->stopped || (v > alpha && v < beta))
             return v;
+        if (info)
+            report_bound(s, depth, v, beta, last, info, ctx);
         delta *= 4;
         if (v <= alpha)
             alpha = delta > SEARCH_WIN ? -INF : v - delta;
@@ -451,8 +498,8 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
 
     game_move moves[GAME_MAX_MOVES];
     int n = v->ops->moves(pos, moves);
-    if (s->nskip)
-        n = drop_skipped(s, moves, n);
+    if (root_narrowed(s))
+        n = narrow_root(s, moves, n);
     if (n == 0)
         return GAME_MOVE_NONE;
     game_move best = moves[0];
@@ -461,7 +508,7 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
     int prev = 0;
     for (int d = 1; d <= max_depth; d++) {
         s->seldepth = 0;
-        int score = root_search(s, pos, d, prev);
+        int score = root_search(s, pos, d, prev, &rep, info, ctx);
         prev = score;
         /* An unfinished iteration searched its first move (the last best)
          * first; a move it then found better, fully searched, is kept. */

@@ -38,9 +38,15 @@
 /* The limits of one move (game.h). */
 typedef game_limits search_limits;
 
+/* What a report's score is: the iteration's value, or a bound from an
+ * aspiration search that failed high (the value is at least the score)
+ * or low (at most the score) and is searched again. */
+enum { SEARCH_EXACT = 0, SEARCH_LOWER = 1, SEARCH_UPPER = 2 };
+
 typedef struct search_report {
     int depth, seldepth;
     int score;               /* for the side to move */
+    int bound;               /* SEARCH_EXACT, SEARCH_LOWER or SEARCH_UPPER */
     uint64_t nodes;
     uint64_t ms;
     int pvlen;
@@ -69,9 +75,6 @@ void search_set_level(searcher *s, int level, uint64_t seed);
  * `citadel train gen`). */
 void search_set_contempt(searcher *s, int on);
 
-/* Searches pos (not changed) and returns the best move, or GAME_MOVE_NONE
- * if the game is over. info, if not NULL, is called after each iteration.
- * The final report is left in *last if not NULL. */
 /* How full the hash table is, per mille (UCI's hashfull), from a sample of
  * its first entries. */
 int search_hashfull(const searcher *s);
@@ -81,6 +84,21 @@ int search_hashfull(const searcher *s);
  * lines found so far. A run whose every move is left out returns
  * GAME_MOVE_NONE. */
 void search_skip(searcher *s, const game_move *moves, int n);
+
+/* The root moves the next runs choose among (at most GAME_MAX_MOVES; n = 0
+ * for all, as a new searcher has): UCI's `go searchmoves`. Moves not legal
+ * at the root are never played; with search_skip too, the runs choose
+ * among these moves less those left out. */
+void search_only(searcher *s, const game_move *moves, int n);
+
+/* Searches pos (not changed) and returns the best move, or GAME_MOVE_NONE
+ * if the game is over. info, if not NULL, is called after each iteration
+ * (r->bound SEARCH_EXACT) and, from depth 5 on, after each aspiration
+ * search that fails high (SEARCH_LOWER) or low (SEARCH_UPPER), before the
+ * same depth is searched again with a wider window; the bound's line is
+ * the move that failed high, or on a fail low the last iteration's line.
+ * Reporting never changes what is searched. The final report (an
+ * iteration's) is left in *last if not NULL. */
 
 game_move search_run(searcher *s, const game_variant *v, const void *pos,
                      const search_limits *lim, atomic_int *stop, search_info_fn info,

@@ -329,7 +329,9 @@ void uci_divide(const game_variant *v, void *pos, int depth, FILE *out)
 
 /* Writes the report as a UCI info line. Scores of game ends read
  * "mate N" as Stockfish prints them: N the mover's own moves until the
- * end, negative when it loses. With MultiPV, "multipv K" names the line. */
+ * end, negative when it loses. With MultiPV, "multipv K" names the line.
+ * An aspiration search that failed high or low is reported as Stockfish
+ * does, its score marked "lowerbound" or "upperbound". */
 static void print_info(void *ctx, const search_report *r)
 {
     uci_session *s = ctx;
@@ -349,6 +351,10 @@ static void print_info(void *ctx, const search_report *r)
         n += (size_t)snprintf(line + n, sizeof line - n, "mate -%d", (plies + 1) / 2);
     else
         n += (size_t)snprintf(line + n, sizeof line - n, "cp %d", r->score);
+    if (r->bound == SEARCH_LOWER)
+        n += (size_t)snprintf(line + n, sizeof line - n, " lowerbound");
+    else if (r->bound == SEARCH_UPPER)
+        n += (size_t)snprintf(line + n, sizeof line - n, " upperbound");
     n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu hashfull %d time %llu pv",
                           (unsigned long long)r->nodes, (unsigned long long)nps,
                           search_hashfull(s->searcher), (unsigned long long)r->ms);
@@ -382,6 +388,7 @@ static void *search_thread(void *arg)
          * of the lines before it (search_skip), its info lines numbered */
         game_move found[UCI_MAX_MULTIPV];
         m = GAME_MOVE_NONE;
+        search_only(s->searcher, j->searchmoves, j->nsearchmoves);
         for (int k = 0; k < s->multipv && (k == 0 || !atomic_load(&s->stop)); k++) {
             /* (the first line always: a search stopped at once still
              * answers the move of its first depth) */
@@ -395,6 +402,7 @@ static void *search_thread(void *arg)
                 break;
         }
         search_skip(s->searcher, NULL, 0);
+        search_only(s->searcher, NULL, 0);
         s->line = 1;
     }
     /* "go infinite" reports its move only when told to stop. */
@@ -449,6 +457,45 @@ static int go_number(char **tok, int ntok, int *i, long long lo, long long hi, l
     return 0;
 }
 
+/* go ... searchmoves m1 m2 ...: reads tok[from..ntok) into moves, each
+ * legal move once; a move that is not legal in the position in force is
+ * left out with a warning naming it (Stockfish leaves such moves out
+ * silently). Returns how many are kept, or -1 after an error line when
+ * none is, or when the variant is played by a player of its own that
+ * cannot be held to a set of moves (bots.h). */
+static int read_searchmoves(const uci_session *s, char **tok, int from, int ntok,
+                            game_move *moves, FILE *out)
+{
+    const game_ops *ops = s->variant->ops;
+    char msg[400];
+    if (s->variant->hidden || s->variant->nsides > 2) {
+        snprintf(msg, sizeof msg, "searchmoves is not supported for %s", s->variant->name);
+        error_line(out, msg);
+        return -1;
+    }
+    int n = 0;
+    for (int i = from; i < ntok; i++) {
+        game_move m;
+        game_error err;
+        if (ops->parse_move(s->pos, tok[i], &m, &err) != 0) {
+            snprintf(msg, sizeof msg, "info string warning: searchmoves ignores %.40s: %s\n",
+                     tok[i], err.msg);
+            fputs(msg, out);
+            continue;
+        }
+        int seen = 0;
+        for (int k = 0; k < n && !seen; k++)
+            seen = moves[k] == m;
+        if (!seen && n < GAME_MAX_MOVES)
+            moves[n++] = m;
+    }
+    if (n == 0) {
+        error_line(out, "searchmoves names no legal move: no search");
+        return -1;
+    }
+    return n;
+}
+
 static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
 {
     if (ntok >= 2 && strcmp(tok[1], "perft") == 0) {
@@ -467,10 +514,19 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
         return;
     }
     search_limits lim = { .time = { -1, -1 } };
+    game_move only[GAME_MAX_MOVES];
+    int nonly = 0;
     for (int i = 1; i < ntok; i++) {
         long long v = 0;
         const char *k = tok[i];
         const long long big = 1000000000000LL;
+        if (strcmp(k, "searchmoves") == 0) {
+            /* the last group of `go`: every token after it is a move */
+            nonly = read_searchmoves(s, tok, i + 1, ntok, only, out);
+            if (nonly < 0)
+                return;
+            break;
+        }
         if (strcmp(k, "infinite") == 0) {
             lim.infinite = 1;
             continue;
@@ -547,6 +603,8 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
     s->job.variant = s->variant;
     memcpy(s->job.pos, s->pos, s->variant->ops->pos_size);
     s->job.lim = lim;
+    s->job.nsearchmoves = nonly;
+    memcpy(s->job.searchmoves, only, sizeof(game_move) * (size_t)nonly);
     s->out = out;
     atomic_store(&s->stop, 0);
     if (pthread_create(&s->thread, NULL, search_thread, s) != 0) {

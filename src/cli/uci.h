@@ -54,6 +54,8 @@ typedef struct uci_session {
         const game_variant *variant;
         _Alignas(16) unsigned char pos[GAME_POS_MAX];
         search_limits lim;
+        int nsearchmoves;     /* go searchmoves: the root moves to choose among, 0 = all */
+        game_move searchmoves[GAME_MAX_MOVES];
     } job;
 } uci_session;
 

@@ -53,6 +53,73 @@ expect_line "an unknown style refused" "info string error: keeps-moats has no st
     "$(uci 'setoption name UCI_Variant value keeps-moats' 'setoption name Style value nonsense')"
 expect_line "bad MultiPV refused" "info string error: MultiPV must be 1-5" "$(uci 'setoption name MultiPV value 9')"
 
+# go searchmoves: only the moves named are searched. Unrestricted, the
+# search takes the game-ending c3c5 (above); held to a1a2 and c3d3, with
+# MultiPV 3, its bestmove and every line's first move are of those two,
+# and there are only two lines at the last depth.
+MATE1="q4/5/5/5/2n2/5/2Q2/5/K4 b 1"
+out=$(uci_search "setoption name MultiPV value 3" "position fen $MATE1" "go depth 4 searchmoves a1a2 c3d3")
+firsts=$(printf '%s\n' "$out" | grep -E '^info depth ' | sed -n 's/.* pv \([a-e][1-9][a-e][1-9]\).*/\1/p')
+bm=$(printf '%s\n' "$out" | sed -n 's/^bestmove //p')
+if [ -n "$firsts" ] && ! printf '%s\n' "$firsts" | grep -qvxE 'a1a2|c3d3' &&
+   printf '%s\n' "$bm" | grep -qxE 'a1a2|c3d3' &&
+   [ "$(printf '%s\n' "$out" | grep -cE '^info depth 4 .* multipv [0-9] ')" -eq 2 ]; then
+    pass "searchmoves holds bestmove and every line to the moves named"
+else
+    fail "searchmoves holds bestmove and every line to the moves named" "$out"
+fi
+# Moves that are not legal are left out with a warning naming them; the
+# other limits may come before searchmoves (its moves are the last group).
+out=$(uci_search "position fen $MATE1" "go nodes 5000 searchmoves c3c5x a2a3 c3d3")
+expect_line "a malformed searchmoves move is named and left out" \
+    "info string warning: searchmoves ignores c3c5x: malformed move 'c3c5x' (write it as c4c5)" "$out"
+expect_line "an illegal searchmoves move is named and left out" \
+    "info string warning: searchmoves ignores a2a3: illegal move a2a3: no Bottom piece on a2" "$out"
+expect_line "searchmoves with nodes plays the legal move left" "bestmove c3d3" "$out"
+out=$(uci_search "position fen $MATE1" "go movetime 100 searchmoves a1b1")
+expect_line "searchmoves with movetime" "bestmove a1b1" "$out"
+out=$( (printf 'position fen %s\ngo infinite searchmoves a1b2\n' "$MATE1"; sleep 1; printf 'stop\nquit\n') |
+      timeout 20 "$CITADEL" uci)
+expect_line "searchmoves with infinite" "bestmove a1b2" "$out"
+# None legal: an error and no search (no bestmove).
+out=$(uci "position startpos" "go depth 2 searchmoves c6c5 e9e8")
+expect_line "searchmoves naming no legal move is refused" \
+    "info string error: searchmoves names no legal move: no search" "$out"
+if printf '%s\n' "$out" | grep -q '^bestmove'; then fail "no search without a legal searchmoves move" "$out"; else pass "no search without a legal searchmoves move"; fi
+out=$(uci "position startpos" "go depth 2 searchmoves")
+expect_line "searchmoves naming no move is refused" \
+    "info string error: searchmoves names no legal move: no search" "$out"
+# Games played by their own players (hidden pieces, more sides) cannot be
+# held to a set of moves.
+for v in stratego keeps-moats; do
+    out=$(uci "setoption name UCI_Variant value $v" "position startpos" "go depth 1 searchmoves a1a2")
+    expect_line "searchmoves refused for $v" "info string error: searchmoves is not supported for $v" "$out"
+    if printf '%s\n' "$out" | grep -q '^bestmove'; then fail "no $v search after searchmoves" "$out"; else pass "no $v search after searchmoves"; fi
+done
+
+# An aspiration search that fails is reported before its search again, as
+# Stockfish does: fail high a lowerbound, fail low an upperbound. This
+# bench position (the third) fails low at depth 6 and high at depth 7
+# (the search is deterministic at a fixed depth); every info line of the
+# run, bounds and all, has the one grammar.
+ASP="1qq2/n2n1/1qk2/kbb1k/1BBbn/N2B1/1KKK1/Q3N/1QQN1 b 13"
+INFO='^info depth [0-9]+ seldepth [0-9]+( multipv [0-9]+)? score (cp -?[0-9]+|mate -?[0-9]+)( lowerbound| upperbound)? nodes [0-9]+ nps [0-9]+ hashfull [0-9]+ time [0-9]+ pv( [a-e][1-9][a-e][1-9])+$'
+for mpv in 1 2; do
+    out=$(uci_search "setoption name MultiPV value $mpv" "position fen $ASP" "go depth 7")
+    infos=$(printf '%s\n' "$out" | grep '^info ' | grep -v '^info string ')
+    if printf '%s\n' "$infos" | grep -qE '^info depth 6 .* upperbound ' &&
+       printf '%s\n' "$infos" | grep -qE '^info depth 7 .* lowerbound ' &&
+       ! printf '%s\n' "$infos" | grep -qvE "$INFO" && printf '%s\n' "$out" | grep -q '^bestmove '; then
+        pass "aspiration fails reported as lowerbound and upperbound (MultiPV $mpv)"
+    else
+        fail "aspiration fails reported as lowerbound and upperbound (MultiPV $mpv)" "$out"
+    fi
+done
+# A bound comes before the same depth's final line, never after it.
+out=$(uci_search "position fen $ASP" "go depth 7")
+order=$(printf '%s\n' "$out" | grep -E '^info depth 7 ' | awk '/ (lowerbound|upperbound) / { printf "B"; next } { printf "E" }')
+expect "a depth's bounds precede its line" "BE" "$order"
+
 out=$(uci_search "position fen qq3/5/5/5/5/5/5/5/QQQ2 b 1" "go depth 3")
 expect_line "no move in a finished game" "bestmove (none)" "$out"
 
