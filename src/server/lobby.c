@@ -608,8 +608,8 @@ seek *lobby_challenge_find(srv *s, const char *token)
 int lobby_withdraw(srv *s, client *c, int64_t id)
 {
     seek *k = seek_find(s, id, NULL);
-    if (!k || k->by.id != c->me.id || k->nseats)
-        return -1;
+    if (!k || k->by.id != c->me.id || k->nseats || k->token[0])
+        return -1;  /* tables are left by their seats, challenges by their token */
     lobby_drop(s, k);
     return 0;
 }

@@ -63,6 +63,7 @@ static struct {
     int nses, latest;
     reqinfo req[MAX_REQS];
     int nreq;
+    char token[64];      /* the newest API token made (Bot API) */
 } S;
 
 static void tune(srv_config *cfg, void *ctx)
@@ -111,6 +112,9 @@ static void on_reply(net_http *h, void *ctx)
     /* the checks of the session sent come first: a new session may take
      * its place in S.ses (add_session reuses slots once full) */
     check_session(h, ri, set);
+    const char *tok = h->status == 200 ? strstr(h->body, "\"token\":\"cit_") : NULL;
+    if (tok)
+        snprintf(S.token, sizeof S.token, "%.44s", tok + 9);
     if (set > 0) {
         int64_t p = player_of(h);
         if (p <= 0)
@@ -163,7 +167,9 @@ static void request(unsigned f1, unsigned f2, const char *line, size_t len)
     /* METHOD PATH[?QUERY][ BODY] */
     char *sp = memchr(text, ' ', len);
     size_t mlen = sp ? (size_t)(sp - text) : len;
-    const char *method = mlen == 4 && memcmp(text, "POST", 4) == 0 ? "POST" : "GET";
+    const char *method = mlen == 4 && memcmp(text, "POST", 4) == 0     ? "POST"
+                       : mlen == 6 && memcmp(text, "DELETE", 6) == 0 ? "DELETE"
+                                                                     : "GET";
     char *p = sp ? sp + 1 : text + len;
     size_t rest = len - (size_t)(p - text);
     char *body = memchr(p, ' ', rest);
@@ -222,8 +228,25 @@ static void request(unsigned f1, unsigned f2, const char *line, size_t len)
     ri.me = strcmp(path, "/api/me") == 0 && strcmp(method, "GET") == 0;
     ri.signout = strcmp(path, "/api/signout") == 0 && strcmp(method, "POST") == 0;
     unsigned peer = f2 & 3;
+    /* the Bot API's token: none, the newest made, a forged one, another scheme */
+    char auth[160] = "";
+    switch ((f2 >> 6) & 3) {
+    case 1:
+        if (S.token[0])
+            snprintf(auth, sizeof auth, "Bearer %s", S.token);
+        break;
+    case 2:
+        snprintf(auth, sizeof auth, "Bearer cit_0123456789abcdef0123456789abcdef01234567");
+        break;
+    case 3:
+        snprintf(auth, sizeof auth, "Basic YWxpY2U6c2VjcmV0");
+        break;
+    default:
+        break;
+    }
     net_request req = {
         .method = method, .path = path, .query = query, .cookie = cookie, .peer = peers[peer],
+        .authorization = auth,
         .origin = origins[(f1 >> 3) & 3], .host = "localhost:8080",
         .content_type = blen ? ctypes[(f1 >> 5) & 3] : "",
         .forwarded_for = peer == 3 ? forwarded[(f2 >> 4) & 3] : "", .body = bodytext,

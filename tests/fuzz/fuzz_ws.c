@@ -110,7 +110,8 @@ static void http(const char *method, const char *path, const char *cookie, const
     net_request req = {
         .method = method, .path = path, .query = "", .cookie = cookie ? cookie : "",
         .peer = peer, .origin = "", .host = "localhost:8080",
-        .content_type = body[0] ? "application/json" : "", .forwarded_for = "", .body = body,
+        .content_type = body[0] ? "application/json" : "", .forwarded_for = "",
+        .authorization = "", .body = body,
         .body_len = strlen(body),
     };
     fake_http(S.w.n, &req, 0);
@@ -200,7 +201,8 @@ static void open_slot(int k, unsigned who, unsigned via)
     net_request req = {
         .method = "GET", .path = "/ws", .query = "", .cookie = cookie, .peer = peers[via & 3],
         .origin = origins[(via >> 2) & 3], .host = "localhost:8080", .content_type = "",
-        .forwarded_for = (via & 3) == 3 ? "203.0.113.9" : "", .body = "", .body_len = 0,
+        .forwarded_for = (via & 3) == 3 ? "203.0.113.9" : "", .authorization = "", .body = "",
+        .body_len = 0,
     };
     int status;
     net_conn *c = fake_ws_connect(S.w.n, &req, &status);
@@ -785,7 +787,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     net_request req = {
         .method = "GET", .path = "/api/setups/stratego", .query = "", .cookie = "",
         .peer = "127.0.0.1", .origin = "", .host = "", .content_type = "",
-        .forwarded_for = "", .body = "", .body_len = 0,
+        .forwarded_for = "", .authorization = "", .body = "", .body_len = 0,
     };
     net_http *h = fake_http(w.n, &req, 0);
     json_t *j = json_loadb(h->body, h->len, 0, NULL);

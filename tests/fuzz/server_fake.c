@@ -129,10 +129,19 @@ struct workers {
     int pending;
 };
 
+struct net_stream {
+    struct net_stream *next;
+    net_http *h;
+    net_stream_gone gone;
+    void *arg;
+    int ended, cut;
+};
+
 struct net {
     net_callbacks cb;
     void *app;
     net_http *reqs;
+    net_stream *streams;
     net_conn *conns;
     net_timer *timers;
     uint64_t seq;
@@ -177,6 +186,13 @@ void fake_net_free(net *n)
 {
     if (!n)
         return;
+    while (n->streams) {
+        net_stream *st = n->streams;
+        n->streams = st->next;
+        if (st->gone)
+            st->gone(st->arg);
+        free(st);
+    }
     while (n->reqs) {
         net_http *h = n->reqs;
         n->reqs = h->next;
@@ -268,6 +284,61 @@ void net_http_reply(net_http *h, int status, const char *content_type,
     if (h->answers > 1)
         fake_fail("%s answered twice (first %d, now %d: %.*s)", h->path, h->status, status,
                   (int)(len > 200 ? 200 : len), body ? body : "");
+}
+
+/* --- streams --------------------------------------------------------------------------------
+ * A stream answers its request (the record's status and type) and keeps
+ * what is written to it in the record's body, up to NET_STREAM_QUEUE_MAX as
+ * net_stream.c queues, past which it is cut off. Ended streams stay until
+ * the net is freed; a stream the server still holds then is closed on it
+ * first (gone), as the real net closes its connections. */
+net_stream *net_http_stream(net_http *h, int status, const char *content_type,
+                            net_stream_gone gone, void *arg)
+{
+    h->answers++;
+    if (h->answers > 1)
+        fake_fail("%s answered twice (first %d, now a stream)", h->path, h->status);
+    h->status = status;
+    snprintf(h->ctype, sizeof h->ctype, "%s", content_type);
+    h->body = calloc(1, 1);
+    net_stream *st = calloc(1, sizeof *st);
+    if (!st || !h->body)
+        fake_fail("out of memory");
+    st->h = h;
+    st->gone = gone;
+    st->arg = arg;
+    st->next = h->n->streams;
+    h->n->streams = st;
+    return st;
+}
+
+int net_stream_write(net_stream *st, const char *data, size_t len)
+{
+    if (st->ended)
+        fake_fail("%s: written after its end", st->h->path);
+    if (st->cut)
+        return -1;
+    net_http *h = st->h;
+    if (h->len + len > NET_STREAM_QUEUE_MAX) {
+        st->cut = 1;
+        return -1;
+    }
+    char *b = realloc(h->body, h->len + len + 1);
+    if (!b)
+        fake_fail("out of memory");
+    memcpy(b + h->len, data, len);
+    h->len += len;
+    b[h->len] = 0;
+    h->body = b;
+    return 0;
+}
+
+void net_stream_end(net_stream *st)
+{
+    if (st->ended)
+        fake_fail("%s: ended twice", st->h->path);
+    st->ended = 1;
+    st->gone = NULL;
 }
 
 /* --- WebSocket ------------------------------------------------------------------------------ */
