@@ -600,6 +600,83 @@ static void test_live_and_player_games(void **state)
     store_close(s);
 }
 
+/* --- the Bot API's tokens and bot accounts (store_tokens.c) ------------ */
+
+static void test_tokens(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t alice = add_player(s, "Alice", 0, 0), bob = add_player(s, "Bob", 0, 0);
+    char hash[65];
+    memset(hash, 'a', 64);
+    hash[64] = 0;
+    int64_t id = 0, id2 = 0;
+    assert_int_equal(store_token_add(s, alice, hash, "bot:play", "my bot", T0, &id, &err), 0);
+    store_token t;
+    assert_int_equal(store_token_by_hash(s, hash, &t, &err), 0);
+    assert_int_equal(t.id, id);
+    assert_int_equal(t.player, alice);
+    assert_string_equal(t.scopes, "bot:play");
+    assert_string_equal(t.description, "my bot");
+    assert_int_equal(t.created, T0);
+    assert_int_equal(t.used, 0);
+    /* a hash is one token's: the same hash again is refused */
+    assert_int_equal(store_token_add(s, bob, hash, "bot:play", "", T0, &id2, &err), -1);
+    assert_int_equal(store_token_add(s, alice, "short", "bot:play", "", T0, &id2, &err), -1);
+
+    /* use is noted at most once a minute */
+    assert_int_equal(store_token_used(s, id, T0 + 120000, &err), 0);
+    assert_int_equal(store_token_used(s, id, T0 + 150000, &err), 0);
+    assert_int_equal(store_token_by_hash(s, hash, &t, &err), 0);
+    assert_int_equal(t.used, T0 + 120000);
+
+    /* STORE_TOKENS_PER_PLAYER at most, and only the owner revokes */
+    for (int i = 1; i < STORE_TOKENS_PER_PLAYER; i++) {
+        hash[0] = (char)('b' + i % 5);
+        hash[1] = (char)('a' + i / 5);
+        assert_int_equal(store_token_add(s, alice, hash, "board:play", "", T0, &id2, &err), 0);
+    }
+    hash[0] = 'z';
+    assert_int_equal(store_token_add(s, alice, hash, "bot:play", "", T0, &id2, &err),
+                     STORE_TAKEN);
+    store_token list[STORE_TOKENS_PER_PLAYER + 1];
+    assert_int_equal(store_tokens(s, alice, list, STORE_TOKENS_PER_PLAYER + 1, &err),
+                     STORE_TOKENS_PER_PLAYER);
+    assert_int_equal(list[0].id, id);
+    assert_int_equal(store_tokens(s, bob, list, 4, &err), 0);
+    assert_int_equal(store_token_del(s, bob, id, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_token_del(s, alice, id, &err), 0);
+    memset(hash, 'a', 64);
+    assert_int_equal(store_token_by_hash(s, hash, &t, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_token_del(s, alice, id, &err), STORE_NOT_FOUND);
+    store_close(s);
+}
+
+static void test_api_bot(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t alice = add_player(s, "Alice", 0, 0), bob = add_player(s, "Bob", 0, 0);
+    int64_t bot = add_player(s, "Bot-1", 1, 0), guest = add_player(s, "guest-1", 0, 1);
+    store_player p;
+    assert_int_equal(store_player_by_id(s, alice, &p, &err), 0);
+    assert_int_equal(p.is_api_bot, 0);
+    assert_int_equal(store_player_api_bot(s, alice, &err), 0);
+    assert_int_equal(store_player_by_name(s, "alice", &p, NULL, &err), 0);
+    assert_int_equal(p.is_api_bot, 1);
+    assert_int_equal(store_player_api_bot(s, alice, &err), 0);  /* once is enough */
+    /* an account that has played a game, a server bot or a guest never becomes one */
+    add_game(s, bob, bot, 0);
+    assert_int_equal(store_player_api_bot(s, bob, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_player_api_bot(s, bot, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_player_api_bot(s, guest, &err), STORE_NOT_FOUND);
+    assert_int_equal(store_player_by_id(s, bob, &p, &err), 0);
+    assert_int_equal(p.is_api_bot, 0);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +695,8 @@ int main(void)
         cmocka_unit_test(test_move_refused),
         cmocka_unit_test(test_live_and_player_games),
         cmocka_unit_test(test_guests_purge),
+        cmocka_unit_test(test_tokens),
+        cmocka_unit_test(test_api_bot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
