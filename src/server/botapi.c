@@ -728,6 +728,11 @@ json_t *botapi_challenge_json(const seek *k, const char *status, int64_t game)
                           "move_limit", k->set.move_limit);
     if (game > 0)
         json_object_set_new(j, "game", json_integer(game));
+    if (k->token[0]) {
+        char url[64];
+        snprintf(url, sizeof url, "/play/%s", k->token);  /* the page's challenge link */
+        json_object_set_new(j, "url", json_string(url));
+    }
     return j;
 }
 
