@@ -169,8 +169,18 @@ static void cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
         }
         s->variant = v;
         s->style[0] = 0;  /* each game's styles are its own */
+        /* each variant's own settings start at its own defaults, and are
+         * announced again with them */
+        for (const game_option *o = v->options; o && o->name; o++) {
+            int *slot = option_slot(s, o->name);
+            if (slot)
+                *slot = o->def;
+        }
         start_position(s, s->pos);
         announce_variant(s, out);
+        for (const game_option *o = v->options; o && o->name; o++)
+            fprintf(out, "option name %s type spin default %d min %d max %d\n", o->name, o->def,
+                    o->min, o->max);
         return;
     }
     char *end;

@@ -27,6 +27,20 @@ if uci 'setoption name UCI_Variant value keeps-moats' | grep -qE '^info string v
 else
     fail "Keeps & Moats announced with its 17x17 board" "$(uci 'setoption name UCI_Variant value keeps-moats')"
 fi
+# ... and with its own settings at its own defaults: a MoveLimit set for
+# another variant does not carry over (Keeps & Moats's is 200, Rampart's 0).
+out=$(uci 'setoption name UCI_Variant value keeps-moats' 'setoption name MoveLimit value 50' \
+          'setoption name UCI_Variant value rampart' 'setoption name UCI_Variant value keeps-moats' d)
+expect_line "Rampart's own MoveLimit default announced" \
+    "option name MoveLimit type spin default 0 min 0 max 100000" "$out"
+expect_line "Keeps & Moats's own GameType default announced" \
+    "option name GameType type spin default 2 min 0 max 2" "$out"
+if [ "$(printf '%s\n' "$out" | grep -c '^option name MoveLimit type spin default 200 ')" = 2 ] &&
+   printf '%s\n' "$out" | grep -qE '^Fen: .* 1 200$'; then
+    pass "each variant's settings start again at its own defaults"
+else
+    fail "each variant's settings start again at its own defaults" "$out"
+fi
 
 # MultiPV 3: three lines at every depth, numbered, with three different
 # first moves at the last; bestmove is line 1's.
