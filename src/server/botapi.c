@@ -317,7 +317,6 @@ static void line(api_stream *st, json_t *j)
     if (!text)
         return;
     size_t n = strlen(text);
-    text[n] = 0;
     char *l = realloc(text, n + 2);
     if (l) {
         l[n] = '\n';
@@ -818,7 +817,6 @@ static void challenge_http(srv *s, net_http *h, const net_request *req, const ch
         }
         if (strcmp(action, "accept") == 0) {
             json_t *j = botapi_challenge_json(k, "accepted", 0);
-            int64_t by = k->by.id;
             live *g = lobby_take(s, c, k, err, sizeof err);
             if (!g) {
                 json_decref(j);
@@ -826,9 +824,8 @@ static void challenge_http(srv *s, net_http *h, const net_request *req, const ch
                 return;
             }
             json_object_set_new(j, "game", json_integer(g->id));
-            reply_json(h, 200, json_pack("{s:O}", "challenge", j), NULL);
-            (void)by;
-            json_decref(j);
+            json_object_del(j, "url");
+            reply_json(h, 200, json_pack("{s:o}", "challenge", j), NULL);
         } else if (strcmp(action, "decline") == 0 || strcmp(action, "cancel") == 0) {
             int decline = action[0] == 'd';
             json_t *j = botapi_challenge_json(k, decline ? "declined" : "canceled", 0);
