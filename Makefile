@@ -23,7 +23,7 @@ LIBS    := -lm -lpthread
 
 SRC_LIB := $(wildcard src/base/*.c) $(wildcard src/games/*.c) $(wildcard src/games/*/*.c) \
            $(wildcard src/ai/*.c) src/cli/uci.c src/cli/bench.c src/cli/tune.c \
-           src/cli/match_cmd.c src/cli/belief.c src/cli/train.c src/cli/train_gen.c \
+           src/cli/match_cmd.c src/cli/pgn_cmd.c src/cli/belief.c src/cli/train.c src/cli/train_gen.c \
            src/cli/train_fit.c
 SRC_CLI := src/cli/main.c
 # Rampart's learnt evaluation (src/games/rampart/nnue.h), trained by

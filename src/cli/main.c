@@ -1,4 +1,4 @@
-/* main.c -- the `citadel` command: serve, uci, perft, bench, match, variants.
+/* main.c -- the `citadel` command: serve, uci, perft, bench, match, pgn, variants.
  *
  * Each subcommand parses its own flags; a bad flag prints what is wrong and
  * the usage, and exits with status 2.
@@ -13,6 +13,7 @@
 #include "belief.h"
 #include "bench.h"
 #include "match_cmd.h"
+#include "pgn_cmd.h"
 #include "train.h"
 #include "tune.h"
 #include "uci.h"
@@ -36,6 +37,8 @@ static const char usage[] =
     "                           the bench positions searched by ab-material: its speed\n"
     "  match A B [options]      bot against bot: score, Elo +/- error, SPRT\n"
     "                           (`citadel match --help` lists the options)\n"
+    "  pgn check FILE           read every game of a PGN file and replay its moves:\n"
+    "                           one line per game, a summary (docs/pgn.md)\n"
     "  variants                 list every variant\n"
     "  tune [--games N] [--depth D] [--level L] [--move-limit M] [--plies P]\n"
     "       [--concurrency C] [--passes K] [--seed S]\n"
@@ -209,6 +212,8 @@ int main(int argc, char **argv)
         return cmd_bench(argc - 2, argv + 2);
     if (strcmp(cmd, "match") == 0)
         return match_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "pgn") == 0)
+        return pgn_main(argc - 2, argv + 2);
     if (strcmp(cmd, "variants") == 0)
         return cmd_variants();
     if (strcmp(cmd, "tune") == 0)

@@ -280,6 +280,10 @@ struct game_setup_ops {
     /* Writes the start position from one checked setup per side (side
      * order); settings take their defaults. */
     int (*start)(const game_variant *v, void *pos, const char *const *setups, game_error *err);
+    /* The setup `side` arranged in pos, a start position before any move,
+     * as `check` reads it (the reverse of `start`); returns the length it
+     * needs, as snprintf, or 0 if pos holds no such setup. Optional. */
+    size_t (*of)(const void *pos, int side, char *buf, size_t size);
 };
 
 /* A game's own bots: the factory src/ai/bots.h asks, per variant, before

@@ -253,6 +253,14 @@ static int setup_start(const game_variant *v, void *pos, const char *const *setu
     return 0;
 }
 
+static size_t setup_of(const void *pos, int side, char *buf, size_t size)
+{
+    st_setup s;
+    if (side < 0 || side > 1 || st_setup_of(pos, side, &s, NULL) != 0)
+        return 0;
+    return st_setup_format(&s, buf, size);
+}
+
 static const game_setup_ops st_setup_ops = {
     .check = setup_check,
     .random = setup_random,
@@ -261,6 +269,7 @@ static const game_setup_ops st_setup_ops = {
     .library_text = st_library_text,
     .varied = setup_varied,
     .start = setup_start,
+    .of = setup_of,
 };
 
 static const game_ops st_ops = {
