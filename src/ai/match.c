@@ -10,8 +10,9 @@
  * (which runs only when there are clocks) when the deadline passes, and
  * whoever finishes the match. Locks are taken match first, then worker.
  *
- * A game's record is built by its worker and written to the file whole,
- * under the match lock, when the game is counted.
+ * A game's record (PGN, written by src/games/pgn.c) is built by its
+ * worker and written to the file whole, under the match lock, when the
+ * game is counted.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 
 #include "../base/rng.h"
 #include "../base/timer.h"
+#include "../games/pgn.h"
 #include "bots.h"
 #include "match.h"
 
@@ -59,12 +61,7 @@ __attribute__((format(printf, 2, 3))) static void sb_printf(strbuf *b, const cha
     }
 }
 
-/* Appends s as the inside of a quoted tag value, escaping " and \. */
-static void sb_quoted(strbuf *b, const char *s)
-{
-    for (; *s; s++)
-        sb_printf(b, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
-}
+#define GAME_MOVE_TEXT 32
 
 struct match;
 
@@ -76,8 +73,14 @@ typedef struct worker {
     pthread_mutex_t lock;    /* guards deadline and writes to stop */
     uint64_t deadline;       /* timer_ns when the mover's flag falls; 0 = none */
     atomic_int stop;
-    strbuf moves, record;    /* the game being played */
-    int column;              /* of the last line of moves */
+    /* the game being played: its moves' text, the mover's clock after
+     * each (ms), and its record */
+    char (*texts)[GAME_MOVE_TEXT];
+    const char **textp;
+    int64_t *clocks;
+    int nmoves, capmoves;
+    int oom;                 /* a move could not be kept for want of memory */
+    strbuf record;
 } worker;
 
 typedef struct match {
@@ -163,11 +166,22 @@ static int move_limit_of(const match_config *cfg)
 /* The opening of a pair of games: the start (for variants with several,
  * one drawn from the seed) with the move limit set, and the random plies
  * played from it, which the function returns the number of. Openings that
- * end the game are drawn again; if a hundred tries all do, there are none. */
+ * end the game are drawn again; if a hundred tries all do, there are none.
+ * Given openings are taken in turn instead. */
 static int make_opening(const match_config *cfg, int pair, void *start, game_move *plies)
 {
     const game_variant *v = cfg->variant;
     const game_ops *ops = v->ops;
+    if (cfg->openings) {
+        const match_opening *o = &cfg->openings[pair % cfg->nopenings];
+        memcpy(start, o->start, ops->pos_size);
+        int limit = move_limit_of(cfg);
+        game_error err;
+        if (limit > 0 && ops->set_option(start, "MoveLimit", limit, &err) != 0)
+            return 0;
+        memcpy(plies, o->plies, (size_t)o->nplies * sizeof *plies);
+        return o->nplies;
+    }
     rng g;
     rng_seed(&g, rng_mix(cfg->seed) ^ rng_mix((uint64_t)pair + 1));
     ops->start(v, start, v->starts > 1 ? rng_below(&g, (uint64_t)v->starts) : 0);
@@ -193,32 +207,28 @@ static int make_opening(const match_config *cfg, int pair, void *start, game_mov
     return 0;
 }
 
-/* Appends the move about to be played in pos to the move text, numbered
- * "1. c4c5 b6a6 2. ..." and wrapped before 80 columns. */
-static void append_move(worker *w, const game_ops *ops, const void *pos, game_move mv, int nsides,
-                        int *number, int first)
+/* Keeps the move about to be played in pos, and the mover's clock after
+ * it (ms), for the record. */
+static void keep_move(worker *w, const game_ops *ops, const void *pos, game_move mv, int64_t clock)
 {
-    char text[32], token[48];
-    int side = ops->side_to_move(pos);
-    ops->format_move(pos, mv, text, sizeof text);
-    if (side == 0)
-        snprintf(token, sizeof token, "%d. %s", *number, text);
-    else if (first)
-        snprintf(token, sizeof token, "%d... %s", *number, text);
-    else
-        snprintf(token, sizeof token, "%s", text);
-    if (side == nsides - 1)
-        (*number)++;
-    size_t len = strlen(token);
-    if (w->column > 0 && (size_t)w->column + 1 + len > 79) {
-        sb_printf(&w->moves, "\n");
-        w->column = 0;
-    } else if (w->column > 0) {
-        sb_printf(&w->moves, " ");
-        w->column++;
+    if (w->nmoves == w->capmoves) {
+        int cap = w->capmoves ? 2 * w->capmoves : 256;
+        char(*t)[GAME_MOVE_TEXT] = realloc(w->texts, (size_t)cap * sizeof *t);
+        if (t)
+            w->texts = t;
+        int64_t *c = t ? realloc(w->clocks, (size_t)cap * sizeof *c) : NULL;
+        if (c)
+            w->clocks = c;
+        const char **p = c ? realloc(w->textp, (size_t)cap * sizeof *p) : NULL;
+        if (!p) {
+            w->oom = 1;
+            return;
+        }
+        w->textp = p;
+        w->capmoves = cap;
     }
-    sb_printf(&w->moves, "%s", token);
-    w->column += (int)len;
+    ops->format_move(pos, mv, w->texts[w->nmoves], GAME_MOVE_TEXT);
+    w->clocks[w->nmoves++] = clock;
 }
 
 static int is_legal(const game_ops *ops, const void *pos, game_move mv)
@@ -254,33 +264,51 @@ static void end_move(worker *w)
     pthread_mutex_unlock(&w->lock);
 }
 
-/* Writes the tags and move text of a finished game into w->record. */
+/* Writes the record of a finished game into w->record (PGN, pgn.h). */
 static void write_record(worker *w, int g, const void *start, int a_side, int plies,
                          game_result r)
 {
     const match_config *cfg = w->m->cfg;
-    const game_ops *ops = cfg->variant->ops;
-    char buf[GAME_POS_MAX * 2];
+    const game_variant *v = cfg->variant;
+    char date[16], round[16], limit[16], nplies[16], limits[128];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    snprintf(round, sizeof round, "%d", g + 1);
+    snprintf(limit, sizeof limit, "%d", move_limit_of(cfg));
+    snprintf(nplies, sizeof nplies, "%d", plies);
+    match_limits_text(cfg, limits, sizeof limits);
+    for (int i = 0; i < w->nmoves; i++)
+        w->textp[i] = w->texts[i];
+    int has_limit = 0;
+    for (const game_option *o = v->options; o && o->name; o++)
+        has_limit |= strcmp(o->name, "MoveLimit") == 0;
+    pgn_tag setting = { "MoveLimit", limit };
+    pgn_tag extra[] = { { "OpeningPlies", nplies }, { "Limits", limits } };
+    pgn_game pg = {
+        .v = v, .start = start, .moves = w->textp, .nmoves = w->nmoves,
+        .clock_ms = w->m->clocked ? w->clocks : NULL,
+        .event = "citadel match", .site = "?", .date = date, .round = round,
+        .base_ms = cfg->base_ms, .inc_ms = cfg->inc_ms,
+        .over = 1, .winner = r.winner, .reason = r.reason,
+        .settings = has_limit ? &setting : NULL, .nsettings = has_limit,
+        .extra = extra, .nextra = 2,
+    };
+    pg.players[a_side] = cfg->spec[0];
+    pg.players[1 - a_side] = cfg->spec[1];
+    size_t need = pgn_write(&pg, NULL, 0);
     strbuf *b = &w->record;
-    b->len = 0;
-    sb_printf(b, "[Game \"%d\"]\n[Variant \"%s\"]\n", g + 1, cfg->variant->name);
-    for (int side = 0; side < 2; side++) {
-        const char *name = ops->side_name(start, side);
-        sb_printf(b, "[%c%s \"", name[0] >= 'a' && name[0] <= 'z' ? name[0] - 'a' + 'A' : name[0],
-                  name + 1);
-        sb_quoted(b, cfg->spec[side == a_side ? 0 : 1]);
-        sb_printf(b, "\"]\n");
+    if (need + 1 > b->cap) {
+        char *p = realloc(b->p, need + 1);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->p = p;
+        b->cap = need + 1;
     }
-    ops->format(start, buf, sizeof buf);
-    sb_printf(b, "[Start \"%s\"]\n[OpeningPlies \"%d\"]\n", buf, plies);
-    sb_printf(b, "[MoveLimit \"%d\"]\n", move_limit_of(cfg));
-    match_limits_text(cfg, buf, sizeof buf);
-    sb_printf(b, "[TimeControl \"%s\"]\n", buf);
-    const char *result = r.winner < 0 ? "draw" : ops->side_name(start, r.winner);
-    sb_printf(b, "[Result \"%s\"]\n[Reason \"%s\"]\n\n", result, r.reason);
-    if (w->moves.len)
-        sb_printf(b, "%s%s", w->moves.p, w->column + 1 + (int)strlen(result) > 79 ? "\n" : " ");
-    sb_printf(b, "%s\n\n", result);
+    b->len = pgn_write(&pg, b->p, b->cap);
 }
 
 /* Plays game g. Returns 0 with *score (of A: 1 win, 0 draw, -1 loss) and
@@ -307,11 +335,9 @@ static int play_game(worker *w, int g, int *score)
         }
     }
     memcpy(pos, start, ops->pos_size);
-    w->moves.len = 0;
-    w->column = 0;
-    int number = 1;
+    w->nmoves = 0;
     for (int i = 0; i < nplies; i++) {
-        append_move(w, ops, pos, plies[i], v->nsides, &number, i == 0);
+        keep_move(w, ops, pos, plies[i], cfg->base_ms);
         ops->make(pos, plies[i], undo);
     }
 
@@ -352,12 +378,12 @@ static int play_game(worker *w, int g, int *score)
             r.reason = "illegal";
             break;
         }
-        append_move(w, ops, pos, mv, v->nsides, &number, ply == 0);
+        keep_move(w, ops, pos, mv, clock[side] / 1000000);
         ops->make(pos, mv, undo);
     }
     *score = r.winner < 0 ? 0 : r.winner == ops->team_of(start, a_side) ? 1 : -1;
     write_record(w, g, start, a_side, nplies, r);
-    if (w->moves.oom || w->record.oom) {
+    if (w->oom || w->record.oom) {
         pthread_mutex_lock(&m->lock);
         fail(m, "out of memory for a game record");
         pthread_mutex_unlock(&m->lock);
@@ -525,7 +551,9 @@ int match_run(const match_config *cfg, match_tally *out, char *err, size_t errle
         for (int b = 0; b < 2; b++)
             if (w->bots[b])
                 bot_free(w->bots[b]);
-        free(w->moves.p);
+        free(w->texts);
+        free(w->textp);
+        free(w->clocks);
         free(w->record.p);
         pthread_mutex_destroy(&w->lock);
     }

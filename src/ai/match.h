@@ -2,7 +2,8 @@
  *
  * A match plays `games` games (an even number) between bot A and bot B.
  * Games go in pairs: both games of a pair start from the same opening (a
- * few random plies from the variant's start, drawn from the seed), with A
+ * few random plies from the variant's start, drawn from the seed, or the
+ * next of the openings given), with A
  * as the first side in the first game and the second side in the other.
  * `concurrency` threads play at once, each with its own two bots.
  *
@@ -27,6 +28,15 @@
 
 #define MATCH_MAX_OPENING_PLIES 40
 
+/* An opening given to the match (read from a PGN file, say): a start
+ * position and the plies played from it, legal in turn, that do not end
+ * the game. The match sets its own move limit on the start. */
+typedef struct match_opening {
+    _Alignas(16) unsigned char start[GAME_POS_MAX];
+    game_move plies[MATCH_MAX_OPENING_PLIES];
+    int nplies;
+} match_opening;
+
 typedef struct match_tally {
     int wins, losses, draws;   /* of bot A, in the games counted so far */
     int games;                 /* games planned */
@@ -46,7 +56,9 @@ typedef struct match_config {
     int64_t movetime;              /* ms per move; 0 = none */
     int64_t base_ms, inc_ms;       /* the clock; base_ms 0 = no clock */
     int move_limit;                /* full moves (the variant's MoveLimit); 0 = none */
-    int opening_plies;             /* 0 .. MATCH_MAX_OPENING_PLIES */
+    int opening_plies;             /* 0 .. MATCH_MAX_OPENING_PLIES random plies */
+    const match_opening *openings; /* NULL: random openings; else pair p plays */
+    int nopenings;                 /* openings[p % nopenings] */
     uint64_t seed;
     int sprt;                      /* 1 to stop on an SPRT decision */
     double elo0, elo1, alpha, beta;
@@ -60,7 +72,7 @@ typedef struct match_config {
  * limits. */
 void match_defaults(match_config *cfg);
 
-/* Writes the limits of cfg as a record's TimeControl text ("10+0.1",
+/* Writes the limits of cfg as a record's Limits text ("10+0.1",
  * "movetime=20 nodes=50", "-"). Returns the length it needs, as snprintf. */
 size_t match_limits_text(const match_config *cfg, char *buf, size_t size);
 

@@ -18,15 +18,15 @@
  * its Marshal. An attack is judged on the attacker's view before it.
  */
 #include "belief.h"
+#include "pgn_cmd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../games/pgn.h"
 #include "../games/stratego/bot.h"
 #include "../games/stratego/stratego.h"
-
-#define RECORDS_MAX (64u << 20)
 
 typedef struct tally {
     double belief, counts;
@@ -53,101 +53,36 @@ static play *player(const char *name)
         return NULL;
     play *p = &players[nplayers++];
     memset(p, 0, sizeof *p);
-    memcpy(p->name, name, strlen(name) + 1);  /* header() kept it shorter */
+    snprintf(p->name, sizeof p->name, "%s", name);
     return p;
-}
-
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (len + 1 >= cap) {
-            if (cap >= RECORDS_MAX) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            char *more = realloc(buf, cap * 2);
-            if (!more) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = more;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - 1 - len, f);
-        if (got == 0)
-            break;
-        len += got;
-    }
-    fclose(f);
-    if (buf)
-        buf[len] = 0;
-    return buf;
-}
-
-/* The value of header `name` in the record at rec (up to end), into out. */
-static int header(const char *rec, const char *end, const char *name, char *out, size_t size)
-{
-    char key[32];
-    snprintf(key, sizeof key, "[%s \"", name);
-    const char *h = strstr(rec, key);
-    if (!h || h >= end)
-        return -1;
-    h += strlen(key);
-    const char *q = strchr(h, '"');
-    if (!q || q >= end || (size_t)(q - h) >= size)
-        return -1;
-    memcpy(out, h, (size_t)(q - h));
-    out[q - h] = 0;
-    return 0;
 }
 
 /* Scores the beliefs of both sides over one game, and adds its play to
  * its players'; returns its plies, or -1 if the record is not a Stratego
  * game this can read. */
-static int score_game(const char *rec, const char *end, uint64_t seed, tally t[3])
+static int score_game(const pgn_record *rec, uint64_t seed, tally t[3])
 {
-    char text[512];
-    if (header(rec, end, "Variant", text, sizeof text) != 0 || strcmp(text, "stratego") != 0)
+    const char *variant = pgn_tag_of(rec, "Variant"), *fen = pgn_tag_of(rec, "FEN");
+    if (!variant || strcmp(variant, "stratego") != 0)
         return -1;
     st_pos pos;
-    if (header(rec, end, "Start", text, sizeof text) != 0 || st_parse(&pos, text, NULL) != 0)
+    if (!fen || st_parse(&pos, fen, NULL) != 0)
         return -1;
     pos.move_limit = 0;
-    const char *body = strstr(rec, "\n\n");
-    if (!body || body >= end)
-        return -1;
     play *who[2] = { NULL, NULL };
-    char result[32] = "", reason[32] = "";
-    char name[sizeof players[0].name];
-    if (header(rec, end, "Result", result, sizeof result) == 0 &&
-        header(rec, end, "Reason", reason, sizeof reason) == 0) {
-        if (header(rec, end, "Red", name, sizeof name) == 0)
-            who[0] = player(name);
-        if (header(rec, end, "Blue", name, sizeof name) == 0)
-            who[1] = player(name);
+    const char *result = pgn_tag_of(rec, "Result"), *reason = pgn_tag_of(rec, "Reason");
+    const char *red = pgn_tag_of(rec, "Red"), *blue = pgn_tag_of(rec, "Blue");
+    if (result && reason && strcmp(result, "*") != 0) {
+        if (red)
+            who[0] = player(red);
+        if (blue)
+            who[1] = player(blue);
     }
     stbot *bots[2] = { stbot_new(STB_LEVELS, seed), stbot_new(STB_LEVELS, seed + 1) };
     static st_belief bel, cnt;
     int plies = 0;
-    for (const char *s = body; bots[0] && bots[1] && s < end;) {
-        while (s < end && (*s == ' ' || *s == '\n'))
-            s++;
-        size_t len = strcspn(s, " \n");
-        if (len == 0 || len >= 16 || s + len > end)
-            break;
-        char tok[16];
-        memcpy(tok, s, len);
-        tok[len] = 0;
-        s += len;
-        if (tok[len - 1] == '.')
-            continue;  /* a move number */
+    for (int ply = 0; bots[0] && bots[1] && ply < rec->nmoves; ply++) {
+        const char *tok = rec->moves[ply];
         game_move m;
         if (st_over(&pos) || st_parse_move(&pos, tok, &m, NULL) != 0)
             break;
@@ -187,8 +122,8 @@ static int score_game(const char *rec, const char *end, uint64_t seed, tally t[3
         play *p = who[s2];
         if (!p)
             continue;
-        const char *me = s2 == 0 ? "red" : "blue";
-        int won = strcmp(result, me) == 0, drawn = strcmp(result, "draw") == 0;
+        int won = strcmp(result, s2 == 0 ? "1-0" : "0-1") == 0;
+        int drawn = strcmp(result, "1/2-1/2") == 0;
         p->games++;
         p->won += won;
         p->drawn += drawn;
@@ -207,24 +142,32 @@ int belief_main(int argc, char **argv)
         fprintf(stderr, "usage: citadel belief RECORDS  (a file of `citadel match --records`)\n");
         return 2;
     }
-    char *all = read_all(argv[0]);
+    char err[256];
+    size_t len = 0;
+    char *all = pgn_file_read(argv[0], &len, err, sizeof err);
     if (!all) {
-        fprintf(stderr, "citadel belief: cannot read %s\n", argv[0]);
+        fprintf(stderr, "citadel belief: %s\n", err);
         return 1;
     }
     tally t[3] = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } };
     int games = 0;
     long plies = 0;
-    for (char *rec = strstr(all, "[Game "); rec;) {
-        char *next = strstr(rec + 1, "[Game ");
-        const char *end = next ? next : rec + strlen(rec);
-        int p = score_game(rec, end, (uint64_t)games * 2 + 1, t);
+    pgn_record rec;
+    pgn_record_init(&rec);
+    size_t at = 0;
+    int line = 1, rc;
+    while ((rc = pgn_next(all, len, &at, &line, &rec, err, sizeof err)) != 0) {
+        if (rc < 0) {
+            fprintf(stderr, "citadel belief: %s: %s (skipped)\n", argv[0], err);
+            continue;
+        }
+        int p = score_game(&rec, (uint64_t)games * 2 + 1, t);
         if (p >= 0) {
             games++;
             plies += p;
         }
-        rec = next;
     }
+    pgn_record_free(&rec);
     free(all);
     printf("games %d, plies %ld\n", games, plies);
     static const char *const names[3] = { "all unknown pieces", "never moved", "moved" };

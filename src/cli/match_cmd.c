@@ -30,7 +30,9 @@
 #include "../ai/multi_bot.h"
 #include "../ai/stats.h"
 #include "../base/timer.h"
+#include "../games/pgn.h"
 #include "match_cmd.h"
+#include "pgn_cmd.h"
 
 static const char match_usage[] =
     "usage: citadel match A B [options]\n"
@@ -54,7 +56,12 @@ static const char match_usage[] =
     "      --move-limit N       the variant's MoveLimit (0 = none); default 100 where\n"
     "                           the variant's own default is none (Rampart: full\n"
     "                           moves), else that default (Stratego: 1000 plies)\n"
-    "      --openings-plies K   random plies of each opening, default 4\n"
+    "      --openings-plies K   random plies of each opening, default 4; with\n"
+    "                           --openings, the plies taken from each game\n"
+    "      --openings FILE.pgn  openings from a PGN file, one per pair of games in\n"
+    "                           the file's order (again from the first when they\n"
+    "                           run out): each game's start and its moves (all of\n"
+    "                           them, at most 40, or the first K)\n"
     "      --seed S             openings and bots' random choices, default 0\n"
     "      --sprt [elo0=0] [elo1=10] [alpha=0.05] [beta=0.05]\n"
     "                           stop when the SPRT accepts a hypothesis\n"
@@ -404,6 +411,106 @@ static int seats_main(int argc, char **argv, const game_variant *v)
     return rc != 0 ? 1 : 0;
 }
 
+/* --- openings from a PGN file --------------------------------------------- */
+
+/* Reads the openings of cfg's match from the PGN file at path: each game's
+ * start and its first `plies` moves (-1: all of them), the match's move
+ * limit set. Returns how many, with the list in *out (the caller frees
+ * it), or -1 after saying why on stderr. */
+static int read_openings(const match_config *cfg, const char *path, int plies,
+                         match_opening **out)
+{
+    char err[320];
+    size_t len = 0;
+    char *text = pgn_file_read(path, &len, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "citadel: --openings: %s\n", err);
+        return -1;
+    }
+    const game_ops *ops = cfg->variant->ops;
+    pgn_record r;
+    pgn_record_init(&r);
+    static pgn_replayed rp;
+    match_opening *list = NULL;
+    int n = 0, cap = 0, games = 0, rc, failed = 0;
+    size_t at = 0;
+    int line = 1;
+    while (!failed && (rc = pgn_next(text, len, &at, &line, &r, err, sizeof err)) != 0) {
+        games++;
+        game_move moves[MATCH_MAX_OPENING_PLIES];
+        if (rc > 0)
+            rc = pgn_replay(&r, &rp, moves, MATCH_MAX_OPENING_PLIES, err, sizeof err);
+        if (rc > 0)
+            snprintf(err, sizeof err, "line %d: a game with hidden pieces and no FEN", r.line);
+        else if (rc == 0 && rp.v != cfg->variant)
+            snprintf(err, sizeof err, "line %d: a game of %s, not %s", r.line, rp.v->name,
+                     cfg->variant->name);
+        else if (rc == 0 && plies < 0 && rp.nplies > MATCH_MAX_OPENING_PLIES)
+            snprintf(err, sizeof err, "line %d: %d plies, more than %d (give --openings-plies)",
+                     r.line, rp.nplies, MATCH_MAX_OPENING_PLIES);
+        else if (rc == 0 && plies > rp.nplies)
+            snprintf(err, sizeof err, "line %d: %d plies, fewer than --openings-plies %d",
+                     r.line, rp.nplies, plies);
+        else if (rc == 0)
+            err[0] = 0;
+        if (err[0]) {
+            fprintf(stderr, "citadel: --openings: %s: game %d: %s\n", path, games, err);
+            failed = 1;
+            break;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            match_opening *more = realloc(list, (size_t)cap * sizeof *more);
+            if (!more) {
+                fprintf(stderr, "citadel: --openings: out of memory\n");
+                failed = 1;
+                break;
+            }
+            list = more;
+        }
+        match_opening *o = &list[n];
+        memcpy(o->start, rp.start, ops->pos_size);
+        o->nplies = plies < 0 ? rp.nplies : plies;
+        memcpy(o->plies, moves, (size_t)o->nplies * sizeof *moves);
+        /* The match's move limit, then the plies again: they must leave
+         * the game going. */
+        game_error ge;
+        _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
+        for (const game_option *opt = cfg->variant->options; opt && opt->name; opt++)
+            if (strcmp(opt->name, "MoveLimit") == 0 &&
+                ops->set_option(o->start, "MoveLimit", cfg->move_limit, &ge) != 0) {
+                fprintf(stderr, "citadel: --openings: %s\n", ge.msg);
+                failed = 1;
+            }
+        memcpy(pos, o->start, ops->pos_size);
+        for (int i = 0; i < o->nplies; i++)
+            ops->make(pos, o->plies[i], undo);
+        if (!failed && ops->result(pos).over) {
+            fprintf(stderr, "citadel: --openings: %s: game %d (line %d): the game is over "
+                            "after its %d plies (give fewer with --openings-plies)\n",
+                    path, games, r.line, o->nplies);
+            failed = 1;
+        }
+        n++;
+    }
+    if (!failed && rc < 0) {
+        fprintf(stderr, "citadel: --openings: %s: game %d: %s\n", path, games, err);
+        failed = 1;
+    }
+    pgn_record_free(&r);
+    free(text);
+    if (!failed && n == 0) {
+        fprintf(stderr, "citadel: --openings: no game in %s\n", path);
+        failed = 1;
+    }
+    if (failed) {
+        free(list);
+        return -1;
+    }
+    *out = list;
+    return n;
+}
+
 /* --- two sides -------------------------------------------------------------- */
 
 int match_main(int argc, char **argv)
@@ -417,8 +524,8 @@ int match_main(int argc, char **argv)
         }
     match_config cfg;
     match_defaults(&cfg);
-    int nspecs = 0, quiet = 0, limited = 0, limit_given = 0;
-    const char *variant = "rampart";
+    int nspecs = 0, quiet = 0, limited = 0, limit_given = 0, plies_given = 0;
+    const char *variant = "rampart", *openings = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         long long v;
@@ -485,6 +592,9 @@ int match_main(int argc, char **argv)
             if (whole(val, 0, MATCH_MAX_OPENING_PLIES, &v))
                 return bad("--openings-plies must be 0-40, not '%s'", val);
             cfg.opening_plies = (int)v;
+            plies_given = 1;
+        } else if (strcmp(a, "--openings") == 0) {
+            openings = val;
         } else if (strcmp(a, "--seed") == 0) {
             char *end;
             errno = 0;
@@ -529,6 +639,15 @@ int match_main(int argc, char **argv)
         fclose(f);
     }
 
+    match_opening *book = NULL;
+    if (openings) {
+        int n = read_openings(&cfg, openings, plies_given ? cfg.opening_plies : -1, &book);
+        if (n < 0)
+            return bad("%s", "bad --openings file");
+        cfg.openings = book;
+        cfg.nopenings = n;
+    }
+
     progress p = { isatty(STDERR_FILENO), 0 };
     if (!quiet) {
         cfg.progress = show_progress;
@@ -537,6 +656,7 @@ int match_main(int argc, char **argv)
     match_tally t;
     char err[200];
     int rc = match_run(&cfg, &t, err, sizeof err);
+    free(book);
     if (!quiet && p.tty)
         fputc('\n', stderr);
     if (rc != 0) {
