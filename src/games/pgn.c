@@ -252,7 +252,7 @@ static void write_tags(out *o, const pgn_game *g, const char *result)
             tag(o, name, g->players[i] ? g->players[i] : "?");
     }
     tag(o, "Variant", v->name);
-    if (g->over && v->nsides > 2) {
+    if (g->over && !g->no_result && v->nsides > 2) {
         pgn_outcome(v, g->start, g->winner, val, sizeof val);
         tag(o, "Outcome", val);
     }
@@ -266,7 +266,7 @@ static void write_tags(out *o, const pgn_game *g, const char *result)
     tag(o, "TimeControl", val);
     /* The start: always for a variant with hidden pieces (once shown),
      * otherwise where it is not the variant's standard one. */
-    int shown = !v->hidden || g->over;
+    int shown = (!v->hidden || g->over) && !g->hide_start;
     if (shown) {
         _Alignas(16) unsigned char std[GAME_POS_MAX];
         char s2[GAME_POS_MAX * 2];
@@ -304,7 +304,7 @@ size_t pgn_write(const pgn_game *g, char *buf, size_t size)
         buf[0] = 0;
     const game_variant *v = g->v;
     const game_ops *ops = v->ops;
-    const char *result = pgn_result_token(v, g->start, g->over, g->winner);
+    const char *result = pgn_result_token(v, g->start, g->over && !g->no_result, g->winner);
     write_tags(&o, g, result);
 
     _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];

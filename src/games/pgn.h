@@ -56,6 +56,9 @@ typedef struct pgn_game {
     const char *players[GAME_MAX_SIDES];      /* by side; NULL: unknown */
     int64_t base_ms, inc_ms;      /* the clock; base_ms 0: none */
     int over;                     /* 0: the game goes on */
+    int no_result;                /* over, but with no result (an aborted game):
+                                   * Result "*" */
+    int hide_start;               /* 1: no start to show (one never made) */
     int winner;                   /* when over: the winning team, -1 a draw */
     const char *reason;           /* when over: why ("resign", "move-limit") */
     const pgn_tag *settings;      /* the variant's settings the position string

@@ -584,6 +584,7 @@ live *live_load(srv *s, int64_t id, char *err, size_t errlen)
         }
         played *pm = &g->moves[i];
         memcpy(pm->text, moves[i].text, sizeof pm->text);
+        pm->clock_ms = moves[i].clock_ms;
         char event[120] = "";
         if (v->ops->describe)
             v->ops->describe(g->pos, m, event, sizeof event);

@@ -15,6 +15,7 @@
  * NULL when it showed nothing more, or the game describes no move). */
 typedef struct played {
     char text[32];
+    int64_t clock_ms;  /* the side to move's clock after it (store_move) */
     char *event;
     json_t *combat;  /* its effects' combat (Stratego S5), or NULL */
 } played;

@@ -136,6 +136,7 @@ static int move_made(srv *s, live *g, move_job *mj, client *from)
         return -1;
     played *pm = &g->moves[g->nmoves++];
     memcpy(pm->text, mj->sm.text, sizeof pm->text);
+    pm->clock_ms = mj->sm.clock_ms;
     pm->event = ev;
     live_note_effects(g, mj->m);
     pm->combat = g->last ? json_incref(json_object_get(g->last, "combat")) : NULL;

@@ -1,10 +1,12 @@
-/* records.c -- stored games read back: the PGN-like record, every position
- * for review, and the state of a game no longer in memory. */
+/* records.c -- stored games read back: the record in PGN (written by
+ * src/games/pgn.c, docs/pgn.md), every position for review, and the state
+ * of a game no longer in memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../games/pgn.h"
 #include "live_inside.h"
 #include "server.h"
 
@@ -60,102 +62,64 @@ json_t *game_json_stored(srv *s, int64_t id, const client *to, char *err, size_t
 
 /* --- records ----------------------------------------------------------------------- */
 
-static void append(char **buf, size_t *len, size_t *cap, const char *text)
-{
-    size_t n = strlen(text);
-    if (*len + n + 1 > *cap) {
-        size_t c2 = (*cap + n + 1) * 2;
-        char *b = realloc(*buf, c2);
-        if (!b)
-            return;
-        *buf = b;
-        *cap = c2;
-    }
-    memcpy(*buf + *len, text, n + 1);
-    *len += n;
-}
-
-/* A tag pair, [Name "value"], the value's quotes and backslashes escaped. */
-static void tag(char **buf, size_t *len, size_t *cap, const char *name, const char *value)
-{
-    char line[512];
-    int n = snprintf(line, sizeof line, "[%s \"", name);
-    for (const char *c = value; *c && n < (int)sizeof line - 8; c++) {
-        if (*c == '"' || *c == '\\')
-            line[n++] = '\\';
-        line[n++] = *c;
-    }
-    snprintf(line + n, sizeof line - (size_t)n, "\"]\n");
-    append(buf, len, cap, line);
-}
-
 char *record_text(srv *s, int64_t id, char *err, size_t errlen)
 {
     live *mem = live_find(s, id);
     live *g = mem ? mem : live_load(s, id, err, errlen);
     if (!g)
         return NULL;
-    size_t len = 0, cap = 1024;
-    char *buf = malloc(cap), val[256];
-    if (!buf) {
-        if (!mem)
-            live_free(g);
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    buf[0] = 0;
-    tag(&buf, &len, &cap, "Game", g->v->title);
-    tag(&buf, &len, &cap, "Variant", g->v->name);
-    snprintf(val, sizeof val, "%lld", (long long)g->id);
-    tag(&buf, &len, &cap, "Id", val);
+    const game_variant *v = g->v;
+    char event[96], site[160], date[16], utc_time[16], gid[24], limit[16];
+    snprintf(event, sizeof event, "%s %s game", v->title, g->g.rated ? "rated" : "casual");
+    snprintf(site, sizeof site, "%s", s->cfg.site[0] ? s->cfg.site : "?");
     time_t t = (time_t)(g->g.created / 1000);
     struct tm tm;
     gmtime_r(&t, &tm);
-    strftime(val, sizeof val, "%Y.%m.%d", &tm);
-    tag(&buf, &len, &cap, "Date", val);
-    strftime(val, sizeof val, "%H:%M:%S", &tm);
-    tag(&buf, &len, &cap, "Time", val);
-    for (int i = 0; i < g->v->nsides; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "%s", g->v->ops->side_name(g->pos, i));
-        name[0] = (char)(name[0] >= 'a' && name[0] <= 'z' ? name[0] - 'a' + 'A' : name[0]);
-        tag(&buf, &len, &cap, name, g->players[i].name);
-    }
-    if (g->g.base_ms > 0)
-        snprintf(val, sizeof val, "%lld+%lld", (long long)(g->g.base_ms / 1000),
-                 (long long)(g->g.inc_ms / 1000));
-    else
-        snprintf(val, sizeof val, "-");
-    tag(&buf, &len, &cap, "Clock", val);
-    snprintf(val, sizeof val, "%d", g->g.move_limit);
-    tag(&buf, &len, &cap, "MoveLimit", val);
-    tag(&buf, &len, &cap, "Rated", g->g.rated ? "yes" : "no");
-    if (!g->v->hidden || g->over)
-        tag(&buf, &len, &cap, "Start", g->g.start);
-    const char *result = "*";
-    if (g->over && g->v->nsides == 2)
-        result = g->g.winner < 0 ? "1/2-1/2" : g->g.winner == 0 ? "1-0" : "0-1";
-    else if (g->over)
-        result = g->g.winner < 0 ? "draw" : "won";
-    tag(&buf, &len, &cap, "Result", result);
-    if (g->over) {
-        tag(&buf, &len, &cap, "Reason", g->g.reason);
-        if (g->g.winner < 0)
-            tag(&buf, &len, &cap, "Sterile", g->g.sterile ? "yes" : "no");
-    }
-    append(&buf, &len, &cap, "\n");
-    int per = g->v->nsides;
-    for (int i = 0; i < g->nmoves; i++) {
-        if (i % per == 0) {
-            snprintf(val, sizeof val, "%s%d.", i ? (i % (per * 8) == 0 ? "\n" : " ") : "",
-                     i / per + 1);
-            append(&buf, &len, &cap, val);
+    strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    strftime(utc_time, sizeof utc_time, "%H:%M:%S", &tm);
+    snprintf(gid, sizeof gid, "%lld", (long long)g->id);
+    snprintf(limit, sizeof limit, "%d", g->g.move_limit);
+    int over = g->over || g->g.status != STORE_GAME_LIVE;
+    pgn_tag extra[5] = { { "UTCDate", date }, { "UTCTime", utc_time }, { "GameId", gid },
+                         { "Rated", g->g.rated ? "yes" : "no" } };
+    int nextra = 4;
+    if (over && g->g.status == STORE_GAME_OVER && g->g.winner < 0)
+        extra[nextra++] = (pgn_tag){ "Sterile", g->g.sterile ? "yes" : "no" };
+    /* The move limit as a tag where the position string does not carry it. */
+    pgn_tag setting = { "MoveLimit", limit };
+    int nsettings = 0;
+    for (const game_option *o = v->options; o && o->name; o++)
+        nsettings |= strcmp(o->name, "MoveLimit") == 0 && !o->in_position;
+    const char **moves = malloc((size_t)(g->nmoves ? g->nmoves : 1) * sizeof *moves);
+    int64_t *clocks = malloc((size_t)(g->nmoves ? g->nmoves : 1) * sizeof *clocks);
+    char *buf = NULL;
+    if (moves && clocks) {
+        for (int i = 0; i < g->nmoves; i++) {
+            moves[i] = g->moves[i].text;
+            clocks[i] = g->moves[i].clock_ms;
         }
-        append(&buf, &len, &cap, " ");
-        append(&buf, &len, &cap, g->moves[i].text);
+        pgn_game pg = {
+            .v = v, .start = g->start, .moves = moves, .nmoves = g->nmoves,
+            .clock_ms = g->g.base_ms > 0 ? clocks : NULL,
+            .event = event, .site = site, .date = date, .round = "-",
+            .base_ms = g->g.base_ms, .inc_ms = g->g.inc_ms,
+            .over = over, .no_result = g->g.status == STORE_GAME_ABORTED,
+            .hide_start = !g->g.start[0],
+            .winner = g->g.winner, .reason = g->g.reason,
+            .settings = nsettings ? &setting : NULL, .nsettings = nsettings,
+            .extra = extra, .nextra = nextra,
+        };
+        for (int i = 0; i < v->nsides; i++)
+            pg.players[i] = g->players[i].name;
+        size_t need = pgn_write(&pg, NULL, 0);
+        buf = malloc(need + 1);
+        if (buf)
+            pgn_write(&pg, buf, need + 1);
     }
-    snprintf(val, sizeof val, "%s%s\n", g->nmoves ? " " : "", result);
-    append(&buf, &len, &cap, val);
+    free(moves);
+    free(clocks);
+    if (!buf)
+        snprintf(err, errlen, "out of memory");
     if (!mem)
         live_free(g);
     return buf;

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "pgn_check.h"
 #include "wire.h"
 
 /* A player gone on its turn loses after 4 s here (60 s by default). */
@@ -179,11 +180,16 @@ static void test_S8_online_game_sends_no_hidden_rank(void **state)
             snprintf(path, sizeof path, "/api/games/%lld/record", (long long)d.game);
             http_resp r;
             assert_int_equal(http_request(HOST, server.port, "GET", path, NULL, NULL, &r), 0);
-            assert_null(strstr(r.body, "[Start"));
+            assert_int_equal(r.status, 200);
+            assert_null(strstr(r.body, "[FEN"));
+            assert_null(strstr(r.body, "[SetUp"));
+            assert_null(strstr(r.body, "Setup \""));
+            assert_non_null(strstr(r.body, "[Result \"*\"]"));
+            assert_non_null(strstr(r.body, "[Termination \"unterminated\"]"));
+            assert_int_equal(pgn_check_both(r.body), 0);
             http_resp_free(&r);
         }
     }
-    (void)events;
     json_decref(last[0]);
     json_decref(last[1]);
     /* no reviewing move by move while the game is live */
@@ -220,6 +226,21 @@ static void test_S8_online_game_sends_no_hidden_rank(void **state)
     assert_string_equal(
         json_string_value(json_object_get(json_object_get(again, "game"), "position")), final);
     json_decref(again);
+    /* the record shows the start and both setups now, and what every
+     * combat showed both players as a comment after its move */
+    char rpath[64], want[400];
+    snprintf(rpath, sizeof rpath, "/api/games/%lld/record", (long long)d.game);
+    http_resp r;
+    assert_int_equal(http_request(HOST, server.port, "GET", rpath, NULL, NULL, &r), 0);
+    assert_int_equal(r.status, 200);
+    snprintf(want, sizeof want, "[SetUp \"1\"]\n[FEN \"%s\"]\n", start);
+    assert_non_null(strstr(r.body, want));
+    assert_non_null(strstr(r.body, "[RedSetup \""));
+    assert_non_null(strstr(r.body, "[BlueSetup \""));
+    assert_non_null(strstr(r.body, "[Result \"0-1\"]"));  /* Red resigned */
+    assert_int_equal(strstr(r.body, "attacks") != NULL, events > 0);
+    assert_int_equal(pgn_check_both(r.body), 0);
+    http_resp_free(&r);
     json_decref(review);
     json_decref(end);
     json_decref(d.state);

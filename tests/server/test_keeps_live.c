@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "pgn_check.h"
 #include "wire.h"
 
 #define SERVER_ARGS                                                                    \
@@ -507,6 +508,21 @@ static void test_K6_resign_at_a_four_seat_table(void **state)
     assert_string_equal(json_string_value(json_array_get(json_object_get(st, "moves"), 7)),
                         "resign:r");
     json_decref(st);
+    /* the record (docs/pgn.md, four sides): Result "*" for PGN's readers,
+     * the winners in Outcome, the resignations among the moves, and it
+     * replays to that outcome */
+    snprintf(path, sizeof path, "/api/games/%lld/record", (long long)id);
+    http_resp r;
+    assert_int_equal(http_request(HOST, server.port, "GET", path, NULL, NULL, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "[Result \"*\"]\n[Red \""));
+    assert_non_null(strstr(r.body, "[Blue \""));
+    assert_non_null(strstr(r.body, "[Variant \"keeps-moats\"]\n[Outcome \"white+blue\"]\n"));
+    assert_non_null(strstr(r.body, "[Termination \"normal\"]\n[Reason \"kings\"]\n"));
+    assert_non_null(strstr(r.body, " resign:b "));
+    assert_non_null(strstr(r.body, " resign:r"));
+    assert_int_equal(pgn_check_both(r.body), 0);
+    http_resp_free(&r);
     ws_close(b);
     ws_close(s);
 }

@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "pgn_check.h"
 #include "wire.h"
 
 /* A player gone on its turn loses after 4 s here (60 s by default). */
@@ -114,17 +115,33 @@ static void test_R8_rated_game_with_clocks_and_elo(void **state)
                         "bob");
     json_decref(ladder);
 
-    /* the record: tags, six moves, the result */
+    /* the record, in PGN (docs/pgn.md): the Seven Tag Roster first, the
+     * players by the sides' names too, the clock, the end in PGN's words and
+     * the engine's, six moves each with its clock, the result */
     char path[64];
     snprintf(path, sizeof path, "/api/games/%lld/record", (long long)d.game);
     http_resp r;
     assert_int_equal(http_request(HOST, server.port, "GET", path, NULL, NULL, &r), 0);
     assert_int_equal(r.status, 200);
+    const char *roster = "[Event \"Rampart Classic rated game\"]\n[Site ";
+    assert_true(strncmp(r.body, roster, strlen(roster)) == 0);
     assert_non_null(strstr(r.body, "[Variant \"rampart\"]"));
-    assert_non_null(strstr(r.body, "[Clock \"60+2\"]"));
+    assert_non_null(strstr(r.body, "[TimeControl \"60+2\"]"));
+    assert_non_null(strstr(r.body, "[Termination \"normal\"]\n"));
     assert_non_null(strstr(r.body, "[Reason \"resign\"]"));
-    assert_non_null(strstr(r.body, loser_side == 0 ? "[Result \"0-1\"]" : "[Result \"1-0\"]"));
+    assert_non_null(strstr(r.body, "[Bottom \""));
+    assert_non_null(strstr(r.body, "[White \""));
+    const char *result = loser_side == 0 ? "0-1" : "1-0";
+    char want[32];
+    snprintf(want, sizeof want, "[Result \"%s\"]", result);
+    assert_non_null(strstr(r.body, want));
+    assert_null(strstr(r.body, "[FEN "));  /* the Classic start */
     assert_non_null(strstr(r.body, "3. "));
+    assert_non_null(strstr(r.body, " {[%clk 0:01:"));
+    snprintf(want, sizeof want, "%s\n\n", result);  /* the result token last */
+    size_t blen = strlen(r.body), wlen = strlen(want);
+    assert_true(blen > wlen && strcmp(r.body + blen - wlen, want) == 0);
+    assert_int_equal(pgn_check_both(r.body), 0);
     http_resp_free(&r);
 
     /* a rematch: both ask, both get a new game with sides turned round */
