@@ -15,7 +15,7 @@
 #                same C built natively (tests/wasm)
 #   web          the page type-checked and built, then browser tests in
 #                Chromium against a real server (tests/browser)
-#   fuzz         libFuzzer targets on the position, move and UCI parsers and on
+#   fuzz         libFuzzer targets on the position, move, PGN and UCI parsers and on
 #                the server (HTTP, WebSocket clients, game settings), a
 #                bounded run each (FUZZ_SECONDS, default 20)
 #

@@ -328,6 +328,10 @@ int pgn_next(const char *text, size_t len, size_t *at, int *line, pgn_record *r,
         rc = read_movetext(&x, r);
     if (rc != 0) {
         skip_line(&x);
+        if (x.at < x.len) {  /* past the line's end: skip_game starts on a line */
+            x.at++;
+            x.line++;
+        }
         skip_game(&x);
     }
     *at = x.at;
