@@ -162,11 +162,6 @@ const char *pgn_termination(int over, const char *reason)
     return "normal";
 }
 
-/* Shared with pgn_read.c: the result token of an end, and the Outcome of
- * a game of more than two sides ("red+black", "draw"). */
-const char *pgn_result_token(const game_variant *v, const void *pos, int over, int winner);
-size_t pgn_outcome(const game_variant *v, const void *pos, int winner, char *buf, size_t size);
-
 const char *pgn_result_token(const game_variant *v, const void *pos, int over, int winner)
 {
     if (!over || v->nsides != 2)

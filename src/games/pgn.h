@@ -79,6 +79,16 @@ size_t pgn_write(const pgn_game *g, char *buf, size_t size);
  * "aborted", "rules infraction" for "illegal", else "normal". */
 const char *pgn_termination(int over, const char *reason);
 
+/* The result token of an end in v (pos: any position of the game, for
+ * its teams): "1-0" (the first side's team won), "0-1", "1/2-1/2"; "*"
+ * while the game goes on, and always for games of more than two sides. */
+const char *pgn_result_token(const game_variant *v, const void *pos, int over, int winner);
+
+/* The Outcome of an end in a game of more than two sides: the names of
+ * the winning team's sides in turn order joined by '+' ("white+blue"),
+ * or "draw". Returns the length it needs, as snprintf. */
+size_t pgn_outcome(const game_variant *v, const void *pos, int winner, char *buf, size_t size);
+
 /* A record as read. */
 typedef struct pgn_record {
     int line;                        /* where its first tag stands */

@@ -17,9 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pgn_result_token(const game_variant *v, const void *pos, int over, int winner);
-size_t pgn_outcome(const game_variant *v, const void *pos, int winner, char *buf, size_t size);
-
 typedef struct lex {
     const char *t;
     size_t len, at;
