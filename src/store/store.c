@@ -27,7 +27,7 @@
 #define PLAYER_COLS "id, name, is_bot, is_guest, bot_spec, created, api_bot"
 #define GAME_COLS                                                                  \
     "id, variant, start, base_ms, inc_ms, move_limit, rated, nsides, created, "    \
-    "started, status, winner, reason, sterile, ended, nmoves"
+    "started, status, winner, reason, sterile, ended, nmoves, imported"
 
 static const char *const sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -66,6 +66,11 @@ static const char *const sql[ST_COUNT] = {
                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
                     "RETURNING id",
     [ST_SIDE_ADD] = "INSERT INTO game_players (game, side, player) VALUES (?1, ?2, ?3)",
+    [ST_GAME_IMPORT] = "INSERT INTO games (variant, start, base_ms, inc_ms, move_limit, rated, "
+                       "nsides, created, started, owner, status, winner, reason, ended, "
+                       "nmoves, imported) "
+                       "VALUES (?1, ?2, 0, 0, ?3, 0, ?4, ?5, ?5, 0, 1, ?6, ?7, ?5, ?8, 1) "
+                       "RETURNING id",
     [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
     [ST_SIDES] = "SELECT side, player FROM game_players WHERE game = ?1 ORDER BY side",
 

@@ -189,12 +189,14 @@ typedef struct store_game {
     int sterile;                 /* 1 for a sterile draw */
     int64_t ended;
     int nmoves;                  /* moves stored */
+    int imported;                /* 1: made by store_game_import */
 } store_game;
 
 /* Creates a live game from g (id, status, nmoves ignored); sets g->id. */
 int store_game_add(store *s, store_game *g, store_err *err);
 /* STORE_NOT_FOUND if none. */
 int store_game_get(store *s, int64_t id, store_game *g, store_err *err);
+
 
 typedef struct store_move {
     int ply;                 /* 0 for the first move */
@@ -211,6 +213,14 @@ int store_move_add(store *s, int64_t game, const store_move *m, int64_t started,
 /* All moves of a game in order into out (room for max); returns how many,
  * or -1. */
 int store_moves(store *s, int64_t game, store_move *out, int max, store_err *err);
+
+/* Stores a finished game from elsewhere (a PGN record), in one
+ * transaction: g's variant, start, move_limit, nsides, players, created,
+ * winner and reason, and its n moves (ply 0 .. n-1, clock_ms and time
+ * as given), as a game over (STORE_GAME_OVER, ended = created), never
+ * rated, with `imported` set; sets g->id. Nothing is stored if any of it
+ * fails. */
+int store_game_import(store *s, store_game *g, const store_move *moves, int n, store_err *err);
 
 /* Ends a game and, in the same transaction, writes the rating changes:
  * for each of n entries, the player's new rating in g->variant (games + 1)

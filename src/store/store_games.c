@@ -28,6 +28,7 @@ static int read_game(store *s, dbq *row, store_game *g, store_err *err)
     g->sterile = q_col_int(row, 13);
     g->ended = q_col_int64(row, 14);
     g->nmoves = q_col_int(row, 15);
+    g->imported = q_col_int(row, 16);
     dbq *st = use(s, ST_SIDES);
     q_int64(st, 1, g->id);
     int rc;
@@ -90,6 +91,80 @@ int store_game_add(store *s, store_game *g, store_err *err)
     g->id = id;
     g->status = STORE_GAME_LIVE;
     g->nmoves = 0;
+    return 0;
+}
+
+int store_game_import(store *s, store_game *g, const store_move *moves, int n, store_err *err)
+{
+    assert(s && g && (moves || n == 0));
+    const char *what = "import game";
+    if (!g->variant[0] || !fits(g->variant, VARIANT_MAX))
+        return fail(err, "a variant name has 1 to %zu bytes", VARIANT_MAX);
+    if (!fits(g->start, STORE_TEXT_MAX - 1))
+        return fail(err, "start position longer than %d bytes", STORE_TEXT_MAX - 1);
+    if (g->nsides < 1 || g->nsides > STORE_MAX_SIDES)
+        return fail(err, "a game has 1 to %d sides, not %d", STORE_MAX_SIDES, g->nsides);
+    if (!fits(g->reason, FIELD_MAX(store_game, reason)))
+        return fail(err, "%s: reason longer than %zu bytes", what, FIELD_MAX(store_game, reason));
+    if (n < 0)
+        return fail(err, "%s: negative count of moves (%d)", what, n);
+    for (int i = 0; i < n; i++)
+        if (!moves[i].text[0] || !memchr(moves[i].text, '\0', sizeof moves[i].text))
+            return fail(err, "%s: move %d: the move text has 1 to %zu bytes", what, i,
+                        sizeof moves[i].text - 1);
+    store_write_begin(s, what);
+    if (begin(s, err, what) != 0)
+        return -1;
+    dbq *st = use(s, ST_GAME_IMPORT);
+    q_text(st, 1, g->variant);
+    q_text(st, 2, g->start);
+    q_int(st, 3, g->move_limit);
+    q_int(st, 4, g->nsides);
+    q_int64(st, 5, g->created);
+    q_int(st, 6, g->winner);
+    q_text(st, 7, g->reason);
+    q_int(st, 8, n);
+    int rc = q_step(st);
+    int64_t id = rc == DB_ROW ? q_col_int64(st, 0) : 0;
+    q_done(st);
+    if (rc != DB_ROW) {
+        db_fail(s, err, what);
+        return rollback(s);
+    }
+    for (int side = 0; side < g->nsides; side++) {
+        st = use(s, ST_SIDE_ADD);
+        q_int64(st, 1, id);
+        q_int(st, 2, side);
+        q_int64(st, 3, g->players[side]);
+        rc = q_step(st);
+        q_done(st);
+        if (rc == DB_FOREIGN)
+            fail(err, "%s: side %d: no player %lld", what, side, (long long)g->players[side]);
+        else if (rc != DB_DONE)
+            db_fail(s, err, what);
+        if (rc != DB_DONE)
+            return rollback(s);
+    }
+    for (int i = 0; i < n; i++) {
+        st = use(s, ST_MOVE_ADD);
+        q_int64(st, 1, id);
+        q_int(st, 2, i);
+        q_text(st, 3, moves[i].text);
+        q_int64(st, 4, moves[i].clock_ms);
+        q_int64(st, 5, moves[i].time);
+        if (step_done(s, st, err, what) != 0)
+            return rollback(s);
+    }
+    if (commit(s, err, what) != 0)
+        return -1;
+    g->id = id;
+    g->status = STORE_GAME_OVER;
+    g->rated = 0;
+    g->base_ms = g->inc_ms = 0;
+    g->started = g->ended = g->created;
+    g->sterile = 0;
+    g->nmoves = n;
+    g->imported = 1;
     return 0;
 }
 

@@ -275,6 +275,11 @@ static const char *const migrations[] = {
     "CREATE INDEX api_tokens_player ON api_tokens(player, id);"
     "ALTER TABLE players ADD COLUMN api_bot BIGINT NOT NULL DEFAULT 0 "
     "  CHECK (api_bot IN (0, 1));",
+
+    /* 8: games imported from PGN records (store_game_import): over from
+     * the start, never rated, their importer in every seat */
+    "ALTER TABLE games ADD COLUMN imported BIGINT NOT NULL DEFAULT 0 "
+    "  CHECK (imported IN (0, 1));",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

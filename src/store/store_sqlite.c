@@ -32,7 +32,7 @@
  * forum_search, notifications, tickets, ticket_messages, mail_queue,
  * chat_lines, reports and audit_log (store_forum.c, store_community.c);
  * schema 5 the servers of a cluster, 6 the computer reviews, 7 the Bot
- * API's tokens and players' api_bot flag.
+ * API's tokens and players' api_bot flag, 8 games' imported flag.
  *
  * The invariant: the schema is at user_version's migration, each applied
  * whole or not at all; store_pg.c builds the same tables under the same
@@ -324,6 +324,11 @@ static const char *const migrations[] = {
     "CREATE INDEX api_tokens_player ON api_tokens(player, id);"
     "ALTER TABLE players ADD COLUMN api_bot INTEGER NOT NULL DEFAULT 0 "
     "  CHECK (api_bot IN (0, 1));",
+
+    /* 8: games imported from PGN records (store_game_import): over from
+     * the start, never rated, their importer in every seat */
+    "ALTER TABLE games ADD COLUMN imported INTEGER NOT NULL DEFAULT 0 "
+    "  CHECK (imported IN (0, 1));",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))

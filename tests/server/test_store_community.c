@@ -8,8 +8,9 @@
 
 #include "../../src/store/community.h"
 
-#define NEW_SCHEMA 6  /* the latest: community.h came with 4, several servers with 5,
-                        * the server's reviews with 6 */
+#define NEW_SCHEMA 8  /* the latest: community.h came with 4, several servers with 5,
+                        * the server's reviews with 6, the Bot API with 7, games
+                        * imported from PGN with 8 */
 
 static int64_t add_thread(store *s, const char *category, const char *title, int64_t author,
                           const char *body, int64_t now, int64_t *post)

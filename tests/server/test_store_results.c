@@ -534,11 +534,74 @@ static void test_servers_lapse(void **state)
     tmpdb_remove(&t);
 }
 
+/* A game imported from a record: over from the start, unrated, its
+ * importer in every seat, its moves in order; a refused import stores
+ * nothing, no game and no move. */
+static void test_game_import(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err = { "" };
+    int64_t a = add_player(s, "Alice", 0, 0);
+    store_game g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.variant, sizeof g.variant, "rampart");
+    snprintf(g.start, sizeof g.start, "1qqq1/1nnn1/1kkk1/1bbb1/5/1BBB1/1KKK1/1NNN1/1QQQ1 b 1");
+    g.nsides = 2;
+    g.players[0] = g.players[1] = a;
+    g.move_limit = 100;
+    g.created = T0;
+    g.winner = 1;
+    snprintf(g.reason, sizeof g.reason, "resign");
+    store_move m[3];
+    const char *texts[3] = { "b3a3", "b9a8", "b2b3" };
+    for (int i = 0; i < 3; i++) {
+        m[i] = move_of(i);
+        snprintf(m[i].text, sizeof m[i].text, "%s", texts[i]);
+    }
+    assert_int_equal(store_game_import(s, &g, m, 3, &err), 0);
+    store_game back;
+    assert_int_equal(store_game_get(s, g.id, &back, &err), 0);
+    assert_int_equal(back.status, STORE_GAME_OVER);
+    assert_int_equal(back.imported, 1);
+    assert_int_equal(back.rated, 0);
+    assert_int_equal(back.winner, 1);
+    assert_string_equal(back.reason, "resign");
+    assert_int_equal(back.nmoves, 3);
+    assert_int_equal(back.ended, T0);
+    assert_int_equal(back.players[0], a);
+    assert_int_equal(back.players[1], a);
+    assert_string_equal(back.start, g.start);
+    store_move got[4];
+    assert_int_equal(store_moves(s, g.id, got, 4, &err), 3);
+    assert_string_equal(got[2].text, "b2b3");
+    int64_t live[4];
+    assert_int_equal(store_live_games(s, live, 4, &err), 0);  /* never resumed */
+    store_game list[4];
+    assert_int_equal(store_player_games(s, a, 0, list, 4, &err), 1);
+    /* a game played is not imported */
+    int64_t played = add_game(s, a, add_player(s, "Bob", 0, 0), 0);
+    assert_int_equal(store_game_get(s, played, &back, &err), 0);
+    assert_int_equal(back.imported, 0);
+
+    /* refused: a seat of nobody (after the moves would have gone in), and
+     * an empty move; nothing of either is stored */
+    g.players[1] = 999999;
+    assert_int_equal(store_game_import(s, &g, m, 3, &err), -1);
+    assert_non_null(strstr(err.msg, "no player 999999"));
+    g.players[1] = a;
+    m[1].text[0] = 0;
+    assert_int_equal(store_game_import(s, &g, m, 3, &err), -1);
+    assert_int_equal(store_player_games(s, a, 0, list, 4, &err), 2);  /* the two before */
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_game_end_rated),
         cmocka_unit_test(test_game_end_refused),
+        cmocka_unit_test(test_game_import),
         cmocka_unit_test(test_ratings_and_ladder),
         cmocka_unit_test(test_rating_history_order_and_max),
         cmocka_unit_test(test_kv),
