@@ -156,6 +156,10 @@ typedef struct game_ops {
     /* Changes one setting (see game_variant.options) of a position. */
     int (*set_option)(void *pos, const char *name, int value, game_error *err);
 
+    /* Reads one setting of a position into *value: 0, or -1 if the
+     * variant has no setting of that name. */
+    int (*get_option)(const void *pos, const char *name, int *value);
+
     int (*side_to_move)(const void *pos);
     int (*team_of)(const void *pos, int side);
 

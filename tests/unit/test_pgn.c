@@ -347,6 +347,33 @@ static void test_reader_bounds(void **state)
     free(text);
 }
 
+/* Every setting of every variant reads back as it was set
+ * (game_ops.get_option), so that a start read from a record can be kept
+ * with its settings; a setting a variant lacks is -1. */
+static void test_settings_read_back(void **state)
+{
+    (void)state;
+    for (const game_variant *const *v = game_variants(); *v; v++) {
+        const game_ops *ops = (*v)->ops;
+        _Alignas(16) unsigned char pos[GAME_POS_MAX];
+        ops->start(*v, pos, 0);
+        assert_non_null(ops->get_option);
+        for (const game_option *o = (*v)->options; o && o->name; o++) {
+            int value = -7;
+            assert_int_equal(ops->get_option(pos, o->name, &value), 0);
+            assert_int_equal(value, o->def);
+            game_error e;
+            int want = o->max > o->min ? o->min + 1 : o->min;
+            if (ops->set_option(pos, o->name, want, &e) != 0)
+                continue;  /* a value this position cannot take */
+            assert_int_equal(ops->get_option(pos, o->name, &value), 0);
+            assert_int_equal(value, want);
+        }
+        int value;
+        assert_int_equal(ops->get_option(pos, "NoSuchSetting", &value), -1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_four_sides),
         cmocka_unit_test(test_hidden_start_only_once_over),
         cmocka_unit_test(test_termination_words),
+        cmocka_unit_test(test_settings_read_back),
         cmocka_unit_test(test_reader_errors_and_recovery),
         cmocka_unit_test(test_reader_bounds),
     };

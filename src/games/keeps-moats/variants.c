@@ -57,6 +57,20 @@ static size_t op_format(const void *pos, char *buf, size_t size)
     return km_format(pos, buf, size);
 }
 
+static int op_get_option(const void *vpos, const char *name, int *value)
+{
+    const km_pos *pos = vpos;
+    if (strcmp(name, "GameType") == 0)
+        *value = pos->game_type;
+    else if (strcmp(name, "KingResult") == 0)
+        *value = pos->king_result;
+    else if (strcmp(name, "MoveLimit") == 0)
+        *value = pos->limit;
+    else
+        return -1;
+    return 0;
+}
+
 static int op_set_option(void *vpos, const char *name, int value, game_error *err)
 {
     km_pos *pos = vpos;
@@ -198,6 +212,7 @@ static const game_ops km_ops = {
     .parse = op_parse,
     .format = op_format,
     .set_option = op_set_option,
+    .get_option = op_get_option,
     .side_to_move = op_side_to_move,
     .team_of = op_team_of,
     .moves = op_moves,

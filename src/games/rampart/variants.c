@@ -132,6 +132,15 @@ static int op_set_option(void *vpos, const char *name, int value, game_error *er
     return -1;
 }
 
+static int op_get_option(const void *vpos, const char *name, int *value)
+{
+    const rp_pos *pos = vpos;
+    if (strcmp(name, "MoveLimit") != 0)
+        return -1;
+    *value = pos->move_limit;
+    return 0;
+}
+
 static int op_side_to_move(const void *pos)
 {
     return ((const rp_pos *)pos)->stm;
@@ -285,6 +294,7 @@ static const game_ops rp_ops = {
     .parse = op_parse,
     .format = op_format,
     .set_option = op_set_option,
+    .get_option = op_get_option,
     .side_to_move = op_side_to_move,
     .team_of = op_team_of,
     .moves = op_moves,
