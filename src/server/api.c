@@ -120,13 +120,14 @@ static json_t *stored_summary(srv *s, const store_game *g)
             json_array_append_new(players, json_null());
     }
     static const char *status[] = {"live", "over", "aborted"};
-    return json_pack("{s:I, s:s, s:o, s:s, s:i, s:s, s:b, s:b, s:I, s:I, s:I, s:I, s:i, s:i}",
+    return json_pack("{s:I, s:s, s:o, s:s, s:i, s:s, s:b, s:b, s:I, s:I, s:I, s:I, s:i, s:i, s:b}",
                      "id", (json_int_t)g->id, "variant", g->variant, "players", players,
                      "status", status[g->status < 0 || g->status > 2 ? 0 : g->status],
                      "winner", g->winner, "reason", g->reason, "rated", g->rated, "sterile",
                      g->sterile, "created", (json_int_t)g->created, "ended",
                      (json_int_t)g->ended, "base_ms", (json_int_t)g->base_ms, "inc_ms",
-                     (json_int_t)g->inc_ms, "move_limit", g->move_limit, "moves", g->nmoves);
+                     (json_int_t)g->inc_ms, "move_limit", g->move_limit, "moves", g->nmoves,
+                     "imported", g->imported);
 }
 
 static void player_games(srv *s, net_http *h, const char *name, const char *query)
@@ -472,6 +473,8 @@ void api_http(srv *s, net_http *h, const net_request *req)
         account_http(s, h, req, path);
     else if (post && strcmp(path, "/position") == 0)
         position_page(h, req);
+    else if (post && strcmp(path, "/games/import") == 0)
+        import_http(s, h, req);
     else if (strncmp(path, "/games/", 7) == 0 && (get || post) &&
              (id = game_id(path + 7, &rest)) > 0 && strcmp(rest, "/review") == 0)
         review_http(s, h, req, id);

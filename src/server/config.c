@@ -61,6 +61,8 @@ static const struct {
                           "Bot API requests one token may make a second (twice that at once)"},
     [LIM_API_TOKENS] = {"api-tokens-per-hour", 20, 100000,
                         "API tokens one account may make an hour"},
+    [LIM_IMPORTS] = {"imports-per-hour", 30, 100000,
+                     "games one account may import from PGN records an hour"},
 };
 
 void srv_config_default(srv_config *cfg)

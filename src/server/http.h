@@ -60,6 +60,8 @@ void forum_free_cache(void);
 void support_http(srv *s, net_http *h, const net_request *req, const char *path);
 /* moderation.c: /api/reports, /api/mod/..., /api/admin/... */
 void moderation_http(srv *s, net_http *h, const net_request *req, const char *path);
+/* import.c: POST /api/games/import, a game from a PGN record */
+void import_http(srv *s, net_http *h, const net_request *req);
 /* api.c: everything under /api/ not named above */
 void api_http(srv *s, net_http *h, const net_request *req);
 void reply_json(net_http *h, int status, json_t *body, const char *headers);

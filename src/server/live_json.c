@@ -158,6 +158,8 @@ json_t *live_state(live *g, const client *to)
         "created", (json_int_t)g->g.created);
     if (!g->over && !g->setting_up && (mine & (1u << stm)))
         json_object_set_new(j, "legal", live_legal_json(g));
+    if (g->g.imported)
+        json_object_set_new(j, "imported", json_true());
     json_t *teams = json_array();
     for (int i = 0; i < g->v->nsides; i++)
         json_array_append_new(teams, json_integer(g->v->ops->team_of(g->pos, i)));

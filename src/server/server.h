@@ -120,6 +120,7 @@ enum {
     LIM_API_STREAMS,       /* open Bot API streams per token */
     LIM_API_REQUESTS,      /* Bot API requests a second, per token */
     LIM_API_TOKENS,        /* API tokens made an hour, per account */
+    LIM_IMPORTS,           /* games imported from PGN an hour, per account */
     LIM_COUNT
 };
 
