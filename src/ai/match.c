@@ -61,7 +61,7 @@ __attribute__((format(printf, 2, 3))) static void sb_printf(strbuf *b, const cha
     }
 }
 
-#define GAME_MOVE_TEXT 32
+#define MOVE_TEXT_MAX 32
 
 struct match;
 
@@ -75,7 +75,7 @@ typedef struct worker {
     atomic_int stop;
     /* the game being played: its moves' text, the mover's clock after
      * each (ms), and its record */
-    char (*texts)[GAME_MOVE_TEXT];
+    char (*texts)[MOVE_TEXT_MAX];
     const char **textp;
     int64_t *clocks;
     int nmoves, capmoves;
@@ -213,7 +213,7 @@ static void keep_move(worker *w, const game_ops *ops, const void *pos, game_move
 {
     if (w->nmoves == w->capmoves) {
         int cap = w->capmoves ? 2 * w->capmoves : 256;
-        char(*t)[GAME_MOVE_TEXT] = realloc(w->texts, (size_t)cap * sizeof *t);
+        char(*t)[MOVE_TEXT_MAX] = realloc(w->texts, (size_t)cap * sizeof *t);
         if (t)
             w->texts = t;
         int64_t *c = t ? realloc(w->clocks, (size_t)cap * sizeof *c) : NULL;
@@ -227,7 +227,7 @@ static void keep_move(worker *w, const game_ops *ops, const void *pos, game_move
         w->textp = p;
         w->capmoves = cap;
     }
-    ops->format_move(pos, mv, w->texts[w->nmoves], GAME_MOVE_TEXT);
+    ops->format_move(pos, mv, w->texts[w->nmoves], MOVE_TEXT_MAX);
     w->clocks[w->nmoves++] = clock;
 }
 

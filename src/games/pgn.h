@@ -127,9 +127,10 @@ typedef struct pgn_replayed {
 } pgn_replayed;
 
 /* Replays r: its variant (the Variant tag, which it must have), the
- * start (FEN where SetUp is "1"; a variant with hidden pieces has none
- * until the game is over, and then its moves are not replayed: 1 is
- * returned), the settings from tags named after the variant's options,
+ * start (FEN where SetUp is "1"; a record of a variant with hidden pieces
+ * that has no FEN, as while such a game goes on, is checked but not
+ * replayed: 1 is returned), the settings from tags named after the
+ * variant's options,
  * then every move; checks that the Seven Tag Roster is there, that the
  * Result tag equals the result token, and that the result agrees with the
  * final position when the engine says it is over (and, for games of more
