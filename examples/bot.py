@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+# examples/bot.py -- a whole Citadel bot, Python 3 and its standard library
+# only: it listens on the Bot API's event stream (docs/bot-api.md), accepts
+# challenges, and plays every game it is in by asking `citadel uci` for each
+# move (one engine process a game).
+#
+#   python3 examples/bot.py --server http://127.0.0.1:8080 --token cit_... \
+#       --engine build/release/citadel [--movetime 500] [--accept-all]
+#   python3 examples/bot.py ... --challenge Rampart-6 --variant rampart \
+#       [--clock 60+1] [--move-limit 40] [--games 3]
+#
+# Alone it accepts every challenge. With --challenge it challenges that player
+# --games times, one game after another, prints one line per game and exits
+# after the last (other challenges are declined unless --accept-all).
+# --log FILE appends every line read from a stream to FILE.
+import argparse
+import json
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+
+
+class ApiError(Exception):
+    pass
+
+
+class Api:
+    def __init__(self, server, token, log=None):
+        self.server = server.rstrip("/")
+        self.token = token
+        self.log = open(log, "a", encoding="utf-8") if log else None
+        self.log_lock = threading.Lock()
+
+    def open(self, method, path, body=None, timeout=30):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.server + path, data=data, method=method)
+        req.add_header("Authorization", "Bearer " + self.token)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        try:
+            return urllib.request.urlopen(req, timeout=timeout)
+        except urllib.error.HTTPError as e:
+            try:
+                why = json.loads(e.read().decode()).get("error", "")
+            except ValueError:
+                why = e.reason
+            raise ApiError(f"{method} {path} answered {e.code}: {why}") from None
+        except (urllib.error.URLError, OSError) as e:
+            raise ApiError(f"{method} {path}: cannot reach {self.server}: {e}") from None
+
+    def call(self, method, path, body=None):
+        with self.open(method, path, body) as r:
+            return json.loads(r.read().decode() or "null")
+
+    def stream(self, path):
+        """The objects of an NDJSON stream, keep-alive lines skipped; the
+        stream is open when this returns."""
+        return self.lines(self.open("GET", path, timeout=60))
+
+    def lines(self, r):
+        with r:
+            for raw in r:
+                line = raw.decode().strip()
+                if not line:
+                    continue
+                if self.log:
+                    with self.log_lock:
+                        self.log.write(line + "\n")
+                        self.log.flush()
+                yield json.loads(line)
+
+
+class Engine:
+    """One `citadel uci` process."""
+
+    def __init__(self, path, variant, move_limit):
+        self.p = subprocess.Popen([path, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True, bufsize=1)
+        self.send("uci")
+        self.wait("uciok")
+        self.send(f"setoption name UCI_Variant value {variant}")
+        if move_limit:
+            self.send(f"setoption name MoveLimit value {move_limit}")
+        self.send("isready")
+        self.wait("readyok")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def wait(self, word):
+        for line in self.p.stdout:
+            if line.split()[:1] == [word]:
+                return line.split()
+        raise RuntimeError("the engine stopped")
+
+    def best(self, position, movetime):
+        self.send(f"position fen {position}")
+        self.send(f"go movetime {movetime}")
+        return self.wait("bestmove")[1]
+
+    def quit(self):
+        try:
+            self.send("quit")
+            self.p.wait(5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.p.kill()
+
+
+def play(api, args, gid, results):
+    """Plays game gid to its end; leaves its last gameState in results[gid]."""
+    engine, last, setup_sent, you = None, None, False, None
+    base = f"/api/bot/game/{gid}"
+    try:
+        for msg in api.stream(f"/api/bot/game/stream/{gid}"):
+            if msg.get("type") == "gameFull":
+                you, variant = msg["you"], msg["variant"]["key"]
+                engine = Engine(args.engine, variant, msg.get("move_limit") or 0)
+                msg = msg["state"]
+            elif msg.get("type") != "gameState":
+                continue
+            results[gid] = msg
+            if msg["status"] != "started" or engine is None:
+                continue
+            if msg.get("phase") == "setup":
+                if not setup_sent:
+                    setup = api.call("GET", f"/api/setups/{urllib.parse.quote(variant)}")["random"]
+                    # a setup string is read from its owner's side: right for either colour
+                    api.call("POST", base + "/setup", {"setup": setup})
+                    setup_sent = True
+                continue
+            if msg["to_move"] != you or msg["moves"] == last:
+                continue
+            last = msg["moves"]
+            move = engine.best(msg["position"], args.movetime)
+            if move in ("(none)", "0000"):
+                continue
+            try:
+                api.call("POST", f"{base}/move/{urllib.parse.quote(move, safe='')}")
+            except ApiError as e:
+                print(f"game {gid}: move {move} refused ({e}); resigning", file=sys.stderr)
+                api.call("POST", base + "/resign")
+    except (ApiError, RuntimeError, ValueError, KeyError) as e:
+        print(f"game {gid}: {e}", file=sys.stderr)
+    finally:
+        if engine:
+            engine.quit()
+
+
+def result_line(gid, variant, state):
+    if not state:
+        return f"{gid} {variant} unknown"
+    if state.get("status") == "started":
+        return f"{gid} {variant} unfinished"
+    won = f"{state['winner']} wins" if state.get("winner") else "draw"
+    return f"{gid} {variant} {won} ({state['status']})"
+
+
+def challenge(api, args, mine):
+    """Challenges args.challenge; True if its game started at once (a
+    built-in bot), its id then in mine."""
+    body = {"variant": args.variant, "rated": False}
+    if args.clock:
+        limit, _, inc = args.clock.partition("+")
+        body["clock"] = {"limit": int(limit), "increment": int(inc or 0)}
+    if args.move_limit:
+        body["move_limit"] = args.move_limit
+    c = api.call("POST", f"/api/challenge/{urllib.parse.quote(args.challenge, safe='')}", body)
+    game = c["challenge"].get("game")
+    if game:
+        mine.add(game)
+    return bool(game)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="A Citadel bot that plays with `citadel uci`.")
+    ap.add_argument("--server", required=True, help="e.g. http://127.0.0.1:8080")
+    ap.add_argument("--token", required=True, help="an API token with the scope bot:play")
+    ap.add_argument("--engine", required=True, help="the citadel binary")
+    ap.add_argument("--movetime", type=int, default=500, help="ms a move (default 500)")
+    ap.add_argument("--challenge", metavar="NAME", help="challenge this player")
+    ap.add_argument("--variant", help="the variant to challenge in (a name of /api/variants)")
+    ap.add_argument("--clock", metavar="LIMIT+INC", help="seconds, e.g. 60+1; none: no clock")
+    ap.add_argument("--move-limit", type=int, default=0, help="the challenge's move limit")
+    ap.add_argument("--games", type=int, default=1, help="games to play with --challenge")
+    ap.add_argument("--accept-all", action="store_true", help="accept challenges while challenging")
+    ap.add_argument("--log", metavar="FILE", help="append every stream line read to FILE")
+    args = ap.parse_args()
+    if args.challenge and not args.variant:
+        ap.error("--challenge needs --variant")
+    api = Api(args.server, args.token, args.log)
+    try:
+        me = api.call("GET", "/api/account")
+        print(f"playing as {me['name']}", file=sys.stderr)
+        run(api, args, me)
+    except ApiError as e:
+        sys.exit(f"bot: {e}")
+    except KeyboardInterrupt:
+        pass
+
+
+def run(api, args, me):
+    threads, results, variants = {}, {}, {}
+    mine = set()      # the games of our own challenges
+    done = 0
+    waiting = False   # a challenge of ours is out, or its game is on
+    pending = False   # ... and its game has not started
+    events = api.stream("/api/stream/event")
+    if args.challenge:
+        waiting = True
+        pending = not challenge(api, args, mine)
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "challenge":
+            c = ev["challenge"]
+            if c["challenger"]["name"] == me["name"]:
+                continue
+            verb = "accept" if args.accept_all or not args.challenge else "decline"
+            try:
+                api.call("POST", f"/api/challenge/{urllib.parse.quote(str(c['id']))}/{verb}")
+            except ApiError as e:
+                print(f"bot: {e}", file=sys.stderr)
+        elif kind == "gameStart":
+            gid = ev["game"]["id"]
+            variants[gid] = ev["game"].get("variant")
+            if pending and gid not in threads:
+                mine.add(gid)
+                pending = False
+            if gid not in threads:
+                threads[gid] = threading.Thread(target=play, args=(api, args, gid, results), daemon=True)
+                threads[gid].start()
+        elif kind in ("challengeDeclined", "challengeCanceled") and args.challenge:
+            print(f"bot: the challenge {ev['challenge']['id']} was {kind[9:].lower()}", file=sys.stderr)
+            return
+        elif kind == "gameFinish":
+            gid = ev["game"]["id"]
+            if gid in threads:
+                threads[gid].join(30)
+            v = variants.get(gid) or ev["game"].get("variant")
+            if isinstance(v, dict):
+                v = v.get("key")
+            print(result_line(gid, v, results.get(gid)), flush=True)
+            if args.challenge and gid in mine:
+                done += 1
+                waiting = False
+                if done >= args.games:
+                    return
+        if args.challenge and not waiting:
+            waiting = True
+            pending = not challenge(api, args, mine)
+
+
+if __name__ == "__main__":
+    main()
