@@ -53,6 +53,7 @@ export function contract(root) {
     }
     if (status < 200 || status >= 300) return null;
     if (!r) return `${method} ${path}: answered ${status}, but the schema has no such route`;
+    if (r.stream) return (contentType || '').includes('x-ndjson') ? null : `${method} ${path}: a stream sent as ${contentType}`;
     if (r.answer === 'text') return json ? `${method} ${path}: the schema says text` : null;
     if (!json) return `${method} ${path}: the answer is not JSON`;
     const fn = v(r.answer);

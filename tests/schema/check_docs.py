@@ -9,7 +9,11 @@ phase), or an item of the
 "Server to client" list that begins with `type`), and names each of its
 fields (every property but type and ref) in that row or item. Every type
 the two lists of docs/api.md name is in the schema. Every HTTP route of
-the schema (x-routes) is in the docs' tables. Prints "FAIL docs: ..." per
+the schema (x-routes) is in the docs' tables (docs/api.md, or
+docs/bot-api.md for the Bot API). Every line of the Bot API's streams
+(BotEvent, BotGameLine) is named in docs/bot-api.md by its type in
+backquotes, with each of its fields, and so is each field of a Challenge.
+Prints "FAIL docs: ..." per
 disagreement; exit status 1 if any.
 """
 import json
@@ -20,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "api.schema.json").read_text())
 DOC = (ROOT / "docs" / "api.md").read_text()
+BOTDOC = (ROOT / "docs" / "bot-api.md").read_text()
 DEFS = SCHEMA["$defs"]
 
 
@@ -66,11 +71,25 @@ for name, doc, union in (("client", client_doc, "ClientMessage"), ("server", ser
 for r in SCHEMA["x-routes"]:
     # the route's fixed part: ^/api/games/[0-9]+/record$ -> /api/games/, /record
     parts = [p for p in re.split(r"\[[^\]]*\][+*]?|\([^)]*\)|\^|\$", r["path"]) if p.strip("/")]
-    if not all(p in DOC for p in parts):
-        fails.append(f"the route {r['method']} {r['path']} is in the schema, not in docs/api.md")
+    if not all(p in DOC for p in parts) and not all(p in BOTDOC for p in parts):
+        fails.append(f"the route {r['method']} {r['path']} is in the schema, not in docs/api.md or docs/bot-api.md")
+
+# the Bot API's stream lines, and its Challenge, in docs/bot-api.md
+bot_lines = {**messages("BotEvent"), **messages("BotGameLine")}
+for t, fields in bot_lines.items():
+    if f'"type": "{t}"' not in BOTDOC:
+        fails.append(f"the stream line '{t}' is in the schema, not in docs/bot-api.md")
+for what, fields in [(f"'{t}'", f) for t, f in bot_lines.items()] + [("Challenge", list(DEFS["Challenge"]["properties"]))]:
+    for f in fields:
+        if not re.search(r"`\"?" + re.escape(f) + r"\"?`|\"" + re.escape(f) + r"\"", BOTDOC):
+            fails.append(f"docs/bot-api.md does not name the field '{f}' of {what}")
+for t in re.findall(r'"type": "([A-Za-z]+)"', BOTDOC):
+    if t not in bot_lines:
+        fails.append(f"docs/bot-api.md names the stream line '{t}', which the schema does not have")
 
 for f in fails:
     print("FAIL docs:", f)
 print(f"docs: {len(messages('ClientMessage'))} client and {len(messages('ServerMessage'))} server "
-      f"messages, {len(SCHEMA['x-routes'])} routes; {len(fails)} disagreements")
+      f"messages, {len(bot_lines)} Bot API stream lines, {len(SCHEMA['x-routes'])} routes; "
+      f"{len(fails)} disagreements")
 sys.exit(1 if fails else 0)

@@ -2,6 +2,7 @@
 """check_wire.py -- validates a wire log against docs/api.schema.json.
 
     python3 tests/schema/check_wire.py LOG [LOG...]
+    python3 tests/schema/check_wire.py --ndjson LINES [LINES...]
 
 Each line of a log is one exchange the tests saw (tests/server/wirelog.c,
 or the browser tests' hook on the page's socket, tests/browser/lib.mjs):
@@ -34,8 +35,10 @@ def validator(name):
 
 
 V = {name: validator(name) for name in SCHEMA["$defs"]}
-ROUTES = [(r["method"], re.compile(r["path"]), r.get("request"), r["answer"])
+ROUTES = [(r["method"], re.compile(r["path"]), r.get("request"), "stream" if r.get("stream") else r["answer"])
           for r in SCHEMA["x-routes"]]
+GAME_LINES = {SCHEMA["$defs"][ref["$ref"].split("/")[-1]]["properties"]["type"]["const"]
+              for ref in SCHEMA["$defs"]["BotGameLine"]["oneOf"]}
 
 
 def errors_of(name, value):
@@ -82,7 +85,10 @@ def check_line(line):
         if route is None:
             return [f"{method} {path}: answered {status}, but the schema has no such route"]
         req, ans = route
-        if ans == "text":
+        if ans == "stream":
+            if "x-ndjson" not in (line.get("content_type") or "application/x-ndjson"):
+                errs.append(f"{method} {path}: a stream, but sent as {line.get('content_type')}")
+        elif ans == "text":
             if line.get("answer_is_json"):
                 errs.append(f"{method} {path}: the schema says text, the answer is JSON")
         elif not line.get("answer_is_json"):
@@ -99,15 +105,24 @@ def check_line(line):
     return errs
 
 
+def check_stream_line(line):
+    if not isinstance(line, dict) or not isinstance(line.get("type"), str):
+        return [f"(top): not an object with a type: {json.dumps(line)[:120]}"]
+    return message_errors("BotGameLine" if line["type"] in GAME_LINES else "BotEvent", line)
+
+
 def main(paths):
     seen, failures = 0, {}
+    ndjson = paths[:1] == ["--ndjson"]
+    if ndjson:
+        paths = paths[1:]
     for p in paths:
         for n, text in enumerate(Path(p).read_text().splitlines(), 1):
             if not text.strip():
                 continue
             line = json.loads(text)
             seen += 1
-            for e in check_line(line):
+            for e in (check_stream_line(line) if ndjson else check_line(line)):
                 key = re.sub(r"\d+", "N", e)
                 failures.setdefault(key, (e, line.get("test", "?"), f"{p}:{n}", 0))
                 e0, t, where, k = failures[key]
