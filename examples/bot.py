@@ -140,9 +140,8 @@ def play(api, args, gid, results):
                 continue
             try:
                 api.call("POST", f"{base}/move/{urllib.parse.quote(move, safe='')}")
-            except ApiError as e:
-                print(f"game {gid}: move {move} refused ({e}); resigning", file=sys.stderr)
-                api.call("POST", base + "/resign")
+            except ApiError as e:  # the game may have ended meanwhile: read on
+                print(f"game {gid}: move {move} refused ({e})", file=sys.stderr)
     except (ApiError, RuntimeError, ValueError, KeyError) as e:
         print(f"game {gid}: {e}", file=sys.stderr)
     finally:
