@@ -1,0 +1,222 @@
+# test_bot_api.sh -- the Bot API end to end (docs/bot-api.md): an account
+# signs up, makes tokens and has the token rules held against it (no token,
+# a revoked token, a token without the scope: 401 and nothing changed),
+# becomes a bot account, and examples/bot.py plays one short game of each
+# family (Rampart, Keeps & Moats, Stratego) against the server's own bots
+# with `citadel uci` as its engine. Every line the bot read from the
+# streams is validated against docs/api.schema.json (BotEvent,
+# BotGameLine); the per-token stream and request limits answer 429.
+# Needs curl and python3 (with python3-jsonschema), which tools/setup
+# installs.
+source "$(dirname "$0")/lib.sh"
+
+dir=$(mktemp -d)
+pid=0
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+py=python3
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null && py=/usr/bin/python3
+
+# Two streams a token: the bot needs its event stream and one game's.
+"$CITADEL" serve --listen 127.0.0.1:0 --db "$dir/db" --web "$dir" \
+    --limit api-streams=2 >"$dir/log" 2>&1 &
+pid=$!
+port=
+for _ in $(seq 1 100); do
+    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$dir/log")
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+if [ -z "$port" ]; then
+    fail "the server starts" "$(cat "$dir/log")"
+    exit 0
+fi
+url=http://127.0.0.1:$port
+
+# api METHOD PATH [BODY [CURL-ARGS...]]: one request to the server, the
+# answer's body in $dir/body; prints the status. Each exchange is logged
+# as tests/schema/check_wire.py reads it, and checked at the end.
+wire=$dir/wire.log
+api() {
+    local method=$1 path=$2 body=${3:-} out
+    shift $(($# < 3 ? $# : 3))
+    local args=(-X "$method")
+    [ -n "$body" ] && args+=(-H 'Content-Type: application/json' --data "$body")
+    out=$(curl -s -o "$dir/body" -w '%{http_code} %{content_type}' --max-time 30 "${args[@]}" "$@" "$url$path")
+    $py - "$method" "$path" "$body" "${out%% *}" "${out#* }" "$dir/body" >>"$wire" <<'PY'
+import json, sys
+method, path, body, status, ctype, answer = sys.argv[1:]
+line = {"kind": "http", "test": "test_bot_api", "method": method, "path": path,
+        "status": int(status), "content_type": ctype, "answer_is_json": ctype.startswith("application/json")}
+if body:
+    line["request"] = json.loads(body)
+if line["answer_is_json"]:
+    line["answer"] = json.load(open(answer))
+print(json.dumps(line))
+PY
+    printf '%s' "${out%% *}"
+}
+# js EXPR: EXPR of the last answer's JSON (d), printed (a tuple as words).
+js() {
+    $py -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+v = eval(sys.argv[2])
+print(*v) if isinstance(v, tuple) else print(v)' "$dir/body" "$1" 2>&1
+}
+bearer() { printf 'Authorization: Bearer %s' "$1"; }
+
+# --- an account and its tokens ---------------------------------------------
+name=e2ebot$$
+st=$(api POST /api/signup "{\"name\":\"$name\",\"password\":\"correct horse battery\"}" -c "$dir/jar")
+if [[ $st == 20? ]]; then pass "sign up"; else fail "sign up" "$st $(cat "$dir/body")"; fi
+cookie=(-b "$dir/jar")
+
+mint() {  # SCOPES-JSON DESCRIPTION: makes a token; sets tok and tok_id
+    tok= tok_id=
+    local st
+    st=$(api POST /api/account/tokens "{\"scopes\":$1,\"description\":\"$2\"}" "${cookie[@]}")
+    [ "$st" = 200 ] || { fail "make a token $1" "$st $(cat "$dir/body")"; return 1; }
+    tok=$(js 'd["token"]')
+    tok_id=$(js 'd["id"]')
+}
+mint '["bot:play","challenge:write"]' "the bot" && bot_tok=$tok
+mint '["challenge:write"]' "challenges only" && ch_tok=$tok
+mint '["bot:play"]' "to revoke" && { old_tok=$tok; old_id=$tok_id; }
+mint '["board:play"]' "for the limits" && lim_tok=$tok
+if [[ $bot_tok == cit_* && $ch_tok == cit_* && $bot_tok != "$ch_tok" ]]; then
+    pass "tokens are made, each its own, starting cit_"
+else
+    fail "tokens are made, each its own, starting cit_" "$bot_tok / $ch_tok"
+fi
+
+expect "the list has the four tokens" 200 "$(api GET /api/account/tokens "" "${cookie[@]}")"
+expect "... with their scopes and descriptions, no token itself" \
+    "[['bot:play', 'challenge:write'], 'the bot', ['challenge:write'], 'challenges only', ['bot:play'], 'to revoke', ['board:play'], 'for the limits'] False" \
+    "$(js '[x for t in d["tokens"] for x in (sorted(t["scopes"]), t["description"])], "cit_" in json.dumps(d)')"
+expect "a token alone cannot list tokens" 401 "$(api GET /api/account/tokens "" -H "$(bearer "$bot_tok")")"
+api GET /api/me "" -c "$dir/guest" >/dev/null
+expect "a guest cannot make tokens" 401 \
+    "$(api POST /api/account/tokens '{"scopes":["bot:play"],"description":"x"}' -b "$dir/guest")"
+expect "an unknown scope is refused" 400 \
+    "$(api POST /api/account/tokens '{"scopes":["bot:admin"],"description":"x"}' "${cookie[@]}")"
+
+expect "GET /api/account with a token" 200 "$(api GET /api/account "" -H "$(bearer "$ch_tok")")"
+expect "... names the token's account, not a bot yet" "$name False" "$(js 'd["name"], d["bot"]')"
+
+expect "revoke a token" 200 "$(api DELETE "/api/account/tokens/$old_id" "" "${cookie[@]}")"
+expect "... answers ok" True "$(js 'd["ok"]')"
+api GET /api/account/tokens "" "${cookie[@]}" >/dev/null
+expect "... and it is gone from the list" False "$(js "any(t['id'] == $old_id for t in d['tokens'])")"
+expect "revoking it again: 404" 404 "$(api DELETE "/api/account/tokens/$old_id" "" "${cookie[@]}")"
+
+# the token rules, on the one request that changes the account for good
+expect "upgrade without a token: 401" 401 "$(api POST /api/bot/account/upgrade)"
+expect "... with an error" True "$(js 'len(d["error"]) > 0')"
+expect "upgrade with a revoked token: 401" 401 \
+    "$(api POST /api/bot/account/upgrade "" -H "$(bearer "$old_tok")")"
+expect "a revoked token reads nothing: 401" 401 "$(api GET /api/account "" -H "$(bearer "$old_tok")")"
+expect "upgrade with a token without bot:play: 401" 401 \
+    "$(api POST /api/bot/account/upgrade "" -H "$(bearer "$ch_tok")")"
+expect "a made-up token: 401" 401 \
+    "$(api GET /api/account "" -H "$(bearer cit_0123456789abcdef0123456789abcdef01234567)")"
+api GET /api/account "" -H "$(bearer "$bot_tok")" >/dev/null
+expect "... and none of them made it a bot account" False "$(js 'd["bot"]')"
+expect "the event stream needs bot:play or board:play: 401" 401 \
+    "$(api GET /api/stream/event "" -H "$(bearer "$ch_tok")")"
+
+expect "upgrade with bot:play" 200 "$(api POST /api/bot/account/upgrade "" -H "$(bearer "$bot_tok")")"
+api GET /api/account "" -H "$(bearer "$bot_tok")" >/dev/null
+expect "... and it is a bot account" True "$(js 'd["bot"]')"
+api GET "/api/players/$name" >/dev/null
+expect "... which its page shows as a bot" True "$(js 'd["player"]["bot"]')"
+
+# --- limits, with a token of their own --------------------------------------
+curl -s -N -H "$(bearer "$lim_tok")" "$url/api/stream/event" >/dev/null &
+s1=$!
+curl -s -N -H "$(bearer "$lim_tok")" "$url/api/stream/event" >/dev/null &
+s2=$!
+sleep 1
+expect "a third stream past --limit api-streams=2: 429" 429 \
+    "$(api GET /api/stream/event "" -H "$(bearer "$lim_tok")")"
+kill "$s1" "$s2" 2>/dev/null
+wait "$s1" "$s2" 2>/dev/null
+codes=$(for _ in $(seq 1 100); do printf '%s\n' "-o /dev/null" "url = \"$url/api/account\""; done |
+        curl -s -K - -H "$(bearer "$lim_tok")" -w '%{http_code}\n')
+n429=$(grep -c '^429$' <<<"$codes")
+n200=$(grep -c '^200$' <<<"$codes")
+if [ "$n429" -gt 0 ] && [ "$n200" -ge 20 ]; then
+    pass "100 requests at once: the first pass, then 429 (api-requests)"
+else
+    fail "100 requests at once: the first pass, then 429 (api-requests)" "$n200 answered 200, $n429 answered 429"
+fi
+
+# --- the bot plays ----------------------------------------------------------
+log=$dir/lines.ndjson
+bot() {  # OPPONENT VARIANT ARGS...: one game; prints the bot's game line
+    timeout 150 $py examples/bot.py --server "$url" --token "$bot_tok" --engine "$CITADEL" \
+        --movetime 30 --challenge "$1" --variant "$2" --log "$log" "${@:3}" 2>"$dir/bot.err"
+}
+for spec in "bot-level1 rampart --clock 10+0 --move-limit 50" \
+            "bot-random keeps-moats --clock 8+0" \
+            "bot-random stratego --clock 10+0"; do
+    set -- $spec
+    variant=$2
+    out=$(bot "$@")
+    rc=$?
+    id=$(sed -n "s/^\([0-9]*\) $variant .*/\1/p" <<<"$out")
+    if [ $rc -ne 0 ] || [ -z "$id" ]; then
+        fail "$variant: the bot plays a game against $1" "exit $rc: $out
+$(tail -n 20 "$dir/bot.err")"
+        continue
+    fi
+    pass "$variant: the bot plays a game against $1"
+    api GET "/api/games/$id" >/dev/null
+    expect "$variant: game $id is over" "over $variant" "$(js 'd["status"], d["variant"]')"
+    expect "$variant: the bot played in it, and moves were made" True \
+        "$(js "any(p and p['name'] == '$name' for p in d['players']) and len(d['moves']) >= 4")"
+    if grep -qE "^$id $variant (.+ wins|draw) \([a-z-]+\)$" <<<"$out"; then
+        pass "$variant: the bot names the result ($out)"
+    else
+        fail "$variant: the bot names the result" "$out"
+    fi
+done
+
+# every line read, against the schema; each game began with gameFull and
+# was told to the event stream
+out=$($py tests/schema/check_wire.py --ndjson "$log" 2>&1)
+if [ $? -eq 0 ]; then pass "every stream line as docs/api.schema.json says (${out##*: })"
+else fail "every stream line as docs/api.schema.json says" "$out"; fi
+expect "each game: gameStart, gameFull and gameFinish" "3 3 3" \
+    "$($py -c 'import json,sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+print(*(sum(l["type"] == t for l in lines) for t in ("gameStart", "gameFull", "gameFinish")))' "$log")"
+
+expect "each gameFull: you is the bot's side; initialFen startpos for Rampart's own start" \
+    "True True True startpos" \
+    "$($py -c 'import json,sys
+full = [l for l in map(json.loads, open(sys.argv[1])) if l["type"] == "gameFull"]
+print(*[l["players"][l["you"]]["name"] == sys.argv[2] for l in full],
+      *[l["initialFen"] for l in full if l["variant"]["key"] == "rampart"])' "$log" "$name")"
+
+# a challenge to a built-in bot starts the game at once; resigning ends it
+expect "challenge bot-random" 200 \
+    "$(api POST /api/challenge/bot-random '{"variant":"rampart","clock":{"limit":60,"increment":1}}' -H "$(bearer "$bot_tok")")"
+game=$(js 'd["challenge"]["game"]')
+expect "... accepted, with its game" "accepted True" "$(js 'd["challenge"]["status"], d["challenge"]["game"] > 0')"
+expect "resign it" 200 "$(api POST "/api/bot/game/$game/resign" "" -H "$(bearer "$bot_tok")")"
+for _ in $(seq 1 50); do
+    api GET "/api/games/$game" >/dev/null
+    [ "$(js 'd["status"]')" = over ] && break
+    sleep 0.1
+done
+expect "... and it is over" over "$(js 'd["status"]')"
+
+out=$($py tests/schema/check_wire.py "$wire" 2>&1)
+if [ $? -eq 0 ]; then pass "every answer as docs/api.schema.json says (${out##*: })"
+else fail "every answer as docs/api.schema.json says" "$out"; fi
+
+expect "the stream of a game not live: 404" 404 \
+    "$(api GET /api/bot/game/stream/999999 "" -H "$(bearer "$bot_tok")")"
+
+kill "$pid"
+wait "$pid"
+expect "the server stops cleanly" 0 "$?"
