@@ -7,7 +7,7 @@ import type {
   Player, Variant, VariantOption, Result, Game, Seek, GameSummary, StoredGameSummary, Bot,
   ChallengeAnswer, PlayerPageAnswer, LadderAnswer, PositionAnswer, PositionsAnswer,
   LobbyAnswer, BotsAnswer, GamesAnswer, VariantsAnswer, Ok, Credentials, PositionRequest, MeAnswer,
-  ReviewAnswer,
+  ReviewAnswer, TokensAnswer, TokenCreated, TokenRequest,
 } from './gen/api';
 
 export type {
@@ -80,6 +80,11 @@ export const api = {
   positions: (id: number) => call<PositionsAnswer>('GET', `/api/games/${id}/positions`),
   review: (id: number) => call<ReviewAnswer>('GET', `/api/games/${id}/review`),
   askReview: (id: number) => call<ReviewAnswer>('POST', `/api/games/${id}/review`),
+  // the account's API tokens (docs/bot-api.md): with the session, never a token
+  tokens: () => call<TokensAnswer>('GET', '/api/account/tokens'),
+  makeToken: (scopes: TokenRequest['scopes'], description: string) =>
+    call<TokenCreated>('POST', '/api/account/tokens', { scopes, description } satisfies TokenRequest),
+  revokeToken: (id: number) => call<Ok>('DELETE', `/api/account/tokens/${id}`),
 };
 
 /** The move limits a variant offers (docs/api.md: Rampart 50, 100, 150, 200). */

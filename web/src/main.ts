@@ -15,6 +15,7 @@ import { renderReview } from './pages/review';
 import { renderAnalysis } from './pages/analysis';
 import { renderChallenge } from './pages/challenge';
 import { renderPlayer } from './pages/player';
+import { renderAccount } from './pages/account';
 import { renderLadder } from './pages/ladder';
 import { renderSignin, renderSignup, signOut } from './pages/auth';
 import { renderForum, renderCategory, renderThread, renderSearch } from './community/forum';
@@ -36,6 +37,7 @@ const routes: [RegExp, Page, string][] = [
   [/^\/players\/([^/]+)$/, renderPlayer, 'Player'],
   [/^\/ladder\/([^/]+)$/, renderLadder, 'Ladder'],
   [/^\/ladder\/?$/, (host) => renderLadder(host, 'rampart'), 'Ladder'],
+  [/^\/account\/?$/, renderAccount, 'Your account'],
   [/^\/signin$/, renderSignin, 'Sign in'],
   [/^\/signup$/, renderSignup, 'Sign up'],
   [/^\/stratego\/help$/, renderStrategoHelp, 'Stratego: how to play'],
@@ -119,6 +121,7 @@ function renderHeader(): void {
     who.append(
       notificationsWidget(p.id),
       link(`/players/${encodeURIComponent(p.name)}`, h('span', { class: 'who-name' }, p.name)),
+      link('/account', 'Account'),
       h('button', { type: 'button', class: 'linklike', onclick: () => void signOut() }, 'Sign out'),
     );
   }

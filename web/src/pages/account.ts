@@ -1,0 +1,137 @@
+// pages/account.ts -- /account: the signed-in account's own settings. For
+// now its API tokens (docs/bot-api.md, "Tokens"): the list (description,
+// scopes, made, last used) with a Revoke button each, and a form that makes
+// one with the scopes ticked. A new token is shown once, in a field to copy
+// from; the server keeps only its fingerprint and never shows it again.
+
+import { api } from '../api';
+import type { ApiToken, Scope } from '../gen/api';
+import { h, link, toast, copyText } from '../ui';
+import { me } from '../session';
+import { errorLine, showError, when, tooLong } from '../community/common';
+
+const SCOPES: [Scope, string][] = [
+  ['bot:play', 'play as a bot account (the account must be made a bot account first)'],
+  ['board:play', 'play your own games through the API'],
+  ['challenge:write', 'challenge other players'],
+];
+const DESCRIPTION_MAX = 200;
+
+export async function renderAccount(host: HTMLElement): Promise<void> {
+  const p = me();
+  host.append(h('h1', {}, 'Your account'));
+  if (!p || p.guest) {
+    const back = encodeURIComponent('/account');
+    host.append(h('p', { class: 'panel signin-note' }, link(`/signin?next=${back}`, 'Sign in'), ' or ',
+      link(`/signup?next=${back}`, 'create an account'), ' to see your account.'));
+    return;
+  }
+  host.append(h('p', {}, `Signed in as ${p.name}${p.bot ? ', a bot account: it plays through the API only' : ''}.`));
+
+  const section = h('section', { id: 'api-tokens', 'aria-labelledby': 'api-tokens-title' });
+  host.append(section);
+  const list = h('div', { id: 'token-list' });
+  const shown = h('div', { id: 'new-token-box' });
+  section.append(
+    h('h2', { id: 'api-tokens-title' }, 'API tokens'),
+    h('p', {}, 'A token lets a program, such as a bot, act for this account through the Bot API, within the scopes you give it. ',
+      'Anyone who has the token can do what it allows: keep it secret, and revoke it if it gets out.'),
+    shown, list, tokenForm(shown, () => void draw()));
+
+  async function draw(): Promise<void> {
+    let tokens: ApiToken[];
+    try {
+      tokens = (await api.tokens()).tokens;
+    } catch (e) {
+      list.replaceChildren(h('p', { class: 'error' }, `Your tokens could not be read: ${e instanceof Error ? e.message : String(e)}`));
+      return;
+    }
+    if (!tokens.length) {
+      list.replaceChildren(h('p', { class: 'hint', id: 'no-tokens' }, 'You have no tokens.'));
+      return;
+    }
+    list.replaceChildren(h('div', { class: 'table-wrap' }, h('table', { class: 'tokens-table' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'Description'), h('th', {}, 'Scopes'), h('th', {}, 'Made'),
+        h('th', {}, 'Last used'), h('th', {}, h('span', { class: 'visually-hidden' }, 'Revoke')))),
+      h('tbody', {}, ...tokens.map((t) => row(t))))));
+  }
+
+  function row(t: ApiToken): HTMLElement {
+    const label = t.description || `token ${t.id}`;
+    const cell = h('td', { class: 'token-actions' });
+    const ask = (): void => {
+      cell.replaceChildren(
+        h('span', {}, 'Revoke for good? '),
+        h('button', { type: 'button', class: 'danger', 'data-revoke-yes': t.id, onclick: () => void revoke() }, 'Yes, revoke'),
+        ' ',
+        h('button', { type: 'button', onclick: () => cell.replaceChildren(first()) }, 'Keep it'));
+    };
+    const first = (): HTMLElement => h('button', { type: 'button', class: 'danger', 'data-revoke': t.id, 'aria-label': `Revoke ${label}`, onclick: ask }, 'Revoke');
+    const revoke = async (): Promise<void> => {
+      try {
+        await api.revokeToken(t.id);
+        toast(`The token "${label}" is revoked: it no longer works.`);
+      } catch (e) {
+        toast(`Could not revoke the token: ${e instanceof Error ? e.message : String(e)}`, 'error');
+      }
+      await draw();
+    };
+    cell.append(first());
+    return h('tr', { 'data-token': t.id },
+      h('td', {}, t.description || h('span', { class: 'hint' }, 'no description')),
+      h('td', {}, t.scopes.join(', ')),
+      h('td', {}, when(t.created)),
+      h('td', {}, t.used ? when(t.used) : 'never'),
+      cell);
+  }
+
+  await draw();
+}
+
+function tokenForm(shown: HTMLElement, made: () => void): HTMLElement {
+  const desc = h('input', { id: 'token-description', name: 'description', maxlength: DESCRIPTION_MAX, placeholder: 'my bot' });
+  const boxes = SCOPES.map(([scope, words]) => h('label', {},
+    h('input', { type: 'checkbox', name: 'scope', value: scope }), h('code', {}, scope), `: ${words}`));
+  const err = errorLine('token-error');
+  const submit = h('button', { type: 'submit', class: 'primary', id: 'make-token' }, 'Make a token');
+  const form = h('form', { class: 'panel form token-form', id: 'token-form', novalidate: true },
+    h('h3', {}, 'Make a token'),
+    h('label', { for: 'token-description' }, 'Description'), desc,
+    h('p', { class: 'hint' }, 'What the token is for, so that you know it again in the list.'),
+    h('fieldset', { class: 'choices-set' }, h('legend', {}, 'What it may do'), h('div', { class: 'scope-choices' }, ...boxes)),
+    err, h('div', { class: 'row' }, submit));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const [one, ...more] = [...form.querySelectorAll<HTMLInputElement>('input[name=scope]:checked')].map((i) => i.value as Scope);
+    const d = desc.value.trim();
+    const why = !one ? 'Tick at least one scope.' : tooLong(d, DESCRIPTION_MAX, 'description');
+    if (why || !one) return showError(err, why);
+    showError(err, '');
+    submit.disabled = true;
+    try {
+      const r = await api.makeToken([one, ...more], d);
+      showToken(shown, r.token, d);
+      form.reset();
+      made();
+    } catch (ex) {
+      showError(err, ex);
+    }
+    submit.disabled = false;
+  });
+  return form;
+}
+
+/** The new token, once: a read-only field to copy from, and the warning. */
+function showToken(box: HTMLElement, token: string, description: string): void {
+  const field = h('input', { id: 'new-token', readonly: true, spellcheck: 'false', autocomplete: 'off', 'aria-describedby': 'new-token-warning' });
+  field.value = token;
+  box.replaceChildren(h('div', { class: 'panel notice new-token', role: 'status' },
+    h('h3', {}, description ? `Your new token: ${description}` : 'Your new token'),
+    h('label', { for: 'new-token' }, 'Token'),
+    h('div', { class: 'row' }, field,
+      h('button', { type: 'button', id: 'copy-token', onclick: () => void copyText(token, 'Token copied') }, 'Copy')),
+    h('p', { class: 'error', id: 'new-token-warning' }, 'Copy it now: it will not be shown again. If you lose it, revoke it and make a new one.'),
+    h('p', {}, h('button', { type: 'button', onclick: () => box.replaceChildren() }, 'I have copied it'))));
+  field.focus();
+  field.select();
+}
