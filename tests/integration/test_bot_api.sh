@@ -151,6 +151,7 @@ fi
 
 # --- the bot plays ----------------------------------------------------------
 log=$dir/lines.ndjson
+declare -A ids
 bot() {  # OPPONENT VARIANT ARGS...: one game; prints the bot's game line
     timeout 150 $py examples/bot.py --server "$url" --token "$bot_tok" --engine "$CITADEL" \
         --movetime 30 --challenge "$1" --variant "$2" --log "$log" "${@:3}" 2>"$dir/bot.err"
@@ -169,6 +170,7 @@ $(tail -n 20 "$dir/bot.err")"
         continue
     fi
     pass "$variant: the bot plays a game against $1"
+    ids[$variant]=$id
     api GET "/api/games/$id" >/dev/null
     expect "$variant: game $id is over" "over $variant" "$(js 'd["status"], d["variant"]')"
     expect "$variant: the bot played in it, and moves were made" True \
@@ -190,12 +192,16 @@ expect "each game: gameStart, gameFull and gameFinish" "3 3 3" \
 lines = [json.loads(l) for l in open(sys.argv[1])]
 print(*(sum(l["type"] == t for l in lines) for t in ("gameStart", "gameFull", "gameFinish")))' "$log")"
 
-expect "each gameFull: you is the bot's side; initialFen startpos for Rampart's own start" \
-    "True True True startpos" \
+# gameFull: `you` is the bot's side; initialFen is the game's start
+# (citadel uci's notation), empty for Stratego while its setups are secret
+api GET "/api/games/${ids[rampart]}" >/dev/null
+start=$(js 'd["start"]')
+expect "each gameFull: you is the bot's side, initialFen the start (empty for Stratego)" \
+    "True True True rampart=$start stratego=" \
     "$($py -c 'import json,sys
 full = [l for l in map(json.loads, open(sys.argv[1])) if l["type"] == "gameFull"]
 print(*[l["players"][l["you"]]["name"] == sys.argv[2] for l in full],
-      *[l["initialFen"] for l in full if l["variant"]["key"] == "rampart"])' "$log" "$name")"
+      *[l["variant"]["key"] + "=" + l["initialFen"] for l in full if l["variant"]["key"] != "keeps-moats"])' "$log" "$name")"
 
 # a challenge to a built-in bot starts the game at once; resigning ends it
 expect "challenge bot-random" 200 \
