@@ -3,9 +3,12 @@
 # a revoked token, a token without the scope: 401 and nothing changed),
 # becomes a bot account, and examples/bot.py plays one short game of each
 # family (Rampart, Keeps & Moats, Stratego) against the server's own bots
-# with `citadel uci` as its engine. Every line the bot read from the
-# streams is validated against docs/api.schema.json (BotEvent,
-# BotGameLine); the per-token stream and request limits answer 429.
+# with `citadel uci` as its engine. A second account (a person with a
+# board:play token) challenges the bot: declined, withdrawn, then accepted
+# and resigned, each told on the event streams. Every line read from the
+# streams, and every answer, is validated against docs/api.schema.json
+# (BotEvent, BotGameLine, x-routes); the per-token stream and request
+# limits answer 429.
 # Needs curl and python3 (with python3-jsonschema), which tools/setup
 # installs.
 source "$(dirname "$0")/lib.sh"
@@ -215,6 +218,66 @@ for _ in $(seq 1 50); do
     sleep 0.1
 done
 expect "... and it is over" over "$(js 'd["status"]')"
+
+# --- challenges between two API accounts --------------------------------------
+# a person with a board:play token challenges the bot: declined, withdrawn,
+# then accepted and resigned; both event streams are kept and checked
+person=e2eperson$$
+api POST /api/signup "{\"name\":\"$person\",\"password\":\"correct horse battery\"}" -c "$dir/jar2" >/dev/null
+cookie=(-b "$dir/jar2")
+mint '["board:play","challenge:write"]' "a person's" && p_tok=$tok
+curl -s -N -H "$(bearer "$bot_tok")" "$url/api/stream/event" >"$dir/bot.events" &
+e1=$!
+curl -s -N -H "$(bearer "$p_tok")" "$url/api/stream/event" >"$dir/person.events" &
+e2=$!
+sleep 0.5
+# seen FILE TYPE [N]: waits until FILE has N lines (default 1) of that type
+seen() {
+    for _ in $(seq 1 100); do
+        [ "$(grep -c "\"type\":\"$2\"" "$1")" -ge "${3:-1}" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+challenge_bot() {
+    api POST "/api/challenge/$name" '{"variant":"rampart","clock":{"limit":60,"increment":0}}' \
+        -H "$(bearer "$p_tok")" >/dev/null
+    js 'd["challenge"]["id"]'
+}
+cid=$(challenge_bot)
+expect "a challenge to the bot waits, with its url" "created True" \
+    "$(js 'd["challenge"]["status"], d["challenge"]["url"].endswith(d["challenge"]["id"])')"
+seen "$dir/bot.events" challenge
+expect "... the bot hears of it" True "$(grep -c "\"id\":\"$cid\"" "$dir/bot.events" | sed 's/^[1-9].*/True/')"
+expect "the bot declines it" 200 "$(api POST "/api/challenge/$cid/decline" "" -H "$(bearer "$bot_tok")")"
+seen "$dir/person.events" challengeDeclined && pass "... the challenger hears challengeDeclined" ||
+    fail "... the challenger hears challengeDeclined" "$(cat "$dir/person.events")"
+cid=$(challenge_bot)
+seen "$dir/bot.events" challenge 2
+expect "the challenger withdraws the next" 200 "$(api POST "/api/challenge/$cid/cancel" "" -H "$(bearer "$p_tok")")"
+seen "$dir/bot.events" challengeCanceled && pass "... the bot hears challengeCanceled" ||
+    fail "... the bot hears challengeCanceled" "$(cat "$dir/bot.events")"
+expect "a withdrawn challenge cannot be accepted: 404" 404 \
+    "$(api POST "/api/challenge/$cid/accept" "" -H "$(bearer "$bot_tok")")"
+cid=$(challenge_bot)
+seen "$dir/bot.events" challenge 3
+expect "the bot accepts the third" 200 "$(api POST "/api/challenge/$cid/accept" "" -H "$(bearer "$bot_tok")")"
+pgame=$(js 'd["challenge"]["game"]')
+expect "... and the game starts" accepted "$(js 'd["challenge"]["status"]')"
+seen "$dir/bot.events" gameStart && seen "$dir/person.events" gameStart &&
+    pass "... gameStart on both event streams" ||
+    fail "... gameStart on both event streams" "$(tail -n 3 "$dir/bot.events" "$dir/person.events")"
+expect "a board:play token on /api/bot: 401 (it lacks bot:play)" 401 \
+    "$(api POST "/api/bot/game/$pgame/resign" "" -H "$(bearer "$p_tok")")"
+expect "the person resigns through /api/board" 200 "$(api POST "/api/board/game/$pgame/resign" "" -H "$(bearer "$p_tok")")"
+seen "$dir/bot.events" gameFinish 1 && seen "$dir/person.events" gameFinish &&
+    pass "... gameFinish on both event streams" ||
+    fail "... gameFinish on both event streams" "$(tail -n 3 "$dir/bot.events" "$dir/person.events")"
+kill "$e1" "$e2" 2>/dev/null
+wait "$e1" "$e2" 2>/dev/null
+out=$($py tests/schema/check_wire.py --ndjson "$dir/bot.events" "$dir/person.events" 2>&1)
+if [ $? -eq 0 ]; then pass "both event streams as docs/api.schema.json says (${out##*: })"
+else fail "both event streams as docs/api.schema.json says" "$out"; fi
 
 out=$($py tests/schema/check_wire.py "$wire" 2>&1)
 if [ $? -eq 0 ]; then pass "every answer as docs/api.schema.json says (${out##*: })"
