@@ -5,14 +5,15 @@
 # move (one engine process a game).
 #
 #   python3 examples/bot.py --server http://127.0.0.1:8080 --token cit_... \
-#       --engine build/release/citadel [--movetime 500] [--accept-all]
-#   python3 examples/bot.py ... --challenge Rampart-6 --variant rampart \
-#       [--clock 60+1] [--move-limit 40] [--games 3]
+#       --engine build/release/citadel [--movetime 500] [--seek --variant rampart]
+#   python3 examples/bot.py ... --challenge bot-level6 --variant rampart \
+#       [--clock 60+1] [--move-limit 50] [--games 3] [--accept-all]
 #
-# Alone it accepts every challenge. With --challenge it challenges that player
-# --games times, one game after another, prints one line per game and exits
-# after the last (other challenges are declined unless --accept-all).
-# --log FILE appends every line read from a stream to FILE.
+# Alone it accepts every challenge, and with --seek keeps a seek of --variant
+# open in the lobby. With --challenge it challenges that player --games
+# times, one game after another, prints one line per game and exits after
+# the last (other challenges are declined unless --accept-all). --log FILE
+# appends every line read from a stream to FILE.
 import argparse
 import json
 import subprocess
@@ -24,7 +25,7 @@ import urllib.request
 
 
 class ApiError(Exception):
-    pass
+    """A request refused (its status and the server's words), or not sent."""
 
 
 class Api:
@@ -58,9 +59,9 @@ class Api:
     def stream(self, path):
         """The objects of an NDJSON stream, keep-alive lines skipped; the
         stream is open when this returns."""
-        return self.lines(self.open("GET", path, timeout=60))
+        return self._lines(self.open("GET", path, timeout=60))
 
-    def lines(self, r):
+    def _lines(self, r):
         with r:
             for raw in r:
                 line = raw.decode().strip()
@@ -81,14 +82,12 @@ class Engine:
                                   text=True, bufsize=1)
         self.send("uci")
         self.wait("uciok")
-        self.send(f"setoption name UCI_Variant value {variant}")
-        if move_limit:
-            self.send(f"setoption name MoveLimit value {move_limit}")
-        self.send("isready")
+        self.send(f"setoption name UCI_Variant value {variant}",
+                  f"setoption name MoveLimit value {move_limit}" if move_limit else "", "isready")
         self.wait("readyok")
 
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
+    def send(self, *lines):
+        self.p.stdin.write("".join(line + "\n" for line in lines if line))
         self.p.stdin.flush()
 
     def wait(self, word):
@@ -98,8 +97,7 @@ class Engine:
         raise RuntimeError("the engine stopped")
 
     def best(self, position, movetime):
-        self.send(f"position fen {position}")
-        self.send(f"go movetime {movetime}")
+        self.send(f"position fen {position}", f"go movetime {movetime}")
         return self.wait("bestmove")[1]
 
     def quit(self):
@@ -126,7 +124,7 @@ def play(api, args, gid, results):
             if msg["status"] != "started" or engine is None:
                 continue
             if msg.get("phase") == "setup":
-                if not setup_sent:
+                if not setup_sent and you not in msg.get("ready", []):
                     setup = api.call("GET", f"/api/setups/{urllib.parse.quote(variant)}")["random"]
                     # a setup string is read from its owner's side: right for either colour
                     api.call("POST", base + "/setup", {"setup": setup})
@@ -150,24 +148,26 @@ def play(api, args, gid, results):
 
 
 def result_line(gid, variant, state):
-    if not state:
-        return f"{gid} {variant} unknown"
-    if state.get("status") == "started":
+    if not state or state["status"] == "started":
         return f"{gid} {variant} unfinished"
-    won = f"{state['winner']} wins" if state.get("winner") else "draw"
+    won = "+".join(state["winners"]) + " wins" if state.get("winners") else "draw"
     return f"{gid} {variant} {won} ({state['status']})"
 
 
-def challenge(api, args, mine):
-    """Challenges args.challenge; True if its game started at once (a
-    built-in bot), its id then in mine."""
+def settings(args):
     body = {"variant": args.variant, "rated": False}
     if args.clock:
         limit, _, inc = args.clock.partition("+")
         body["clock"] = {"limit": int(limit), "increment": int(inc or 0)}
     if args.move_limit:
         body["move_limit"] = args.move_limit
-    c = api.call("POST", f"/api/challenge/{urllib.parse.quote(args.challenge, safe='')}", body)
+    return body
+
+
+def challenge(api, args, mine):
+    """Challenges args.challenge; True if its game started at once (a
+    built-in bot), its id then in mine."""
+    c = api.call("POST", f"/api/challenge/{urllib.parse.quote(args.challenge, safe='')}", settings(args))
     game = c["challenge"].get("game")
     if game:
         mine.add(game)
@@ -181,20 +181,21 @@ def main():
     ap.add_argument("--engine", required=True, help="the citadel binary")
     ap.add_argument("--movetime", type=int, default=500, help="ms a move (default 500)")
     ap.add_argument("--challenge", metavar="NAME", help="challenge this player")
-    ap.add_argument("--variant", help="the variant to challenge in (a name of /api/variants)")
+    ap.add_argument("--variant", help="the variant to play (a name of /api/variants)")
+    ap.add_argument("--seek", action="store_true", help="keep a seek open in the lobby")
     ap.add_argument("--clock", metavar="LIMIT+INC", help="seconds, e.g. 60+1; none: no clock")
     ap.add_argument("--move-limit", type=int, default=0, help="the challenge's move limit")
     ap.add_argument("--games", type=int, default=1, help="games to play with --challenge")
     ap.add_argument("--accept-all", action="store_true", help="accept challenges while challenging")
     ap.add_argument("--log", metavar="FILE", help="append every stream line read to FILE")
     args = ap.parse_args()
-    if args.challenge and not args.variant:
-        ap.error("--challenge needs --variant")
+    if (args.challenge or args.seek) and not args.variant:
+        ap.error("--challenge and --seek need --variant")
     api = Api(args.server, args.token, args.log)
     try:
         me = api.call("GET", "/api/account")
         print(f"playing as {me['name']}", file=sys.stderr)
-        run(api, args, me)
+        sys.exit(run(api, args, me))
     except ApiError as e:
         sys.exit(f"bot: {e}")
     except KeyboardInterrupt:
@@ -202,15 +203,18 @@ def main():
 
 
 def run(api, args, me):
-    threads, results, variants = {}, {}, {}
+    """Reads the event stream; with --challenge, returns an exit status
+    once the games are played (or a challenge is refused)."""
+    threads, results = {}, {}
     mine = set()      # the games of our own challenges
     done = 0
-    waiting = False   # a challenge of ours is out, or its game is on
-    pending = False   # ... and its game has not started
+    waiting = pending = False  # a challenge of ours is out; its game not begun
     events = api.stream("/api/stream/event")
     if args.challenge:
         waiting = True
         pending = not challenge(api, args, mine)
+    elif args.seek:
+        api.call("POST", "/api/bot/seek", settings(args))
     for ev in events:
         kind = ev.get("type")
         if kind == "challenge":
@@ -224,8 +228,7 @@ def run(api, args, me):
                 print(f"bot: {e}", file=sys.stderr)
         elif kind == "gameStart":
             gid = ev["game"]["id"]
-            variants[gid] = ev["game"].get("variant")
-            if pending and gid not in threads:
+            if pending and any(p["name"] == args.challenge for p in ev["game"]["players"]):
                 mine.add(gid)
                 pending = False
             if gid not in threads:
@@ -233,20 +236,19 @@ def run(api, args, me):
                 threads[gid].start()
         elif kind in ("challengeDeclined", "challengeCanceled") and args.challenge:
             print(f"bot: the challenge {ev['challenge']['id']} was {kind[9:].lower()}", file=sys.stderr)
-            return
+            return 1
         elif kind == "gameFinish":
             gid = ev["game"]["id"]
             if gid in threads:
                 threads[gid].join(30)
-            v = variants.get(gid) or ev["game"].get("variant")
-            if isinstance(v, dict):
-                v = v.get("key")
-            print(result_line(gid, v, results.get(gid)), flush=True)
+            print(result_line(gid, ev["game"]["variant"]["key"], results.get(gid)), flush=True)
+            if args.seek and not args.challenge:
+                api.call("POST", "/api/bot/seek", settings(args))
             if args.challenge and gid in mine:
                 done += 1
                 waiting = False
                 if done >= args.games:
-                    return
+                    return 0
         if args.challenge and not waiting:
             waiting = True
             pending = not challenge(api, args, mine)
