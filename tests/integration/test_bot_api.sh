@@ -219,6 +219,30 @@ for _ in $(seq 1 50); do
 done
 expect "... and it is over" over "$(js 'd["status"]')"
 
+# --seek: the bot's seek is in the lobby while it runs, with its settings
+$py examples/bot.py --server "$url" --token "$bot_tok" --engine "$CITADEL" --seek \
+    --variant rampart --clock 120+2 2>"$dir/seek.err" &
+seeker=$!
+lobby=
+for _ in $(seq 1 50); do
+    api GET /api/lobby >/dev/null
+    lobby=$(js "[(k['variant'], k['base_ms'], k['inc_ms']) for k in d['seeks'] if k['player']['name'] == '$name']")
+    [ "$lobby" != "[]" ] && break
+    sleep 0.1
+done
+expect "bot.py --seek: its seek is in the lobby" "[('rampart', 120000, 2000)]" "$lobby"
+kill "$seeker" 2>/dev/null
+wait "$seeker" 2>/dev/null
+
+expect "a seek through the API" 200 \
+    "$(api POST /api/bot/seek '{"variant":"rampart","clock":{"limit":300,"increment":0}}' -H "$(bearer "$bot_tok")")"
+sid=$(js 'd["id"]')
+api GET /api/lobby >/dev/null
+expect "... is in the lobby" True "$(js "any(k['id'] == $sid and k['base_ms'] == 300000 for k in d['seeks'])")"
+expect "... and withdrawn" 200 "$(api DELETE "/api/bot/seek/$sid" "" -H "$(bearer "$bot_tok")")"
+api GET /api/lobby >/dev/null
+expect "... is gone from it" False "$(js "any(k['id'] == $sid for k in d['seeks'])")"
+
 # --- challenges between two API accounts --------------------------------------
 # a person with a board:play token challenges the bot: declined, withdrawn,
 # then accepted and resigned; both event streams are kept and checked
