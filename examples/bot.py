@@ -1,19 +1,17 @@
 #!/usr/bin/env python3
-# examples/bot.py -- a whole Citadel bot, Python 3 and its standard library
-# only: it listens on the Bot API's event stream (docs/bot-api.md), accepts
-# challenges, and plays every game it is in by asking `citadel uci` for each
-# move (one engine process a game).
+# examples/bot.py -- a whole Citadel bot in Python 3 with its standard library
+# only (docs/bot-api.md): it reads the Bot API's event stream, accepts
+# challenges, and plays each of its games with one `citadel uci` process.
 #
 #   python3 examples/bot.py --server http://127.0.0.1:8080 --token cit_... \
 #       --engine build/release/citadel [--movetime 500] [--seek --variant rampart]
 #   python3 examples/bot.py ... --challenge bot-level6 --variant rampart \
-#       [--clock 60+1] [--move-limit 50] [--games 3] [--accept-all]
+#       [--clock 60+1] [--move-limit 50] [--games 3] [--accept-all] [--log FILE]
 #
-# Alone it accepts every challenge, and with --seek keeps a seek of --variant
-# open in the lobby. With --challenge it challenges that player --games
-# times, one game after another, prints one line per game and exits after
-# the last (other challenges are declined unless --accept-all). --log FILE
-# appends every line read from a stream to FILE.
+# --seek keeps a seek open in the lobby. --challenge plays --games games
+# against that player, one after another, prints a line per game and exits
+# (declining others' challenges unless --accept-all). --log appends every
+# stream line read to FILE.
 import argparse
 import json
 import subprocess
@@ -37,10 +35,8 @@ class Api:
 
     def open(self, method, path, body=None, timeout=30):
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.server + path, data=data, method=method)
-        req.add_header("Authorization", "Bearer " + self.token)
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
+        headers = {"Authorization": "Bearer " + self.token, "Content-Type": "application/json"}
+        req = urllib.request.Request(self.server + path, data=data, method=method, headers=headers)
         try:
             return urllib.request.urlopen(req, timeout=timeout)
         except urllib.error.HTTPError as e:
@@ -63,10 +59,7 @@ class Api:
 
     def _lines(self, r):
         with r:
-            for raw in r:
-                line = raw.decode().strip()
-                if not line:
-                    continue
+            for line in filter(None, (raw.decode().strip() for raw in r)):
                 if self.log:
                     with self.log_lock:
                         self.log.write(line + "\n")
