@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -24,6 +25,10 @@ import urllib.request
 
 class ApiError(Exception):
     """A request refused (its status and the server's words), or not sent."""
+
+    def __init__(self, text, status=0):
+        super().__init__(text)
+        self.status = status
 
 
 class Api:
@@ -44,13 +49,19 @@ class Api:
                 why = json.loads(e.read().decode()).get("error", "")
             except ValueError:
                 why = e.reason
-            raise ApiError(f"{method} {path} answered {e.code}: {why}") from None
+            raise ApiError(f"{method} {path} answered {e.code}: {why}", e.code) from None
         except (urllib.error.URLError, OSError) as e:
             raise ApiError(f"{method} {path}: cannot reach {self.server}: {e}") from None
 
     def call(self, method, path, body=None):
-        with self.open(method, path, body) as r:
-            return json.loads(r.read().decode() or "null")
+        for pause in (0.2, 0.4, 0.8, 1.6, 3.2, None):  # 429: past the token's request rate
+            try:
+                with self.open(method, path, body) as r:
+                    return json.loads(r.read().decode() or "null")
+            except ApiError as e:
+                if e.status != 429 or pause is None:
+                    raise
+                time.sleep(pause)
 
     def stream(self, path):
         """The objects of an NDJSON stream, keep-alive lines skipped; the

@@ -157,11 +157,11 @@ log=$dir/lines.ndjson
 declare -A ids
 bot() {  # OPPONENT VARIANT ARGS...: one game; prints the bot's game line
     timeout 150 $py examples/bot.py --server "$url" --token "$bot_tok" --engine "$CITADEL" \
-        --movetime 30 --challenge "$1" --variant "$2" --log "$log" "${@:3}" 2>"$dir/bot.err"
+        --movetime 40 --challenge "$1" --variant "$2" --log "$log" "${@:3}" 2>"$dir/bot.err"
 }
 for spec in "bot-level1 rampart --clock 10+0 --move-limit 50" \
-            "bot-random keeps-moats --clock 8+0" \
-            "bot-random stratego --clock 10+0"; do
+            "bot-random keeps-moats --clock 10+0 --move-limit 40" \
+            "bot-random stratego --clock 10+0 --move-limit 200"; do
     set -- $spec
     variant=$2
     out=$(bot "$@")
@@ -173,6 +173,8 @@ $(tail -n 20 "$dir/bot.err")"
         continue
     fi
     pass "$variant: the bot plays a game against $1"
+    errors=$(grep -v '^playing as ' "$dir/bot.err")
+    expect "$variant: the bot met no error (a refused move, a lost stream)" "" "$errors"
     ids[$variant]=$id
     api GET "/api/games/$id" >/dev/null
     expect "$variant: game $id is over" "over $variant" "$(js 'd["status"], d["variant"]')"
