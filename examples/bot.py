@@ -151,13 +151,6 @@ def play(api, args, gid, results):
             engine.quit()
 
 
-def result_line(gid, variant, state):
-    if not state or state["status"] == "started":
-        return f"{gid} {variant} unfinished"
-    won = "+".join(state["winners"]) + " wins" if state.get("winners") else "draw"
-    return f"{gid} {variant} {won} ({state['status']})"
-
-
 def settings(args):
     body = {"variant": args.variant, "rated": False}
     if args.clock:
@@ -172,10 +165,8 @@ def challenge(api, args, mine):
     """Challenges args.challenge; True if its game started at once (a
     built-in bot), its id then in mine."""
     c = api.call("POST", f"/api/challenge/{urllib.parse.quote(args.challenge, safe='')}", settings(args))
-    game = c["challenge"].get("game")
-    if game:
-        mine.add(game)
-    return bool(game)
+    mine.update([c["challenge"]["game"]] if c["challenge"].get("game") else [])
+    return bool(c["challenge"].get("game"))
 
 
 def main():
@@ -245,7 +236,10 @@ def run(api, args, me):
             gid = ev["game"]["id"]
             if gid in threads:
                 threads[gid].join(30)
-            print(result_line(gid, ev["game"]["variant"]["key"], results.get(gid)), flush=True)
+            state = results.get(gid) or {"status": "started"}
+            won = "+".join(state["winners"]) + " wins" if state.get("winners") else "draw"
+            print(gid, ev["game"]["variant"]["key"], "unfinished" if state["status"] == "started"
+                  else f"{won} ({state['status']})", flush=True)
             if args.seek and not args.challenge:
                 api.call("POST", "/api/bot/seek", settings(args))
             if args.challenge and gid in mine:
