@@ -132,6 +132,11 @@ expect "... and it is a bot account" True "$(js 'd["bot"]')"
 api GET "/api/players/$name" >/dev/null
 expect "... which its page shows as a bot" True "$(js 'd["player"]["bot"]')"
 
+expect "a challenge with a token without challenge:write: 401" 401 \
+    "$(api POST /api/challenge/bot-random '{"variant":"rampart"}' -H "$(bearer "$lim_tok")")"
+api GET /api/lobby >/dev/null
+expect "... and no game began" 0 "$(js "sum(any(p and p['name'] == '$name' for p in g['players']) for g in d['games'])")"
+
 # --- limits, with a token of their own --------------------------------------
 curl -s -N -H "$(bearer "$lim_tok")" "$url/api/stream/event" >/dev/null &
 s1=$!
@@ -213,6 +218,9 @@ expect "challenge bot-random" 200 \
     "$(api POST /api/challenge/bot-random '{"variant":"rampart","clock":{"limit":60,"increment":1}}' -H "$(bearer "$bot_tok")")"
 game=$(js 'd["challenge"]["game"]')
 expect "... accepted, with its game" "accepted True" "$(js 'd["challenge"]["status"], d["challenge"]["game"] > 0')"
+api GET /api/lobby >/dev/null
+expect "... a live game of the bot's in the lobby" 1 \
+    "$(js "sum(any(p and p['name'] == '$name' for p in g['players']) for g in d['games'])")"
 expect "resign it" 200 "$(api POST "/api/bot/game/$game/resign" "" -H "$(bearer "$bot_tok")")"
 for _ in $(seq 1 50); do
     api GET "/api/games/$game" >/dev/null
