@@ -307,6 +307,22 @@ expect "the person resigns through /api/board" 200 "$(api POST "/api/board/game/
 seen "$dir/bot.events" gameFinish 1 && seen "$dir/person.events" gameFinish &&
     pass "... gameFinish on both event streams" ||
     fail "... gameFinish on both event streams" "$(tail -n 3 "$dir/bot.events" "$dir/person.events")"
+# a game the bot does not play: its stream is 403
+expect "the person challenges bot-random" 200 \
+    "$(api POST /api/challenge/bot-random '{"variant":"rampart"}' -H "$(bearer "$p_tok")")"
+other=$(js 'd["challenge"]["game"]')
+expect "... the bot may not open that game's stream: 403" 403 \
+    "$(api GET "/api/bot/game/stream/$other" "" -H "$(bearer "$bot_tok")")"
+st=$(api POST "/api/bot/game/$other/resign" "" -H "$(bearer "$bot_tok")")
+api GET "/api/games/$other" >/dev/null
+expect "... nor resign it: refused, and the game goes on" "4xx live" "${st/#4??/4xx} $(js 'd["status"]')"
+api POST "/api/board/game/$other/resign" "" -H "$(bearer "$p_tok")" >/dev/null
+# an account that has played is not made a bot account
+mint '["bot:play"]' "too late" && late_tok=$tok
+expect "upgrading an account that has played: 400" 400 \
+    "$(api POST /api/bot/account/upgrade "" -H "$(bearer "$late_tok")")"
+api GET /api/account "" -H "$(bearer "$late_tok")" >/dev/null
+expect "... and it is still no bot" False "$(js 'd["bot"]')"
 kill "$e1" "$e2" 2>/dev/null
 wait "$e1" "$e2" 2>/dev/null
 out=$($py tests/schema/check_wire.py --ndjson "$dir/bot.events" "$dir/person.events" 2>&1)
