@@ -192,16 +192,6 @@ $(tail -n 20 "$dir/bot.err")"
     fi
 done
 
-# every line read, against the schema; each game began with gameFull and
-# was told to the event stream
-out=$($py tests/schema/check_wire.py --ndjson "$log" 2>&1)
-if [ $? -eq 0 ]; then pass "every stream line as docs/api.schema.json says (${out##*: })"
-else fail "every stream line as docs/api.schema.json says" "$out"; fi
-expect "each game: gameStart, gameFull and gameFinish" "3 3 3" \
-    "$($py -c 'import json,sys
-lines = [json.loads(l) for l in open(sys.argv[1])]
-print(*(sum(l["type"] == t for l in lines) for t in ("gameStart", "gameFull", "gameFinish")))' "$log")"
-
 # gameFull: `you` is the bot's side; initialFen is the game's start
 # (citadel uci's notation), empty for Stratego while its setups are secret
 api GET "/api/games/${ids[rampart]}" >/dev/null
@@ -221,13 +211,29 @@ expect "... accepted, with its game" "accepted True" "$(js 'd["challenge"]["stat
 api GET /api/lobby >/dev/null
 expect "... a live game of the bot's in the lobby" 1 \
     "$(js "sum(any(p and p['name'] == '$name' for p in g['players']) for g in d['games'])")"
+timeout 30 curl -s -N -H "$(bearer "$bot_tok")" "$url/api/bot/game/stream/$game" >"$dir/resign.lines" &
+streamer=$!
+sleep 0.5
 expect "resign it" 200 "$(api POST "/api/bot/game/$game/resign" "" -H "$(bearer "$bot_tok")")"
-for _ in $(seq 1 50); do
-    api GET "/api/games/$game" >/dev/null
-    [ "$(js 'd["status"]')" = over ] && break
-    sleep 0.1
-done
+wait "$streamer"
+expect "... its stream ends after the last state: resign, the other side the winner" \
+    "gameState resign True" \
+    "$($py -c 'import json,sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+full, last = lines[0], lines[-1]
+print(last["type"], last["status"], last.get("winners") == [full["sides"][1 - full["you"]]])' "$dir/resign.lines" 2>&1)"
+api GET "/api/games/$game" >/dev/null
 expect "... and it is over" over "$(js 'd["status"]')"
+
+# every line read, against the schema; each game began with gameFull and
+# was told to the event stream
+out=$($py tests/schema/check_wire.py --ndjson "$log" "$dir/resign.lines" 2>&1)
+if [ $? -eq 0 ]; then pass "every stream line as docs/api.schema.json says (${out##*: })"
+else fail "every stream line as docs/api.schema.json says" "$out"; fi
+expect "each game: gameStart, gameFull and gameFinish" "3 3 3" \
+    "$($py -c 'import json,sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+print(*(sum(l["type"] == t for l in lines) for t in ("gameStart", "gameFull", "gameFinish")))' "$log")"
 
 # --seek: the bot's seek is in the lobby while it runs, with its settings
 $py examples/bot.py --server "$url" --token "$bot_tok" --engine "$CITADEL" --seek \
