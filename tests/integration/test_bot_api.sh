@@ -164,9 +164,9 @@ bot() {  # OPPONENT VARIANT ARGS...: one game; prints the bot's game line
     timeout 150 $py examples/bot.py --server "$url" --token "$bot_tok" --engine "$CITADEL" \
         --movetime 40 --challenge "$1" --variant "$2" --log "$log" "${@:3}" 2>"$dir/bot.err"
 }
-for spec in "bot-level1 rampart --clock 10+0 --move-limit 50" \
-            "bot-random keeps-moats --clock 10+0 --move-limit 40" \
-            "bot-random stratego --clock 10+0 --move-limit 200"; do
+for spec in "bot-level1 rampart --clock 30+0 --move-limit 50" \
+            "bot-random keeps-moats --move-limit 25" \
+            "bot-random stratego --clock 30+0 --move-limit 200"; do
     set -- $spec
     variant=$2
     out=$(bot "$@")
