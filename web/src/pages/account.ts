@@ -35,7 +35,7 @@ export async function renderAccount(host: HTMLElement): Promise<void> {
   section.append(
     h('h2', { id: 'api-tokens-title' }, 'API tokens'),
     h('p', {}, 'A token lets a program, such as a bot, act for this account through the Bot API, within the scopes you give it. ',
-      'Anyone who has the token can do what it allows: keep it secret, and revoke it if it gets out.'),
+      'Anyone who has the token can do what it allows: keep it secret, and revoke it if it gets out. An account holds at most 20 tokens.'),
     shown, list, tokenForm(shown, () => void draw()));
 
   async function draw(): Promise<void> {
