@@ -250,6 +250,8 @@ def run(api, args, me):
         if args.challenge and not waiting:
             waiting = True
             pending = not challenge(api, args, mine)
+    print("bot: the server ended the event stream", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":
