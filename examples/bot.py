@@ -144,7 +144,7 @@ def play(api, args, gid, results):
                 api.call("POST", f"{base}/move/{urllib.parse.quote(move, safe='')}")
             except ApiError as e:  # the game may have ended meanwhile: read on
                 print(f"game {gid}: move {move} refused ({e})", file=sys.stderr)
-    except (ApiError, RuntimeError, ValueError, KeyError) as e:
+    except (ApiError, OSError, RuntimeError, ValueError, KeyError) as e:
         print(f"game {gid}: {e}", file=sys.stderr)
     finally:
         if engine:
@@ -191,7 +191,7 @@ def main():
         me = api.call("GET", "/api/account")
         print(f"playing as {me['name']}", file=sys.stderr)
         sys.exit(run(api, args, me))
-    except ApiError as e:
+    except (ApiError, OSError, ValueError) as e:  # OSError: a stream silent past its timeout
         sys.exit(f"bot: {e}")
     except KeyboardInterrupt:
         pass
