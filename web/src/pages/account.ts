@@ -6,7 +6,7 @@
 
 import { api } from '../api';
 import type { ApiToken, Scope } from '../gen/api';
-import { h, link, toast, copyText } from '../ui';
+import { h, link, toast, copyText, errorText } from '../ui';
 import { me } from '../session';
 import { errorLine, showError, when, tooLong } from '../community/common';
 
@@ -43,7 +43,7 @@ export async function renderAccount(host: HTMLElement): Promise<void> {
     try {
       tokens = (await api.tokens()).tokens;
     } catch (e) {
-      list.replaceChildren(h('p', { class: 'error' }, `Your tokens could not be read: ${e instanceof Error ? e.message : String(e)}`));
+      list.replaceChildren(h('p', { class: 'error' }, `Your tokens could not be read: ${errorText(e)}`));
       return;
     }
     if (!tokens.length) {
@@ -72,7 +72,7 @@ export async function renderAccount(host: HTMLElement): Promise<void> {
         await api.revokeToken(t.id);
         toast(`The token "${label}" is revoked: it no longer works.`);
       } catch (e) {
-        toast(`Could not revoke the token: ${e instanceof Error ? e.message : String(e)}`, 'error');
+        toast(`Could not revoke the token: ${errorText(e)}`, 'error');
       }
       await draw();
     };
