@@ -329,11 +329,33 @@ expect "upgrading an account that has played: 400" 400 \
     "$(api POST /api/bot/account/upgrade "" -H "$(bearer "$late_tok")")"
 api GET /api/account "" -H "$(bearer "$late_tok")" >/dev/null
 expect "... and it is still no bot" False "$(js 'd["bot"]')"
-kill "$e1" "$e2" 2>/dev/null
-wait "$e1" "$e2" 2>/dev/null
-out=$($py tests/schema/check_wire.py --ndjson "$dir/bot.events" "$dir/person.events" 2>&1)
-if [ $? -eq 0 ]; then pass "both event streams as docs/api.schema.json says (${out##*: })"
-else fail "both event streams as docs/api.schema.json says" "$out"; fi
+kill "$e1" 2>/dev/null
+wait "$e1" 2>/dev/null
+
+# bot.py alone accepts a challenge and plays until the game ends
+$py examples/bot.py --server "$url" --token "$bot_tok" --engine "$CITADEL" --movetime 40 \
+    --log "$dir/listen.lines" >"$dir/listen.out" 2>"$dir/listen.err" &
+listener=$!
+sleep 1
+n0=$(grep -c '"type":"gameStart"' "$dir/person.events")
+api POST "/api/challenge/$name" '{"variant":"rampart","clock":{"limit":60,"increment":0}}' -H "$(bearer "$p_tok")" >/dev/null
+seen "$dir/person.events" gameStart $((n0 + 1))
+lgame=$(grep '"type":"gameStart"' "$dir/person.events" | tail -n 1 | $py -c 'import json,sys; print(json.load(sys.stdin)["game"]["id"])' 2>/dev/null)
+sleep 1
+api POST "/api/board/game/$lgame/resign" "" -H "$(bearer "$p_tok")" >/dev/null
+for _ in $(seq 1 100); do
+    [ -s "$dir/listen.out" ] && break
+    sleep 0.1
+done
+expect "bot.py accepts a challenge and plays it to its end" "$lgame rampart resign" \
+    "$(sed -n 's/^\([0-9]*\) \([a-z-]*\) .* wins (\([a-z-]*\))$/\1 \2 \3/p' "$dir/listen.out")"
+kill "$listener" 2>/dev/null
+wait "$listener" 2>/dev/null
+kill "$e2" 2>/dev/null
+wait "$e2" 2>/dev/null
+out=$($py tests/schema/check_wire.py --ndjson "$dir/bot.events" "$dir/person.events" "$dir/listen.lines" 2>&1)
+if [ $? -eq 0 ]; then pass "both event streams, and what bot.py read, as docs/api.schema.json says (${out##*: })"
+else fail "both event streams, and what bot.py read, as docs/api.schema.json says" "$out"; fi
 
 out=$($py tests/schema/check_wire.py "$wire" 2>&1)
 if [ $? -eq 0 ]; then pass "every answer as docs/api.schema.json says (${out##*: })"
