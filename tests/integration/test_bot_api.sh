@@ -5,7 +5,8 @@
 # family (Rampart, Keeps & Moats, Stratego) against the server's own bots
 # with `citadel uci` as its engine. A second account (a person with a
 # board:play token) challenges the bot: declined, withdrawn, then accepted
-# and resigned, each told on the event streams. Every line read from the
+# and resigned, each told on the event streams; then bot.py, run alone,
+# accepts its challenge and plays it out. Every line read from the
 # streams, and every answer, is validated against docs/api.schema.json
 # (BotEvent, BotGameLine, x-routes); the per-token stream and request
 # limits answer 429.
