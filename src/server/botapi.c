@@ -955,8 +955,8 @@ int botapi_http(srv *s, net_http *h, const net_request *req, const char *path)
     else if (strcmp(path, "/account") == 0 && strcmp(req->method, "GET") == 0) {
         if (token_me(s, h, req, 0, &me, &token) == 0)
             reply_json(h, 200,
-                       json_pack("{s:I, s:s, s:b}", "id", (json_int_t)me.id, "name", me.name,
-                                 "bot", me.api_bot),
+                       json_pack("{s:I, s:s, s:b, s:b}", "id", (json_int_t)me.id, "name",
+                                 me.name, "bot", me.api_bot, "guest", me.guest),
                        NULL);
     } else if (strcmp(path, "/bot/account/upgrade") == 0 && strcmp(req->method, "POST") == 0)
         upgrade_http(s, h, req);
