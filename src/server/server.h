@@ -3,7 +3,8 @@
  * headers of what it uses; this one is the core every file shares (the
  * settings, the client, the server object, server.c and clients.c).
  *
- *   net.c/.h      HTTP and WebSocket (libwebsockets stays inside it)
+ *   net.c/.h      HTTP and WebSocket (libwebsockets stays inside it);
+ *                 net_stream.c, answers written over time (NDJSON)
  *   workers.c/.h  threads for bot moves and password hashing
  *   writer.c/.h   the store's writes (and a reader's reads) off the loop
  *   botpool.c/.h  bots kept from move to move, and the job asking one to move
@@ -31,6 +32,8 @@
  *     forum.c         the message board: categories, threads, posts, search
  *     support.c       support tickets, their answers, notifications read
  *     moderation.c    reports, hiding, locking, mutes, roles, the audit log
+ *   botapi.c/.h   the Bot API: event and game streams, outside bots' requests
+ *     tokens.c        its personal API tokens
  *   markdown.c/.h posts in Markdown made into safe HTML (cmark)
  *   mail.c/.h     the mail queue, sent over SMTP (libcurl)
  *   cluster.c/.h  several servers on one database: leases, adoption, requests
