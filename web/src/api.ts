@@ -7,7 +7,7 @@ import type {
   Player, Variant, VariantOption, Result, Game, Seek, GameSummary, StoredGameSummary, Bot,
   ChallengeAnswer, PlayerPageAnswer, LadderAnswer, PositionAnswer, PositionsAnswer,
   LobbyAnswer, BotsAnswer, GamesAnswer, VariantsAnswer, Ok, Credentials, PositionRequest, MeAnswer,
-  ReviewAnswer, TokensAnswer, TokenCreated, TokenRequest,
+  ReviewAnswer, TokensAnswer, TokenCreated, TokenRequest, ImportRequest, ImportAnswer,
 } from './gen/api';
 
 export type {
@@ -85,6 +85,8 @@ export const api = {
   makeToken: (scopes: TokenRequest['scopes'], description: string) =>
     call<TokenCreated>('POST', '/api/account/tokens', { scopes, description } satisfies TokenRequest),
   revokeToken: (id: number) => call<Ok>('DELETE', `/api/account/tokens/${id}`),
+  // a game played elsewhere, from its PGN record (docs/pgn.md)
+  importGame: (pgn: string) => call<ImportAnswer>('POST', '/api/games/import', { pgn } satisfies ImportRequest),
 };
 
 /** The move limits a variant offers (docs/api.md: Rampart 50, 100, 150, 200). */

@@ -1,8 +1,9 @@
-// pages/account.ts -- /account: the signed-in account's own settings. For
-// now its API tokens (docs/bot-api.md, "Tokens"): the list (description,
-// scopes, made, last used) with a Revoke button each, and a form that makes
-// one with the scopes ticked. A new token is shown once, in a field to copy
-// from; the server keeps only its fingerprint and never shows it again.
+// pages/account.ts -- /account: the signed-in account's own settings. Its
+// API tokens (docs/bot-api.md, "Tokens"): the list (description, scopes,
+// made, last used) with a Revoke button each, and a form that makes one with
+// the scopes ticked. A new token is shown once, in a field to copy from; the
+// server keeps only its fingerprint and never shows it again. And a game
+// played elsewhere imported from its PGN record (docs/pgn.md), to review.
 
 import { api } from '../api';
 import type { ApiToken, Scope } from '../gen/api';
@@ -86,6 +87,47 @@ export async function renderAccount(host: HTMLElement): Promise<void> {
   }
 
   await draw();
+  host.append(importForm());
+}
+
+const PGN_MAX = 61440;
+
+/** A PGN record pasted (or read from a file) and kept as a game to review. */
+function importForm(): HTMLElement {
+  const text = h('textarea', { id: 'import-pgn', name: 'pgn', rows: 10, spellcheck: 'false', placeholder: '[Event "..."]' });
+  const file = h('input', { type: 'file', id: 'import-file', accept: '.pgn,text/plain' });
+  file.addEventListener('change', async () => {
+    const f = file.files?.[0];
+    if (f) text.value = (await f.text()).slice(0, PGN_MAX + 1);
+  });
+  const err = errorLine('import-error');
+  const done = h('p', { id: 'import-done', role: 'status' });
+  const submit = h('button', { type: 'submit', class: 'primary', id: 'import-game' }, 'Import');
+  const form = h('form', { class: 'panel form', id: 'import-form', novalidate: true },
+    h('label', { for: 'import-pgn' }, 'The game\'s record (PGN)'), text,
+    h('label', { for: 'import-file' }, 'or read it from a file'), file,
+    h('p', { class: 'hint' }, 'One game of Rampart, Keeps & Moats or Stratego, as Citadel writes its records. ',
+      'Every move is checked; the game is kept finished and unrated, with you in every seat, for you and others to review.'),
+    err, done, h('div', { class: 'row' }, submit));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const pgn = text.value.trim();
+    const why = !pgn ? 'Paste a record first.' : tooLong(pgn, PGN_MAX, 'record');
+    done.replaceChildren();
+    if (why) return showError(err, why);
+    showError(err, '');
+    submit.disabled = true;
+    try {
+      const r = await api.importGame(pgn);
+      done.replaceChildren(`Imported: ${r.plies} moves of ${r.variant}. `, link(`/review/${r.id}`, 'Review it'));
+      form.reset();
+    } catch (ex) {
+      showError(err, ex);
+    }
+    submit.disabled = false;
+  });
+  return h('section', { id: 'import', 'aria-labelledby': 'import-title' },
+    h('h2', { id: 'import-title' }, 'Import a game'), form);
 }
 
 function tokenForm(shown: HTMLElement, made: () => void): HTMLElement {
