@@ -9,9 +9,12 @@
 #include "match_seats.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../base/rng.h"
+#include "../games/pgn.h"
 #include "bots.h"
 
 /* The MoveLimit in force (in full moves), for bot_new_game: the setting
@@ -73,16 +76,104 @@ static int start(const seats_config *cfg, void *pos, uint64_t seed, char *err, s
     return 0;
 }
 
+/* A game's moves as played, for its record. */
+typedef struct played {
+    char (*text)[32];
+    int n, cap;
+} played;
+
+static int played_add(played *p, const game_ops *ops, const void *pos, game_move m)
+{
+    if (p->n == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 256;
+        char (*t)[32] = realloc(p->text, (size_t)cap * sizeof *t);
+        if (!t)
+            return -1;
+        p->text = t;
+        p->cap = cap;
+    }
+    ops->format_move(pos, m, p->text[p->n++], sizeof p->text[0]);
+    return 0;
+}
+
+static int play_from(const seats_config *cfg, bot *const *seat, int aseat, rng *g,
+                     seats_tally *t, unsigned char *pos, unsigned char *view, unsigned char *undo,
+                     unsigned char *first, played *rec, char *err, size_t errlen);
+
+/* Appends game `g`'s record to cfg->records: 0, or -1 with why in err. */
+static int write_record(const seats_config *cfg, int g, int aseat, const void *start,
+                        played *p, game_result r, char *err, size_t errlen)
+{
+    const game_variant *v = cfg->variant;
+    char date[16], round[16], nplies[16];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    snprintf(round, sizeof round, "%d", g + 1);
+    snprintf(nplies, sizeof nplies, "%d", cfg->opening_plies);
+    const char **ptr = malloc((size_t)(p->n ? p->n : 1) * sizeof *ptr);
+    if (!ptr) {
+        snprintf(err, errlen, "out of memory for a game record");
+        return -1;
+    }
+    for (int i = 0; i < p->n; i++)
+        ptr[i] = p->text[i];
+    pgn_tag extra[] = { { "OpeningPlies", nplies } };
+    pgn_game pg = {
+        .v = v, .start = start, .moves = ptr, .nmoves = p->n,
+        .event = "citadel match", .site = "?", .date = date, .round = round,
+        .over = 1, .winner = r.winner, .reason = r.reason, .extra = extra, .nextra = 1,
+    };
+    for (int k = 0; k < v->nsides; k++)
+        pg.players[k] = cfg->spec[k == aseat ? 0 : 1];
+    size_t need = pgn_write(&pg, NULL, 0);
+    char *text = malloc(need + 1);
+    int rc = 0;
+    if (!text) {
+        snprintf(err, errlen, "out of memory for a game record");
+        rc = -1;
+    } else {
+        pgn_write(&pg, text, need + 1);
+        if (fputs(text, cfg->records) < 0 || fflush(cfg->records) != 0) {
+            snprintf(err, errlen, "could not write the records file");
+            rc = -1;
+        }
+    }
+    free(text);
+    free(ptr);
+    return rc;
+}
+
 /* Plays one game with the bots in seat and counts it for the side aseat
  * in t; 0, or -1. */
-static int play(const seats_config *cfg, bot *const *seat, int aseat, rng *g, seats_tally *t,
-                char *err, size_t errlen)
+static int play(const seats_config *cfg, int game, bot *const *seat, int aseat, rng *g,
+                seats_tally *t, char *err, size_t errlen)
 {
     const game_variant *v = cfg->variant;
     const game_ops *ops = v->ops;
     _Alignas(16) unsigned char pos[GAME_POS_MAX], view[GAME_POS_MAX], undo[GAME_POS_MAX];
+    _Alignas(16) unsigned char first[GAME_POS_MAX];
+    played rec = { 0 };
+    int rc = play_from(cfg, seat, aseat, g, t, pos, view, undo, first, cfg->records ? &rec : NULL,
+                       err, errlen);
+    if (rc == 0 && cfg->records)
+        rc = write_record(cfg, game, aseat, first, &rec, ops->result(pos), err, errlen);
+    free(rec.text);
+    return rc;
+}
+
+/* play's game: from its start (kept in first) to its end in pos; each
+ * move also into rec if it is given. */
+static int play_from(const seats_config *cfg, bot *const *seat, int aseat, rng *g,
+                     seats_tally *t, unsigned char *pos, unsigned char *view, unsigned char *undo,
+                     unsigned char *first, played *rec, char *err, size_t errlen)
+{
+    const game_variant *v = cfg->variant;
+    const game_ops *ops = v->ops;
     if (start(cfg, pos, v->starts > 1 ? rng_next(g) : 0, err, errlen) != 0)
         return -1;
+    memcpy(first, pos, ops->pos_size);
     for (int k = 0; k < v->nsides; k++)
         if (bot_new_game(seat[k], v, move_limit_of(cfg)) != 0) {
             snprintf(err, errlen, "bot '%.60s' could not start a game", bot_name(seat[k]));
@@ -93,7 +184,12 @@ static int play(const seats_config *cfg, bot *const *seat, int aseat, rng *g, se
         int n = ops->moves(pos, list);
         if (n == 0)
             break;
-        ops->make(pos, list[rng_below(g, (uint64_t)n)], undo);
+        game_move m = list[rng_below(g, (uint64_t)n)];
+        if (rec && played_add(rec, ops, pos, m) != 0) {
+            snprintf(err, errlen, "out of memory for a game record");
+            return -1;
+        }
+        ops->make(pos, m, undo);
     }
     for (;;) {
         game_result r = ops->result(pos);
@@ -117,6 +213,10 @@ static int play(const seats_config *cfg, bot *const *seat, int aseat, rng *g, se
                 snprintf(err, errlen, "bot '%.60s' gave no legal move", bot_name(seat[side]));
                 return -1;
             }
+        }
+        if (rec && played_add(rec, ops, pos, m) != 0) {
+            snprintf(err, errlen, "out of memory for a game record");
+            return -1;
         }
         ops->make(pos, m, undo);
     }
@@ -151,7 +251,7 @@ int seats_run(const seats_config *cfg, seats_tally *out, char *err, size_t errle
                                      errlen)))
                 rc = -1;
         if (rc == 0)
-            rc = play(cfg, seat, aseat, &g, out, err, errlen);
+            rc = play(cfg, game, seat, aseat, &g, out, err, errlen);
         for (int k = 0; k < v->nsides; k++)
             bot_free(seat[k]);
         if (rc != 0)

@@ -10,13 +10,16 @@
  * side's view and think within the config's limits. A game counts for A as a win
  * when A's team wins, a draw when nobody does (the move limit, say), a loss
  * otherwise. A bot that gives no legal move resigns where the game lets a
- * side leave (game_ops.resign); elsewhere it stops the match.
+ * side leave (game_ops.resign); elsewhere it stops the match. Each game's
+ * record, opening plies included (OpeningPlies), goes to `records` when it
+ * is over, in the one format of src/games/pgn.h.
  */
 #ifndef CITADEL_MATCH_SEATS_H
 #define CITADEL_MATCH_SEATS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../games/game.h"
 
@@ -48,6 +51,7 @@ typedef struct seats_config {
                                 * bots with limits of their own keep theirs */
     seats_progress_fn progress;  /* may be NULL */
     void *progress_ctx;
+    FILE *records;             /* each game's PGN record appended (docs/pgn.md); NULL: none */
 } seats_config;
 
 /* Checks before any game that both bots can be made and play the variant

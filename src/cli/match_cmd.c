@@ -262,6 +262,7 @@ static void seats_usage(const game_variant *v, FILE *f)
                "                           by default; capture and the style bots ignore them)\n"
                "      --openings-plies K   random plies at the start of each game, default 4\n"
                "      --seed S             default 0\n"
+               "      --records FILE       append every game's PGN record (docs/pgn.md)\n"
                "      --quiet              no progress on stderr\n");
 }
 
@@ -295,6 +296,7 @@ static int seats_main(int argc, char **argv, const game_variant *v)
     seats_config cfg = { .variant = v, .games = 100, .opening_plies = 4,
                          .lim = { .time = { -1, -1 } } };
     int nspecs = 0, quiet = 0;
+    const char *records = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         long long x;
@@ -355,6 +357,8 @@ static int seats_main(int argc, char **argv, const game_variant *v)
             if (whole(val, 0, MATCH_MAX_OPENING_PLIES, &x))
                 return seats_bad(v, "--openings-plies must be 0-40, not '%s'", val);
             cfg.opening_plies = (int)x;
+        } else if (strcmp(a, "--records") == 0) {
+            records = val;
         } else if (strcmp(a, "--seed") == 0) {
             char *end;
             errno = 0;
@@ -373,9 +377,15 @@ static int seats_main(int argc, char **argv, const game_variant *v)
         return seats_bad(v, "%s", err);
     if (!quiet)
         cfg.progress = seats_progress;
+    if (records && !(cfg.records = fopen(records, "a")))
+        return seats_bad(v, "cannot open the records file '%s'", records);
     uint64_t t0 = timer_ns();
     seats_tally t;
     int rc = seats_run(&cfg, &t, err, sizeof err);
+    if (cfg.records && fclose(cfg.records) != 0 && rc == 0) {
+        snprintf(err, sizeof err, "could not write the records file %s", records);
+        rc = -1;
+    }
     if (!quiet)
         fputc('\n', stderr);
     int games = t.wins + t.losses + t.draws;

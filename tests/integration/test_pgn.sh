@@ -24,6 +24,20 @@ expect_line "pgn check: one line per game" \
 expect_line "pgn check: a summary" "2 games: 2 ok, 0 with errors" "$out"
 expect "the strict reader reads them" "$work/two.pgn: 2 games" "$(strict "$work/two.pgn")"
 
+# Keeps & Moats's seat match (match_seats.c) writes the same format: the four
+# players, the draw at the move limit as Outcome, the start with its settings
+# as FEN, and every ply (the opening's two included) replayed by the check.
+timeout 120 "$CITADEL" match random random --variant keeps-moats --games 2 --openings-plies 2 \
+    --move-limit 10 --seed 5 --records "$work/km.pgn" --quiet >/dev/null 2>&1
+expect "the seat match writes two records" 2 "$(grep -c '^\[Event ' "$work/km.pgn")"
+expect "a seat match's record names the draw" 2 "$(grep -c '^\[Outcome "draw"\]' "$work/km.pgn")"
+out=$("$CITADEL" pgn check "$work/km.pgn")
+expect_line "pgn check reads the seat match's records" "2 games: 2 ok, 0 with errors" "$out"
+expect_line "pgn check replays a seat match's every ply" \
+    "game 1 (line 1): ok: keeps-moats, 40 plies, *, move-limit" "$out"
+expect "the strict reader reads the seat match's records" "$work/km.pgn: 2 games" \
+    "$(strict "$work/km.pgn")"
+
 # --- citadel pgn check on broken records -------------------------------------
 # pgn_bad NAME WANT_LINE_PATTERN SED_SCRIPT: the first record, changed by
 # the sed script, fails the check with exit status 1 and a line matching
