@@ -127,12 +127,16 @@ build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*/*.h src/*/*/*.h)
 # natively, for tests/wasm/compare.mjs to hold the two builds equal. SIMD
 # (-msimd128) is in every browser since 2021.
 WASMCC   ?= clang
+# The search recurses up to SEARCH_MAX_PLY frames, each with its move list:
+# wasm-ld's default stack of 64 KiB held about a dozen (a MultiPV search
+# overran it), so the stack is sized as a native thread's search needs.
+WASM_STACK := 2097152
 WASM_SRC := src/wasm/engine.c $(wildcard src/base/*.c) $(wildcard src/games/*.c) \
             $(wildcard src/games/*/*.c) src/ai/search.c src/ai/multi.c $(GEN_NET)
 build/wasm/engine.wasm: $(WASM_SRC) $(wildcard src/*/*.h src/*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(WASMCC) --target=wasm32-wasi -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -O3 -msimd128 \
-	    -mexec-model=reactor -Isrc $(WASM_SRC) -o $@
+	    -mexec-model=reactor -Wl,-z,stack-size=$(WASM_STACK) -Isrc $(WASM_SRC) -o $@
 build/wasm/engine_cli: tests/wasm/engine_cli.c src/wasm/engine.c src/wasm/engine.h \
         build/release/libcitadel.a
 	@mkdir -p $(dir $@)
