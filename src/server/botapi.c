@@ -201,6 +201,21 @@ static api_stream *stream_open(srv *s, net_http *h, apibot *b, int64_t token, in
     return st;
 }
 
+/* The Bot API's client of a request's token (with one of the scopes in
+ * `want`), made if need be: the client, with its apibot in *b; NULL after
+ * answering. */
+static client *api_client(srv *s, net_http *h, const net_request *req, int want, ident *me,
+                          int64_t *token, apibot **b)
+{
+    if (token_me(s, h, req, want, me, token) != 0)
+        return NULL;
+    *b = apibot_of(s, me, req);
+    client *c = *b ? bot_client(*b) : NULL;
+    if (!c)
+        reply_error(h, 500, "out of memory");
+    return c;
+}
+
 /* --- what a game looks like on the streams ----------------------------------------- */
 
 static json_t *variant_json(const game_variant *v)
@@ -504,14 +519,10 @@ static void events_http(srv *s, net_http *h, const net_request *req)
 {
     ident me;
     int64_t token;
-    if (token_me(s, h, req, SC_BOT | SC_BOARD, &me, &token) != 0)
+    apibot *b;
+    client *c = api_client(s, h, req, SC_BOT | SC_BOARD, &me, &token, &b);
+    if (!c)
         return;
-    apibot *b = apibot_of(s, &me, req);
-    client *c = b ? bot_client(b) : NULL;
-    if (!c) {
-        reply_error(h, 500, "out of memory");
-        return;
-    }
     api_stream *st = stream_open(s, h, b, token, 0);
     if (!st)
         return;
@@ -604,15 +615,11 @@ static void challenge_http(srv *s, net_http *h, const net_request *req, const ch
         reply_error(h, 405, "POST only");
         return;
     }
-    if (token_me(s, h, req, create ? SC_CHALLENGE : SC_CHALLENGE | SC_BOT | SC_BOARD, &me,
-                 &token) != 0)
+    apibot *b;
+    client *c = api_client(s, h, req, create ? SC_CHALLENGE : SC_CHALLENGE | SC_BOT | SC_BOARD,
+                           &me, &token, &b);
+    if (!c)
         return;
-    apibot *b = apibot_of(s, &me, req);
-    client *c = b ? bot_client(b) : NULL;
-    if (!c) {
-        reply_error(h, 500, "out of memory");
-        return;
-    }
     char err[200];
     if (!create) {
         char tok[40];
@@ -699,14 +706,10 @@ static void seek_http(srv *s, net_http *h, const net_request *req, const char *r
 {
     ident me;
     int64_t token;
-    if (token_me(s, h, req, SC_BOT | SC_BOARD, &me, &token) != 0)
+    apibot *b;
+    client *c = api_client(s, h, req, SC_BOT | SC_BOARD, &me, &token, &b);
+    if (!c)
         return;
-    apibot *b = apibot_of(s, &me, req);
-    client *c = b ? bot_client(b) : NULL;
-    if (!c) {
-        reply_error(h, 500, "out of memory");
-        return;
-    }
     if (strcmp(req->method, "DELETE") == 0 && rest[0] == '/') {
         const char *end;
         int64_t id = path_id(rest + 1, &end);
