@@ -81,13 +81,13 @@ class Api:
 class Engine:
     """One `citadel uci` process."""
 
-    def __init__(self, path, variant, move_limit):
+    def __init__(self, path, variant, options):
         self.p = subprocess.Popen([path, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   text=True, bufsize=1)
         self.send("uci")
         self.wait("uciok")
         self.send(f"setoption name UCI_Variant value {variant}",
-                  f"setoption name MoveLimit value {move_limit}" if move_limit else "", "isready")
+                  *(f"setoption name {k} value {v}" for k, v in options.items()), "isready")
         self.wait("readyok")
 
     def send(self, *lines):
@@ -120,7 +120,7 @@ def play(api, args, gid, results):
         for msg in api.stream(f"/api/bot/game/stream/{gid}"):
             if msg.get("type") == "gameFull":
                 you, variant = msg["you"], msg["variant"]["key"]
-                engine = Engine(args.engine, variant, msg.get("move_limit") or 0)
+                engine = Engine(args.engine, variant, msg.get("options", {}))
                 msg = msg["state"]
             elif msg.get("type") != "gameState":
                 continue

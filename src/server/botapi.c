@@ -299,12 +299,18 @@ static json_t *game_full(live *g, const client *c)
     for (int i = 0; i < g->v->nsides; i++)
         json_array_append_new(sides, json_string(g->v->ops->side_name(g->pos, i)));
     const char *initial = g->v->hidden && !g->over ? "" : g->g.start;
-    json_t *state = game_state(g, c);
-    return json_pack("{s:s, s:I, s:o, s:b, s:o, s:i, s:o, s:o, s:i, s:s, s:o, s:I}", "type",
-                     "gameFull", "id", (json_int_t)g->id, "variant", variant_json(g->v),
-                     "rated", g->g.rated, "clock", clock_json(g->g.base_ms, g->g.inc_ms),
-                     "move_limit", g->g.move_limit, "players", players_of(g), "sides", sides,
-                     "you", my_side(g, c), "initialFen", initial, "state",
+    json_t *state = game_state(g, c), *options = json_object();
+    for (const game_option *o = g->v->options; o && o->name; o++) {
+        int value;
+        if (g->v->ops->get_option && g->v->ops->get_option(g->pos, o->name, &value) == 0)
+            json_object_set_new(options, o->name, json_integer(value));
+    }
+    return json_pack("{s:s, s:I, s:o, s:b, s:o, s:i, s:o, s:o, s:o, s:i, s:s, s:o, s:I}",
+                     "type", "gameFull", "id", (json_int_t)g->id, "variant",
+                     variant_json(g->v), "rated", g->g.rated, "clock",
+                     clock_json(g->g.base_ms, g->g.inc_ms), "move_limit", g->g.move_limit,
+                     "options", options, "players", players_of(g), "sides", sides, "you",
+                     my_side(g, c), "initialFen", initial, "state",
                      state ? state : json_null(), "created", (json_int_t)g->g.created);
 }
 
