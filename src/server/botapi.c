@@ -578,8 +578,11 @@ static void tell_player(srv *s, int64_t player, json_t *j)
 
 /* The settings of a challenge's or seek's body ({variant, clock: {limit,
  * increment}, rated, move_limit, options}): 0, or -1 after answering 400. */
-static int body_settings(net_http *h, json_t *body, game_settings *set)
+static int body_settings(net_http *h, const net_request *req, game_settings *set)
 {
+    json_t *body = body_object(req, h);
+    if (!body)
+        return -1;
     json_t *msg = json_object();
     const char *keys[] = {"variant", "rated", "move_limit", "options"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
@@ -604,6 +607,7 @@ static int body_settings(net_http *h, json_t *body, game_settings *set)
     }
     int rc = err[0] ? -1 : settings_parse(msg, set, err, sizeof err);
     json_decref(msg);
+    json_decref(body);
     if (rc != 0)
         reply_error(h, 400, err);
     return rc;
@@ -667,15 +671,9 @@ static void challenge_http(srv *s, net_http *h, const net_request *req, const ch
         }
         return;
     }
-    json_t *body = body_object(req, h);
-    if (!body)
-        return;
     game_settings set;
-    if (body_settings(h, body, &set) != 0) {
-        json_decref(body);
+    if (body_settings(h, req, &set) != 0)
         return;
-    }
-    json_decref(body);
     const ident *robot = bot_by_name(s, rest);
     store_player p;
     store_err e;
@@ -729,13 +727,8 @@ static void seek_http(srv *s, net_http *h, const net_request *req, const char *r
         reply_error(h, 405, "POST /api/bot/seek, DELETE /api/bot/seek/ID");
         return;
     }
-    json_t *body = body_object(req, h);
-    if (!body)
-        return;
     game_settings set;
-    int rc = body_settings(h, body, &set);
-    json_decref(body);
-    if (rc != 0)
+    if (body_settings(h, req, &set) != 0)
         return;
     char err[200];
     seek *k = lobby_seek(s, c, &set, err, sizeof err);

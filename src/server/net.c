@@ -10,7 +10,6 @@
  * then the body, so that a partial write never has a second write behind
  * it (lws buffers what the kernel did not take and asks again).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <uv.h>  /* before libwebsockets.h: it then declares its libuv helpers */
 #include <libwebsockets.h>
@@ -20,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "net.h"
 #include "net_fd.h"
 #include "net_frames.h"
+#include "net_static.h"
 #include "net_stream.h"
 
 struct net {
@@ -230,18 +229,27 @@ static void dispatch(net *n, struct lws *wsi, pss *p)
     n->cb.http(n->app, h, &req);
 }
 
+/* The connection's state of a request being answered, h used up; NULL
+ * if the client went away (nobody waits for this answer). */
+static pss *http_take(net_http *h)
+{
+    struct lws *wsi = h->wsi;
+    int gone = !wsi || h->answered;
+    free(h);
+    if (gone)
+        return NULL;
+    pss *p = lws_wsi_user(wsi);
+    p->pending = NULL;
+    return p;
+}
+
 void net_http_reply(net_http *h, int status, const char *content_type,
                     const char *extra_headers, const char *body, size_t len)
 {
     struct lws *wsi = h->wsi;
-    if (!wsi || h->answered) {
-        free(h);  /* the client went away; nobody waits for this answer */
+    pss *p = http_take(h);
+    if (!p)
         return;
-    }
-    h->answered = 1;
-    pss *p = lws_wsi_user(wsi);
-    p->pending = NULL;
-    free(h);
     p->status = status;
     snprintf(p->ctype, sizeof p->ctype, "%s", content_type ? content_type : "text/plain");
     p->extra = extra_headers ? strdup(extra_headers) : NULL;
@@ -259,14 +267,9 @@ net_stream *net_http_stream(net_http *h, int status, const char *content_type,
                             net_stream_gone gone, void *arg)
 {
     struct lws *wsi = h->wsi;
-    if (!wsi || h->answered) {
-        free(h);
+    pss *p = http_take(h);
+    if (!p)
         return NULL;
-    }
-    h->answered = 1;
-    pss *p = lws_wsi_user(wsi);
-    p->pending = NULL;
-    free(h);
     p->stream = stream_new(wsi, status, content_type, gone, arg);
     if (!p->stream) {
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
@@ -344,116 +347,6 @@ static int write_answer(struct lws *wsi, pss *p)
     return 0;
 }
 
-static const char *mime_of(const char *path)
-{
-    static const struct { const char *ext, *mime; } types[] = {
-        {".html", "text/html; charset=utf-8"},
-        {".js", "text/javascript; charset=utf-8"},
-        {".css", "text/css; charset=utf-8"},
-        {".svg", "image/svg+xml"},
-        {".png", "image/png"},
-        {".ico", "image/x-icon"},
-        {".json", "application/json"},
-        {".txt", "text/plain; charset=utf-8"},
-        {".wav", "audio/wav"},
-        {".mp3", "audio/mpeg"},
-        {".webmanifest", "application/manifest+json"},
-        {".wasm", "application/wasm"},
-    };
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    if (!dot || (slash && dot < slash))
-        return NULL;
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strcmp(dot, types[i].ext) == 0)
-            return types[i].mime;
-    return "application/octet-stream";
-}
-
-/* 1 if a file name carries a content hash: a dot, at least 8 lower-case
- * hex digits, a dot ("app.3f9a61c0.js"). */
-static int hashed_name(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    for (const char *d = strchr(base, '.'); d; d = strchr(d + 1, '.')) {
-        size_t n = strspn(d + 1, "0123456789abcdef");
-        if (n >= 8 && d[1 + n] == '.')
-            return 1;
-    }
-    return 0;
-}
-
-/* 1 if a path may name a file of the web root: absolute, no "..", no
- * backslash, no segment starting with a dot, no source map. */
-static int servable(const char *path)
-{
-    if (path[0] != '/' || strstr(path, "..") || strchr(path, '\\') || strstr(path, "/."))
-        return 0;
-    size_t n = strlen(path);
-    return !(n >= 4 && strcmp(path + n - 4, ".map") == 0);
-}
-
-/* The site's icon for /favicon.ico, which browsers ask for by themselves
- * (for a text/plain game record, say): static/icon.svg of the web root, or
- * the build's static/icon.HASH.svg. 0 and the file's path, or -1. */
-static int favicon_file(const char *webroot, char *file, size_t size)
-{
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/static", webroot);
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int found = -1;
-    for (struct dirent *e; found < 0 && (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        if (strncmp(e->d_name, "icon.", 5) == 0 && n >= 8 &&
-            strcmp(e->d_name + n - 4, ".svg") == 0 && (n == 8 || hashed_name(e->d_name))) {
-            snprintf(file, size, "%s/%s", dir, e->d_name);
-            found = 0;
-        }
-    }
-    closedir(d);
-    return found;
-}
-
-/* Serves a file of the web root; routes without a file extension are the
- * page's own (/play/..., /learn) and get index.html. Returns what the lws
- * callback should return. */
-static int serve_static(net *n, struct lws *wsi, const char *path)
-{
-    if (!n->webroot[0] || !servable(path)) {
-        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
-    }
-    char file[2048];
-    const char *mime = mime_of(path);
-    int favicon = strcmp(path, "/favicon.ico") == 0;
-    if (favicon) {
-        mime = "image/svg+xml";
-        if (favicon_file(n->webroot, file, sizeof file) != 0)
-            file[0] = 0;
-    } else if (!mime || strcmp(path, "/") == 0) {
-        snprintf(file, sizeof file, "%s/index.html", n->webroot);
-        mime = "text/html; charset=utf-8";
-    } else {
-        snprintf(file, sizeof file, "%s%s", n->webroot, path);
-    }
-    struct stat st;
-    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
-        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
-    }
-    char extra[2048];
-    snprintf(extra, sizeof extra, "%scache-control: %s\r\n",
-             n->static_headers ? n->static_headers : "",
-             hashed_name(file) && !favicon ? "public, max-age=31536000, immutable" : "no-cache");
-    int r = lws_serve_http_file(wsi, file, mime, extra, (int)strlen(extra));
-    if (r < 0 || (r > 0 && lws_http_transaction_completed(wsi)))
-        return -1;
-    return 0;
-}
-
 static void conn_free(net_conn *c)
 {
     while (c->head) {
@@ -503,7 +396,7 @@ static int on_http(net *n, struct lws *wsi, pss *p)
             lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
             return lws_http_transaction_completed(wsi) ? -1 : 0;
         }
-        return serve_static(n, wsi, p->path);
+        return static_serve(wsi, n->webroot, n->static_headers, p->path);
     }
     if (strcmp(p->method, "POST") == 0) {
         char len[32];

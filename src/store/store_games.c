@@ -41,6 +41,26 @@ static int read_game(store *s, dbq *row, store_game *g, store_err *err)
     return rc == DB_DONE ? 0 : db_fail(s, err, "read the players of a game");
 }
 
+/* The rows of g's players, side by side, for game `id` (in the caller's
+ * transaction): 0, or -1 with why in err. */
+static int add_sides(store *s, int64_t id, const store_game *g, const char *what, store_err *err)
+{
+    for (int side = 0; side < g->nsides; side++) {
+        dbq *st = use(s, ST_SIDE_ADD);
+        q_int64(st, 1, id);
+        q_int(st, 2, side);
+        q_int64(st, 3, g->players[side]);
+        int rc = q_step(st);
+        q_done(st);
+        if (rc == DB_FOREIGN)
+            return fail(err, "%s: side %d: no player %lld", what, side,
+                        (long long)g->players[side]);
+        if (rc != DB_DONE)
+            return db_fail(s, err, what);
+    }
+    return 0;
+}
+
 int store_game_add(store *s, store_game *g, store_err *err)
 {
     assert(s && g);
@@ -71,21 +91,8 @@ int store_game_add(store *s, store_game *g, store_err *err)
         db_fail(s, err, "add game");
         return rollback(s);
     }
-    for (int side = 0; side < g->nsides; side++) {
-        st = use(s, ST_SIDE_ADD);
-        q_int64(st, 1, id);
-        q_int(st, 2, side);
-        q_int64(st, 3, g->players[side]);
-        rc = q_step(st);
-        q_done(st);
-        if (rc == DB_FOREIGN)
-            fail(err, "add game: side %d: no player %lld", side,
-                 (long long)g->players[side]);
-        else if (rc != DB_DONE)
-            db_fail(s, err, "add game");
-        if (rc != DB_DONE)
-            return rollback(s);
-    }
+    if (add_sides(s, id, g, "add game", err) != 0)
+        return rollback(s);
     if (commit(s, err, "add game") != 0)
         return -1;
     g->id = id;
@@ -131,20 +138,8 @@ int store_game_import(store *s, store_game *g, const store_move *moves, int n, s
         db_fail(s, err, what);
         return rollback(s);
     }
-    for (int side = 0; side < g->nsides; side++) {
-        st = use(s, ST_SIDE_ADD);
-        q_int64(st, 1, id);
-        q_int(st, 2, side);
-        q_int64(st, 3, g->players[side]);
-        rc = q_step(st);
-        q_done(st);
-        if (rc == DB_FOREIGN)
-            fail(err, "%s: side %d: no player %lld", what, side, (long long)g->players[side]);
-        else if (rc != DB_DONE)
-            db_fail(s, err, what);
-        if (rc != DB_DONE)
-            return rollback(s);
-    }
+    if (add_sides(s, id, g, what, err) != 0)
+        return rollback(s);
     for (int i = 0; i < n; i++) {
         st = use(s, ST_MOVE_ADD);
         q_int64(st, 1, id);

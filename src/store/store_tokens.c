@@ -46,13 +46,9 @@ int store_token_add(store *s, int64_t player, const char *hash, const char *scop
     }
     st = use(s, ST_TOKEN_COUNT);
     q_int64(st, 1, player);
-    rc = q_step(st);
-    int n = rc == DB_ROW ? q_col_int(st, 0) : 0;
-    q_done(st);
-    if (rc != DB_ROW) {
-        db_fail(s, err, "add token");
+    int n = 0;
+    if (count_of(s, st, &n, err, "add token") != 0)
         return rollback(s);
-    }
     if (n >= STORE_TOKENS_PER_PLAYER) {
         rollback(s);
         fail(err, "at most %d tokens an account", STORE_TOKENS_PER_PLAYER);
@@ -111,15 +107,7 @@ int store_token_del(store *s, int64_t player, int64_t id, store_err *err)
     dbq *st = use(s, ST_TOKEN_DEL);
     q_int64(st, 1, id);
     q_int64(st, 2, player);
-    int rc = q_step(st);
-    q_done(st);
-    if (rc != DB_DONE)
-        return db_fail(s, err, "revoke token");
-    if (db_changes(s->db) == 0) {
-        fail(err, "no such token");
-        return STORE_NOT_FOUND;
-    }
-    return 0;
+    return update_one(s, st, err, "revoke token");
 }
 
 int store_token_used(store *s, int64_t id, int64_t now, store_err *err)
@@ -138,13 +126,8 @@ int store_player_api_bot(store *s, int64_t player, store_err *err)
     store_write_begin(s, "make a bot account");
     dbq *st = use(s, ST_PLAYER_API_BOT);
     q_int64(st, 1, player);
-    int rc = q_step(st);
-    q_done(st);
-    if (rc != DB_DONE)
-        return db_fail(s, err, "make a bot account");
-    if (db_changes(s->db) == 0) {
+    int rc = update_one(s, st, err, "make a bot account");
+    if (rc == STORE_NOT_FOUND)
         fail(err, "only an account that has played no game may become a bot");
-        return STORE_NOT_FOUND;
-    }
-    return 0;
+    return rc;
 }

@@ -1,0 +1,124 @@
+/* net_static.c -- the files of the web root, served by net.c: the page's
+ * built files, its routes (paths without a file extension are the page's
+ * own, /play/..., /learn, and get index.html), and /favicon.ico.
+ *
+ * The invariant: only a path that names a file under the web root is
+ * served (no "..", no dot-files, no source maps), and only a file whose
+ * name carries a content hash ("app.3f9a61c0.js") may be cached for good;
+ * every other is checked again each time.
+ */
+#include <dirent.h>
+#include <uv.h>  /* before libwebsockets.h, as in net.c */
+#include <libwebsockets.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "net_static.h"
+
+static const char *mime_of(const char *path)
+{
+    static const struct { const char *ext, *mime; } types[] = {
+        {".html", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".ico", "image/x-icon"},
+        {".json", "application/json"},
+        {".txt", "text/plain; charset=utf-8"},
+        {".wav", "audio/wav"},
+        {".mp3", "audio/mpeg"},
+        {".webmanifest", "application/manifest+json"},
+        {".wasm", "application/wasm"},
+    };
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        return NULL;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(dot, types[i].ext) == 0)
+            return types[i].mime;
+    return "application/octet-stream";
+}
+
+/* 1 if a file name carries a content hash: a dot, at least 8 lower-case
+ * hex digits, a dot ("app.3f9a61c0.js"). */
+static int hashed_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (const char *d = strchr(base, '.'); d; d = strchr(d + 1, '.')) {
+        size_t n = strspn(d + 1, "0123456789abcdef");
+        if (n >= 8 && d[1 + n] == '.')
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 if a path may name a file of the web root: absolute, no "..", no
+ * backslash, no segment starting with a dot, no source map. */
+static int servable(const char *path)
+{
+    if (path[0] != '/' || strstr(path, "..") || strchr(path, '\\') || strstr(path, "/."))
+        return 0;
+    size_t n = strlen(path);
+    return !(n >= 4 && strcmp(path + n - 4, ".map") == 0);
+}
+
+/* The site's icon for /favicon.ico, which browsers ask for by themselves
+ * (for a text/plain game record, say): static/icon.svg of the web root, or
+ * the build's static/icon.HASH.svg. 0 and the file's path, or -1. */
+static int favicon_file(const char *webroot, char *file, size_t size)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/static", webroot);
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int found = -1;
+    for (struct dirent *e; found < 0 && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, "icon.", 5) == 0 && n >= 8 &&
+            strcmp(e->d_name + n - 4, ".svg") == 0 && (n == 8 || hashed_name(e->d_name))) {
+            snprintf(file, size, "%s/%s", dir, e->d_name);
+            found = 0;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+int static_serve(struct lws *wsi, const char *webroot, const char *headers, const char *path)
+{
+    if (!webroot[0] || !servable(path)) {
+        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    char file[2048];
+    const char *mime = mime_of(path);
+    int favicon = strcmp(path, "/favicon.ico") == 0;
+    if (favicon) {
+        mime = "image/svg+xml";
+        if (favicon_file(webroot, file, sizeof file) != 0)
+            file[0] = 0;
+    } else if (!mime || strcmp(path, "/") == 0) {
+        snprintf(file, sizeof file, "%s/index.html", webroot);
+        mime = "text/html; charset=utf-8";
+    } else {
+        snprintf(file, sizeof file, "%s%s", webroot, path);
+    }
+    struct stat st;
+    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
+        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    char extra[2048];
+    snprintf(extra, sizeof extra, "%scache-control: %s\r\n",
+             headers ? headers : "",
+             hashed_name(file) && !favicon ? "public, max-age=31536000, immutable" : "no-cache");
+    int r = lws_serve_http_file(wsi, file, mime, extra, (int)strlen(extra));
+    if (r < 0 || (r > 0 && lws_http_transaction_completed(wsi)))
+        return -1;
+    return 0;
+}
