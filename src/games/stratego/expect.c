@@ -81,14 +81,25 @@ static int unknown_worth(const ex *x, int kind)
     return worth(x, kind, 0) + ((x->features & STX_F_HIDDEN) ? hidden_bonus[kind] : 0);
 }
 
-/* The same for a piece that never moved, whose rank is worth only half as
- * much to know: it stands still, and finding out costs a probe. Counted
- * in full, Scouts ran into 3.9 never-moved pieces a game against
- * stratego-v1 (20 ms); with this and a Scout worth 20 rather than 15,
- * 3.0, at no measured cost (docs/stratego.md). */
-static int unmoved_worth(const ex *x, int kind)
+/* The same for a piece that never moved, at `ply` of the game: knowing
+ * its rank is worth an eighth as much at the start, growing to the full
+ * worth at ply UNMOVED_RAMP. Early, the enemy's pieces show themselves as
+ * they move, and a probe of a still piece costs a piece to learn what may
+ * be a Bomb; later, against an enemy that keeps still, only probes find
+ * out what there is to take. Counted at half throughout, Scouts ran into
+ * 3.0 never-moved pieces a game against stratego-v1 (20 ms), 2.6 of them
+ * in the first 100 plies; with the ramp 2.3 (docs/stratego.md, "Fewer
+ * probes"). */
+#define UNMOVED_RAMP 400
+
+static int unmoved_worth(const ex *x, int kind, int ply)
 {
-    return worth(x, kind, 0) + ((x->features & STX_F_HIDDEN) ? hidden_bonus[kind] / 2 : 0);
+    if (!(x->features & STX_F_HIDDEN))
+        return worth(x, kind, 0);
+    int f = ply < UNMOVED_RAMP ? ply * 256 / UNMOVED_RAMP : 256;
+    if (f < 32)
+        f = 32;
+    return worth(x, kind, 0) + hidden_bonus[kind] * f / 256;
 }
 
 /* --- making moves on a node ------------------------------------------------ */
@@ -516,7 +527,7 @@ static void prepare(ex *x, const st_pos *view, node *root)
         const float *p = x->bl->p[c];
         float any = 0, moved = 0, msum = 0;
         for (int k = ST_SPY; k <= ST_FLAG; k++) {
-            any += p[k] * (float)unmoved_worth(x, k);
+            any += p[k] * (float)unmoved_worth(x, k, view->ply);
             if (st_movable(k)) {
                 moved += p[k] * (float)unknown_worth(x, k);
                 msum += p[k];
@@ -532,6 +543,42 @@ static void prepare(ex *x, const st_pos *view, node *root)
             x->target = c;
         }
     }
+}
+
+/* Our top three ranks never attack a piece that never moved and may be a
+ * Bomb (TOP_BOMB_ODDS under the belief), unless the belief gives it at
+ * least TOP_FLAG_ODDS of being the Flag: a front-row piece taken is worth
+ * less than the risk (a rule of strong players, and of `cautious`).
+ * Without it, our Colonels, General and Marshal, mostly once shown in
+ * combat, attacked never-moved pieces 0.5 times a game against
+ * stratego-v1 (20 ms); with it, 0.1 (docs/stratego.md, "Fewer probes").
+ * Applied at the root only: below it, the threat of such an attack stays
+ * in the tree. Keeps every move if it would leave none. Returns the count
+ * kept. */
+#define TOP_FLAG_ODDS 0.33f
+#define TOP_BOMB_ODDS 0.05f
+
+static int top_rank_risk(const st_pos *view, const st_belief *bl, game_move m)
+{
+    int to = ST_TO(m), k = ST_KIND(view->sq[ST_FROM(m)]);
+    uint8_t d = view->sq[to];
+    if (!ST_ATTACK(m) || ST_KIND(d) != ST_UNKNOWN || (d & ST_MOVED) || bl->p[to][ST_FLAG] >= TOP_FLAG_ODDS)
+        return 0;
+    return k >= ST_COLONEL && k <= ST_MARSHAL && bl->p[to][ST_BOMB] >= TOP_BOMB_ODDS;
+}
+
+static int keep_top_ranks_back(const st_pos *view, const st_belief *bl, game_move *list, int count)
+{
+    int risky = 0;
+    for (int i = 0; i < count; i++)
+        risky += top_rank_risk(view, bl, list[i]);
+    if (risky == count)
+        return count;
+    int kept = 0;
+    for (int i = 0; i < count; i++)
+        if (!top_rank_risk(view, bl, list[i]))
+            list[kept++] = list[i];
+    return kept;
 }
 
 game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
@@ -557,6 +604,7 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
         free(x.hist);
         return GAME_MOVE_NONE;
     }
+    count = keep_top_ranks_back(view, bl, list, count);
     order(&x, &root, list, count, 0);
     if (max_depth <= 0 || max_depth > MAX_DEPTH)
         max_depth = MAX_DEPTH;
