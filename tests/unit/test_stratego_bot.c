@@ -372,6 +372,32 @@ static void test_S7_bot_takes_the_flag_it_can_deduce(void **state)
     }
 }
 
+/* Level 5 is level 6's search for a fixed 20,000 nodes a move: a minute
+ * to think changes neither its work nor its move, so that it plays alike
+ * on a fast machine and a slow one (docs/stratego.md). */
+static void test_level5_works_a_fixed_amount(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        st_pos p = random_position(seed, 30), v;
+        st_view(&p, p.stm, &v);
+        search_limits minute = no_limits;
+        minute.movetime = 60000;
+        stbot *x = stbot_new(5, seed), *y = stbot_new(5, seed);
+        game_move a = stbot_move(x, &v, &no_limits, NULL);
+        game_move b = stbot_move(y, &v, &minute, NULL);
+        assert_int_equal(a, b);
+        stx_report ra, rb;
+        assert_int_equal(stbot_last_report(x, &ra), 0);
+        assert_int_equal(stbot_last_report(y, &rb), 0);
+        assert_true(rb.nodes > 1000);
+        assert_true(rb.nodes <= 20000 + 1024);
+        assert_true(ra.nodes == rb.nodes);
+        stbot_free(x);
+        stbot_free(y);
+    }
+}
+
 /* Given a position that is not the mover's view (its own ranks hidden),
  * the player still answers with one of that position's moves. */
 static void test_S8_wrong_view_still_answers(void **state)
@@ -461,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_S5_a_piece_hunts_a_shown_weaker_one),
         cmocka_unit_test(test_S6_a_piece_that_keeps_coming_to_our_flag_is_likelier_a_miner),
         cmocka_unit_test(test_S8_wrong_view_still_answers),
+        cmocka_unit_test(test_level5_works_a_fixed_amount),
         cmocka_unit_test(test_attacker_attacks_when_it_can),
         cmocka_unit_test(test_level3_beats_random),
     };

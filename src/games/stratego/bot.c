@@ -12,9 +12,10 @@
  * moved; and any kind left to the rest, Bombs likelier next to the Flag.
  * Draws are weighted by how many of each kind the pool still holds.
  *
- * The strongest level (STB_F_EXPECT) only reads the belief off the samples
- * (belief_of) and hands it to the expectimax search of expect.c; its
- * sampler also puts every Bomb the pool holds among the unmoved pieces.
+ * Levels 5 and 6 (STB_F_EXPECT) only read the belief off the samples
+ * (belief_of) and hand it to the expectimax search of expect.c, level 5
+ * capped at EXPECT_NODES a move; their sampler also puts every Bomb the
+ * pool holds among the unmoved pieces.
  */
 #include "bot.h"
 
@@ -47,14 +48,15 @@ static const struct {
     int depth;     /* full-width plies, 1 or 2 */
     int quiesce;   /* 1 to resolve attacks at the leaves */
     int noise;     /* uniform noise added to each move's mean score */
+    int nodes;     /* samples 0 (expectimax): a node cap a move, 0 for the time alone */
 } levels[STB_LEVELS + 1] = {
-    { 1, 1, 0, 0 },
-    { 1, 1, 0, 400 },  /* 1: a beginner: barely better than chance */
-    { 2, 1, 1, 120 },
-    { 4, 1, 1, 30 },
-    { 6, 2, 1, 10 },
-    { 12, 2, 1, 0 },
-    { 0, 2, 1, 0 },    /* 6: the strongest */
+    { 1, 1, 0, 0, 0 },
+    { 1, 1, 0, 400, 0 },  /* 1: a beginner: barely better than chance */
+    { 2, 1, 1, 120, 0 },
+    { 4, 1, 1, 30, 0 },
+    { 6, 2, 1, 10, 0 },
+    { 0, 2, 1, 0, EXPECT_NODES },  /* 5: level 6's search with a fixed amount of work */
+    { 0, 2, 1, 0, 0 },    /* 6: the strongest */
 };
 
 struct stbot {
@@ -699,6 +701,8 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
         st_belief *sb = &b->bel;
         b->last_samples = belief_of(b, view, &bl, sb);
         uint64_t nodes = lim->nodes ? lim->nodes : ms == 0 ? EXPECT_NODES : 0;
+        if (levels[lv].nodes && (nodes == 0 || nodes > (uint64_t)levels[lv].nodes))
+            nodes = (uint64_t)levels[lv].nodes;
         game_move mv = stx_search(view, sb, STX_F_HIDDEN, deadline, lim->depth, nodes, stop,
                                     &b->last);
         stbot_played(b, view, mv);

@@ -10,11 +10,12 @@
  * root move is scored two plies deep plus a quiescence search of attacks in
  * each sample, and the move with the best mean over the samples is played.
  *
- * Levels 1 (a beginner) to 5 differ in samples, depth and noise. The
- * strongest, STB_LEVELS, draws samples only to make the belief (the chance
- * of each kind for each unknown piece) and searches the view itself by
- * expectimax, every combat with an unknown piece a chance node
- * (expect.h), for as long as its time allows.
+ * Levels 1 (a beginner) to 4 differ in samples, depth and noise. Levels 5
+ * and 6 draw samples only to make the belief (the chance of each kind for
+ * each unknown piece) and search the view itself by expectimax, every
+ * combat with an unknown piece a chance node (expect.h): level 5 for a
+ * fixed 20,000 nodes a move, so that it plays alike on any machine; the
+ * strongest, STB_LEVELS, for as long as its time allows.
  * A bot is used by one thread at a time.
  */
 #ifndef CITADEL_STRATEGO_BOT_H
@@ -80,7 +81,7 @@ void stbot_played(stbot *b, const void *view, game_move m);
 int stbot_last_samples(const stbot *b);
 /* The search of the last stbot_move (its depth, its score for the side to
  * move, its nodes); 0, or -1 if that move was not chosen by the
- * strongest level's search (a lower level, or a single legal move). */
+ * expectimax of levels 5 and 6 (a lower level, or a single legal move). */
 int stbot_last_report(const stbot *b, stx_report *out);
 
 #endif
