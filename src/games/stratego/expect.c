@@ -318,6 +318,24 @@ static int child_value(ex *x, const node *n, game_move m, int depth, int alpha, 
     float sum = weights(x, n, unknown, unknown == from, w);
     if (sum <= 0)
         return 0;  /* cannot happen with a consistent belief */
+    /* Every kind that loses the combat alone leaves the same board (ours
+     * standing, the unknown piece gone): one search for them all, as the
+     * likeliest of them (whose count the line then uses up). */
+    int mine = ST_KIND(unknown == from ? d : a), gone = 0;
+    float gone_w = 0;
+    for (int k = ST_SPY; k < ST_FLAG; k++) {
+        if (w[k] <= 0)
+            continue;
+        int r = unknown == from ? st_combat(k, mine) : st_combat(mine, k);
+        if (r == (unknown == from ? ST_DEFENDER_WINS : ST_ATTACKER_WINS)) {
+            if (!gone || w[k] > w[gone])
+                gone = k;
+            gone_w += w[k];
+            w[k] = -w[k];  /* searched with `gone` */
+        }
+    }
+    if (gone)
+        w[gone] = gone_w;
     float total = 0;
     for (int k = ST_SPY; k <= ST_FLAG; k++) {
         if (w[k] <= 0)
