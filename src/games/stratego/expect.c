@@ -12,9 +12,11 @@
  */
 #include "expect.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../base/rng.h"
 #include "../../base/timer.h"
 
 #define WIN 5000
@@ -23,6 +25,8 @@
 #define FLAG_GUESS 400   /* a Flag found by a guess the belief thinks unlikely: more than now */
 #define CHECK_EVERY 1024
 #define MAX_DEPTH 32
+#define LMR_DEPTH 3   /* late move reductions from this depth */
+#define LMR_AFTER 3   /* ... after this many moves */
 
 static const int value[ST_NKINDS] = {
     0, 60 /* Spy */, 20, 40, 30, 45, 80, 140, 220, 350, 500 /* Marshal */,
@@ -37,9 +41,59 @@ static const int hidden_bonus[ST_NKINDS] = {
 
 typedef struct node {
     st_pos p;
+    uint64_t key;                /* of the board, the homes and `used` (cell_key) */
     uint8_t home[ST_CELLS];      /* root cell of the unknown piece here, 0 if none */
     uint8_t used[ST_NKINDS];     /* enemy kinds revealed by this line's chance nodes */
 } node;
+
+/* The transposition table: what a search of a node found, by its key.
+ * The key hashes every cell's content with the root cell of the unknown
+ * piece on it (whose belief it carries) and the kinds the line revealed;
+ * not the two-square rule or the plies left, so a stored move is only
+ * an order hint, checked against the moves generated. */
+#define TT_BITS 19  /* 8 MiB a search */
+enum { TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
+
+typedef struct tt_entry {
+    uint64_t key;
+    int32_t score;
+    uint32_t data;               /* the move (17 bits), depth << 24, bound << 30 */
+} tt_entry;
+
+#define TT_MOVE(e) ((game_move)((e)->data & 0xffffffu))
+#define TT_DEPTH(e) ((int)(((e)->data >> 24) & 63u))
+#define TT_BOUND(e) ((int)((e)->data >> 30))
+
+static uint64_t cell_key(int c, uint8_t v, uint8_t home)
+{
+    uint64_t k = rng_mix(((uint64_t)c << 8) | v);
+    return home ? k ^ rng_mix(0x40000u + ((uint64_t)c << 8) + home) : k;
+}
+
+static uint64_t used_key(int kind, int used)
+{
+    return rng_mix(0x50000u + ((uint64_t)kind << 8) + (uint64_t)used);
+}
+
+#define STM_KEY 0x9e3779b97f4a7c15ull
+
+/* The key made afresh; make() keeps it up to date move by move. */
+static uint64_t full_key(const node *n)
+{
+    uint64_t key = n->p.stm ? STM_KEY : 0;
+    for (int c = 0; c < ST_CELLS; c++)
+        key ^= cell_key(c, n->p.sq[c], n->home[c]);
+    for (int k = 0; k < ST_NKINDS; k++)
+        if (n->used[k])
+            key ^= used_key(k, 0) ^ used_key(k, n->used[k]);
+    return key;
+}
+
+#ifdef CITADEL_DEBUG
+#define KEY_CHECK(n) assert((n)->key == full_key(n))
+#else
+#define KEY_CHECK(n) ((void)0)
+#endif
 
 typedef struct ex {
     const st_belief *bl;
@@ -58,6 +112,7 @@ typedef struct ex {
      * (their depth squared, summed), and the last two at each ply. */
     int (*hist)[ST_CELLS][ST_CELLS];
     game_move killer[MAX_DEPTH + 1][2];
+    struct tt_entry *tt;         /* NULL if memory was short */
     uint64_t nodes, max_nodes, deadline;
     atomic_int *stop;
     int can_stop;                /* 0 until the first depth is done */
@@ -108,6 +163,7 @@ static void make(node *n, game_move m)
 {
     int from = ST_FROM(m), to = ST_TO(m), mover = n->p.stm;
     uint8_t hf = n->home[from], ht = n->home[to];
+    n->key ^= cell_key(from, n->p.sq[from], hf) ^ cell_key(to, n->p.sq[to], ht) ^ STM_KEY;
     st_make(&n->p, m);
     n->home[from] = 0;
     uint8_t v = n->p.sq[to];
@@ -115,6 +171,8 @@ static void make(node *n, game_move m)
         n->home[to] = 0;
     else
         n->home[to] = ST_SIDE(v) == mover ? hf : ht;
+    n->key ^= cell_key(from, n->p.sq[from], 0) ^ cell_key(to, v, n->home[to]);
+    KEY_CHECK(n);
 }
 
 /* The chance weights of the kinds the unknown piece on `cell` may be, in
@@ -356,7 +414,10 @@ static int child_value(ex *x, const node *n, game_move m, int depth, int alpha, 
             }
         } else {
             node c = *n;
-            c.p.sq[unknown] = (uint8_t)((c.p.sq[unknown] & ~15u) | (unsigned)k);
+            uint8_t was = c.p.sq[unknown], h = c.home[unknown];
+            c.p.sq[unknown] = (uint8_t)((was & ~15u) | (unsigned)k);
+            c.key ^= cell_key(unknown, was, h) ^ cell_key(unknown, c.p.sq[unknown], h) ^
+                     used_key(k, c.used[k]) ^ used_key(k, c.used[k] + 1);
             c.used[k]++;
             make(&c, m);
             /* in the quiescence search an outcome is valued as it stands:
@@ -427,6 +488,14 @@ static void order(const ex *x, const node *n, game_move *list, int count, int pl
     }
 }
 
+/* 1 if m is an attack both sides know the attacker loses: it only gives
+ * a piece away, so the quiescence search, which may stand pat, skips it. */
+static int sure_loss(const node *n, game_move m)
+{
+    int a = ST_KIND(n->p.sq[ST_FROM(m)]), d = ST_KIND(n->p.sq[ST_TO(m)]);
+    return a != ST_UNKNOWN && d != ST_UNKNOWN && st_combat(a, d) == ST_DEFENDER_WINS;
+}
+
 static int quiesce(ex *x, const node *n, int alpha, int beta, int qdepth, int ply)
 {
     x->nodes++;
@@ -441,7 +510,7 @@ static int quiesce(ex *x, const node *n, int alpha, int beta, int qdepth, int pl
     int count = st_gen_attacks(&n->p, list);
     order(NULL, n, list, count, ply);
     for (int i = 0; i < count; i++) {
-        if (!possible(x, n, list[i]))
+        if (!possible(x, n, list[i]) || sure_loss(n, list[i]))
             continue;
         int s = child_value(x, n, list[i], -1, alpha, beta, ply, qdepth - 1, alpha);
         if (x->aborted)
@@ -454,6 +523,17 @@ static int quiesce(ex *x, const node *n, int alpha, int beta, int qdepth, int pl
     return alpha;
 }
 
+/* A won or lost score counts its plies from the root; stored, from the
+ * node (add = ply), and read back, from the root again (add = -ply). */
+static int tt_score(int s, int add)
+{
+    if (s >= WIN - 2 * MAX_DEPTH - 16)
+        return s + add;
+    if (s <= -WIN + 2 * MAX_DEPTH + 16)
+        return s - add;
+    return s;
+}
+
 static int search(ex *x, const node *n, int depth, int alpha, int beta, int ply)
 {
     if (depth <= 0)
@@ -463,22 +543,47 @@ static int search(ex *x, const node *n, int depth, int alpha, int beta, int ply)
         return 0;
     if (n->p.move_limit && n->p.ply >= n->p.move_limit)
         return 0;
+    tt_entry *e = x->tt ? &x->tt[n->key & ((1u << TT_BITS) - 1)] : NULL;
+    game_move hint = GAME_MOVE_NONE;
+    if (e && e->key == n->key) {
+        hint = TT_MOVE(e);
+        int s = tt_score(e->score, -ply), b = TT_BOUND(e);
+        if (TT_DEPTH(e) >= depth &&
+            (b == TT_EXACT || (b == TT_LOWER && s >= beta) || (b == TT_UPPER && s <= alpha)))
+            return s;
+    }
     game_move list[ST_MAX_MOVES];
     int count = st_gen(&n->p, list);
     order(x, n, list, count, ply);
-    int best = -INF;
+    for (int i = 1; hint && i < count; i++)
+        if (list[i] == hint) {
+            memmove(list + 1, list, sizeof *list * (size_t)i);
+            list[0] = hint;
+            break;
+        }
+    int best = -INF, tried = 0, alpha0 = alpha;
+    game_move best_move = GAME_MOVE_NONE;
     for (int i = 0; i < count; i++) {
         if (!possible(x, n, list[i]))
             continue;
-        int s = child_value(x, n, list[i], depth - 1, alpha, beta, ply, QDEPTH, best);
+        game_move m = list[i];
+        /* Late quiet moves are searched a ply shallower first, and again
+         * at full depth only if they beat alpha there. */
+        int r = depth >= LMR_DEPTH && tried >= LMR_AFTER && !ST_ATTACK(m) &&
+                (ply > MAX_DEPTH || (m != x->killer[ply][0] && m != x->killer[ply][1]));
+        tried++;
+        int s = child_value(x, n, m, depth - 1 - r, alpha, beta, ply, QDEPTH, best);
+        if (r && !x->aborted && s > alpha)
+            s = child_value(x, n, m, depth - 1, alpha, beta, ply, QDEPTH, best);
         if (x->aborted)
             return 0;
-        if (s > best)
+        if (s > best) {
             best = s;
+            best_move = m;
+        }
         if (s > alpha)
             alpha = s;
         if (alpha >= beta) {
-            game_move m = list[i];
             if (!ST_ATTACK(m)) {
                 int *h = x->hist ? &x->hist[n->p.stm][ST_FROM(m)][ST_TO(m)] : NULL;
                 if (h && *h < (1 << 24))  /* the cap of order_key; no overflow in long thinks */
@@ -493,6 +598,12 @@ static int search(ex *x, const node *n, int depth, int alpha, int beta, int ply)
     }
     if (best == -INF)
         return -WIN + ply;  /* no possible move: the side to move loses (S7) */
+    if (e && (e->key != n->key || depth >= TT_DEPTH(e))) {
+        unsigned bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
+        e->key = n->key;
+        e->score = tt_score(best, ply);
+        e->data = (best_move & 0xffffffu) | (unsigned)(depth < 63 ? depth : 63) << 24 | bound << 30;
+    }
     return best;
 }
 
@@ -561,6 +672,7 @@ static void prepare(ex *x, const st_pos *view, node *root)
             x->target = c;
         }
     }
+    root->key = full_key(root);
 }
 
 /* Our top three ranks never attack a piece that never moved and may be a
@@ -614,12 +726,14 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
     node root;
     prepare(&x, view, &root);
     x.hist = calloc(2, sizeof *x.hist);  /* without it, quiet moves keep their order */
+    x.tt = calloc((size_t)1 << TT_BITS, sizeof *x.tt);  /* without it, none is stored */
     game_move list[ST_MAX_MOVES];
     int count = st_legal(view, list);
     if (rep)
         *rep = (stx_report){ 0, 0, 0 };
     if (count == 0) {
         free(x.hist);
+        free(x.tt);
         return GAME_MOVE_NONE;
     }
     count = keep_top_ranks_back(view, bl, list, count);
@@ -667,5 +781,6 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
     if (rep)
         *rep = (stx_report){ done, best_score, x.nodes };
     free(x.hist);
+    free(x.tt);
     return best;
 }
