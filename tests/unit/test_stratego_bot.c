@@ -274,6 +274,35 @@ static void test_S5_a_piece_hunts_a_shown_weaker_one(void **state)
     }
 }
 
+/* An unknown piece that moved is prey as well for our pieces above every
+ * rank the enemy may still hide: our Marshal goes after it once the enemy
+ * Marshal and General are gone, not while the enemy Marshal may be it. */
+static void test_S5_a_piece_hunts_a_moved_unknown_it_surely_beats(void **state)
+{
+    (void)state;
+    for (int marshal_left = 0; marshal_left < 2; marshal_left++) {
+        st_pos view;
+        game_error err = { "" };
+        assert_int_equal(st_parse(&view, "9x/10/x+9/10/2~~2~~2/2~~2~~2/M9/10/EEEELLLL2/4A4F r 40 - -", &err), 0);
+        static st_belief bl;
+        memset(&bl, 0, sizeof bl);
+        bl.pool[ST_COLONEL] = bl.pool[ST_FLAG] = 1;
+        bl.pool[ST_MARSHAL] = marshal_left;
+        const int a8 = ST_CELL(7, 0), j10 = ST_CELL(9, 9);
+        bl.p[a8][ST_COLONEL] = marshal_left ? 0.9f : 1.0f;
+        bl.p[a8][ST_MARSHAL] = marshal_left ? 0.1f : 0.0f;
+        bl.p[j10][ST_FLAG] = 1;
+        game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 1, 0, NULL, NULL);
+        assert_true(is_legal(&view, m));
+        char text[16];
+        st_format_move(&view, m, text, sizeof text);
+        if (marshal_left)
+            assert_int_not_equal(ST_KIND(view.sq[ST_FROM(m)]), ST_MARSHAL);
+        else
+            assert_string_equal(text, "a4a5");
+    }
+}
+
 /* What a player may learn from how the enemy moves (S6's record of the
  * last move, public): an unknown piece that keeps coming towards our Flag
  * is believed likelier a Miner than one that moved elsewhere, though the
@@ -485,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_S7_expectimax_knows_bombs_do_not_move),
         cmocka_unit_test(test_S5_far_ahead_a_scout_still_looks_for_the_flag),
         cmocka_unit_test(test_S5_a_piece_hunts_a_shown_weaker_one),
+        cmocka_unit_test(test_S5_a_piece_hunts_a_moved_unknown_it_surely_beats),
         cmocka_unit_test(test_S6_a_piece_that_keeps_coming_to_our_flag_is_likelier_a_miner),
         cmocka_unit_test(test_S8_wrong_view_still_answers),
         cmocka_unit_test(test_level5_works_a_fixed_amount),

@@ -257,8 +257,8 @@ static int evaluate(const ex *x, const node *n)
     int score[2] = { 0, 0 }, marshal[2] = { 0, 0 }, spy = 0;
     int movers[2] = { 0, 0 }, miners[2] = { 0, 0 };  /* times 256 */
     int near = 99, near_miner = 99, worst = 0;
-    uint8_t hunter[ST_ARMY], prey[ST_ARMY];
-    int nhunters = 0, nprey = 0;
+    uint8_t hunter[ST_ARMY], prey[ST_ARMY], blind[ST_ARMY];
+    int nhunters = 0, nprey = 0, nblind = 0, top = 0;
     const uint8_t *sq = n->p.sq;
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
         uint8_t v = sq[c];
@@ -273,6 +273,8 @@ static int evaluate(const ex *x, const node *n)
             }
             if (k == ST_UNKNOWN) {
                 int h = n->home[c];
+                if (v & ST_MOVED)
+                    blind[nblind++] = (uint8_t)c;
                 if (v & ST_SCOUTED) {
                     score[s] += x->scout_worth;
                     movers[s] += 256;
@@ -288,8 +290,11 @@ static int evaluate(const ex *x, const node *n)
         if (!st_movable(k))
             continue;
         movers[s] += 256;
-        if (s == us && nhunters < ST_ARMY)
+        if (s == us && nhunters < ST_ARMY) {
             hunter[nhunters++] = (uint8_t)c;
+            if (k > top)
+                top = k;
+        }
         else if (s == them && nprey < ST_ARMY)
             prey[nprey++] = (uint8_t)c;
         if (k == ST_MARSHAL)
@@ -307,13 +312,29 @@ static int evaluate(const ex *x, const node *n)
         }
     }
     score[us] -= worst;
-    if (nprey > 0) {
+    /* Unknown pieces that moved are prey too for our pieces above the
+     * enemy's highest rank left unseen: they beat whatever it is. */
+    int left = ST_MARSHAL;
+    while (left > ST_SPY && n->used[left] >= x->bl->pool[left])
+        left--;
+    if (top <= left)
+        nblind = 0;
+    if (nprey > 0 || nblind > 0) {
         int best = 0;
         for (int i = 0; i < nprey; i++) {
             int kq = ST_KIND(sq[prey[i]]);
             for (int j = 0; j < nhunters; j++) {
                 int d = st_steps(hunter[j], prey[i]), w = value[kq] * (10 - d);
                 if (d < 10 && w > best && st_combat(ST_KIND(sq[hunter[j]]), kq) == ST_ATTACKER_WINS)
+                    best = w;
+            }
+        }
+        for (int i = 0; i < nblind; i++) {
+            int c = blind[i];
+            int worth_of = (sq[c] & ST_SCOUTED) ? x->scout_worth : x->ev[n->home[c]][1];
+            for (int j = 0; j < nhunters; j++) {
+                int d = st_steps(hunter[j], c), w = worth_of * (10 - d);
+                if (d < 10 && w > best && ST_KIND(sq[hunter[j]]) > left)
                     best = w;
             }
         }
@@ -755,10 +776,11 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
             if (s > alpha)
                 alpha = s;
         }
-        /* An unfinished depth counts only once it beat the move the last
-         * depth chose (searched first); the first depth always finishes. */
+        /* An unfinished depth counts only once another move beat, at this
+         * depth, the move the last depth chose (searched first, so it
+         * has its score of this depth); the first depth always finishes. */
         if (x.aborted && depth > 1) {
-            if (iter_best > 0 && iter_score > best_score) {
+            if (iter_best > 0) {
                 best = list[iter_best];
                 best_score = iter_score;
             }
