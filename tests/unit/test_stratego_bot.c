@@ -245,6 +245,24 @@ static void test_S5_far_ahead_a_scout_still_looks_for_the_flag(void **state)
  * Marshal steps towards it; while that piece's rank is unknown, the
  * Marshal stays and the piece of ours nearest the likeliest square of the
  * enemy Flag walks towards it instead (a one-ply search). */
+static st_pos parse_view(const char *text)
+{
+    st_pos view;
+    game_error err = { "" };
+    assert_int_equal(st_parse(&view, text, &err), 0);
+    return view;
+}
+
+/* The expectimax's choice on view under bl, one ply deep (a legal move),
+ * and its text. */
+static game_move depth1_move(const st_pos *view, const st_belief *bl, char text[16])
+{
+    game_move m = stx_search(view, bl, STX_F_HIDDEN, 0, 1, 0, NULL, NULL);
+    assert_true(is_legal(view, m));
+    st_format_move(view, m, text, 16);
+    return m;
+}
+
 static void test_S5_a_piece_hunts_a_shown_weaker_one(void **state)
 {
     (void)state;
@@ -253,9 +271,7 @@ static void test_S5_a_piece_hunts_a_shown_weaker_one(void **state)
         "9x/10/g*9/10/2~~2~~2/2~~2~~2/M9/10/EEEELLLL2/4A4F r 40 - -",  /* General shown */
     };
     for (int shown = 0; shown < 2; shown++) {
-        st_pos view;
-        game_error err = { "" };
-        assert_int_equal(st_parse(&view, views[shown], &err), 0);
+        st_pos view = parse_view(views[shown]);
         static st_belief bl;
         memset(&bl, 0, sizeof bl);
         bl.pool[ST_GENERAL] = bl.pool[ST_MARSHAL] = bl.pool[ST_FLAG] = 1;
@@ -263,10 +279,8 @@ static void test_S5_a_piece_hunts_a_shown_weaker_one(void **state)
         bl.p[a8][ST_GENERAL] = 0.5f;
         bl.p[a8][ST_MARSHAL] = 0.5f;
         bl.p[j10][ST_FLAG] = 1;
-        game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 1, 0, NULL, NULL);
-        assert_true(is_legal(&view, m));
         char text[16];
-        st_format_move(&view, m, text, sizeof text);
+        game_move m = depth1_move(&view, &bl, text);
         if (shown)
             assert_string_equal(text, "a4a5");
         else
@@ -281,9 +295,7 @@ static void test_S5_a_piece_hunts_a_moved_unknown_it_surely_beats(void **state)
 {
     (void)state;
     for (int marshal_left = 0; marshal_left < 2; marshal_left++) {
-        st_pos view;
-        game_error err = { "" };
-        assert_int_equal(st_parse(&view, "9x/10/x+9/10/2~~2~~2/2~~2~~2/M9/10/EEEELLLL2/4A4F r 40 - -", &err), 0);
+        st_pos view = parse_view("9x/10/x+9/10/2~~2~~2/2~~2~~2/M9/10/EEEELLLL2/4A4F r 40 - -");
         static st_belief bl;
         memset(&bl, 0, sizeof bl);
         bl.pool[ST_COLONEL] = bl.pool[ST_FLAG] = 1;
@@ -292,10 +304,8 @@ static void test_S5_a_piece_hunts_a_moved_unknown_it_surely_beats(void **state)
         bl.p[a8][ST_COLONEL] = marshal_left ? 0.9f : 1.0f;
         bl.p[a8][ST_MARSHAL] = marshal_left ? 0.1f : 0.0f;
         bl.p[j10][ST_FLAG] = 1;
-        game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 1, 0, NULL, NULL);
-        assert_true(is_legal(&view, m));
         char text[16];
-        st_format_move(&view, m, text, sizeof text);
+        game_move m = depth1_move(&view, &bl, text);
         if (marshal_left)
             assert_int_not_equal(ST_KIND(view.sq[ST_FROM(m)]), ST_MARSHAL);
         else

@@ -273,7 +273,7 @@ static int evaluate(const ex *x, const node *n)
             }
             if (k == ST_UNKNOWN) {
                 int h = n->home[c];
-                if (v & ST_MOVED)
+                if ((v & ST_MOVED) && nblind < ST_ARMY)
                     blind[nblind++] = (uint8_t)c;
                 if (v & ST_SCOUTED) {
                     score[s] += x->scout_worth;
