@@ -313,6 +313,52 @@ static void test_S5_a_piece_hunts_a_moved_unknown_it_surely_beats(void **state)
     }
 }
 
+/* S5, equal ranks both go: a side well ahead trades its shown General for
+ * the enemy's, since its lead counts for more on an emptier board; the
+ * same General, far behind, steps away from the trade instead (a one-ply
+ * search, whose quiescence sees the enemy's reply). */
+static void test_S5_ahead_trade_equal_pieces_behind_avoid_the_trade(void **state)
+{
+    (void)state;
+    static const char *const views[2] = {
+        "xxx7/o*o*o*o*o*o*o*o*2/10/10/2~~g*+1~~2/2~~G*+1~~2/10/10/B3EEEE2/FB2AAAA2 r 200 - -",  /* ahead */
+        "xxx7/e*e*e*e*l*l*l*l*a*a*/10/10/2~~g*+1~~2/2~~G*+1~~2/10/10/10/FB8 r 200 - -",   /* behind */
+    };
+    for (int ahead = 1; ahead >= 0; ahead--) {
+        st_pos view = parse_view(views[1 - ahead]);
+        static st_belief bl;
+        bombs_and_flag(&view, 2, &bl);
+        char text[16];
+        game_move m = depth1_move(&view, &bl, text);
+        if (ahead)
+            assert_string_equal(text, "e5e6");
+        else {
+            assert_int_equal(ST_KIND(view.sq[ST_FROM(m)]), ST_GENERAL);
+            assert_false(ST_ATTACK(m));
+        }
+    }
+}
+
+/* S7, the move limit draws: well ahead, our nearest Miner walks to the
+ * likeliest square of the enemy Flag, though another piece is nearer it;
+ * behind, the nearer piece goes (a one-ply search). */
+static void test_S7_ahead_a_miner_walks_to_the_enemy_flag(void **state)
+{
+    (void)state;
+    static const char *const views[2] = {
+        "xxx7/o*o*o*o*o*o*o*o*2/10/10/2~~2~~2/E+1~~2~~2/10/10/N3EELLLL/FB2AAAA2 r 200 - -",     /* ahead */
+        "xxx7/e*e*e*e*l*l*l*l*a*a*/10/10/2~~2~~2/E+1~~2~~2/10/10/N9/FB8 r 200 - -",       /* behind */
+    };
+    for (int ahead = 1; ahead >= 0; ahead--) {
+        st_pos view = parse_view(views[1 - ahead]);
+        static st_belief bl;
+        bombs_and_flag(&view, 2, &bl);
+        char text[16];
+        depth1_move(&view, &bl, text);
+        assert_string_equal(text, ahead ? "a2a3" : "a5a6");
+    }
+}
+
 /* What a player may learn from how the enemy moves (S6's record of the
  * last move, public): an unknown piece that keeps coming towards our Flag
  * is believed likelier a Miner than one that moved elsewhere, though the
@@ -525,6 +571,8 @@ int main(void)
         cmocka_unit_test(test_S5_far_ahead_a_scout_still_looks_for_the_flag),
         cmocka_unit_test(test_S5_a_piece_hunts_a_shown_weaker_one),
         cmocka_unit_test(test_S5_a_piece_hunts_a_moved_unknown_it_surely_beats),
+        cmocka_unit_test(test_S5_ahead_trade_equal_pieces_behind_avoid_the_trade),
+        cmocka_unit_test(test_S7_ahead_a_miner_walks_to_the_enemy_flag),
         cmocka_unit_test(test_S6_a_piece_that_keeps_coming_to_our_flag_is_likelier_a_miner),
         cmocka_unit_test(test_S8_wrong_view_still_answers),
         cmocka_unit_test(test_level5_works_a_fixed_amount),

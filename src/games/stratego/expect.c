@@ -104,6 +104,8 @@ typedef struct ex {
     int miner[ST_CELLS];         /* the chance that it is a Miner, times 256 */
     uint8_t may_move[ST_CELLS];  /* 1 if the belief lets it be a mover at all */
     int scout_worth;             /* what an unknown piece that ran is worth */
+    int full;                    /* the material of both armies at the start */
+    int press;                   /* 1 if we are PRESS_LEAD ahead at the root */
     int target;                  /* the likeliest cell of the enemy Flag, 0 if none */
     /* Steps from each cell to our Flag: [0] around our Bombs, [1] through
      * them (a Miner's way); 99 where there is no way. */
@@ -231,6 +233,15 @@ static const int danger[8] = { 0, 400, 300, 150, 60, 25, 10, 0 };
  * each other's ranks shuffle to the move limit. */
 #define HUNT 40
 
+/* Ahead by PRESS_LEAD at the root, our nearest Miner's pull towards the
+ * enemy Flag is PRESS_MINER a step instead of 3: a lead wins nothing
+ * until a Miner opens the Flag's Bombs, and the move limit draws. And a
+ * lead counts more as the board empties, up to 1/TRADE more with no
+ * material left: the side ahead trades, the side behind does not. */
+#define PRESS_LEAD 200
+#define PRESS_MINER 8
+#define TRADE 1
+
 static int danger_of(const ex *x, const node *n, int c, uint8_t v, int k)
 {
     int d0 = x->to_flag[0][c], d1 = x->to_flag[1][c];
@@ -249,9 +260,10 @@ static int danger_of(const ex *x, const node *n, int c, uint8_t v, int k)
 /* Material (unknown pieces at their expected worth), the last movers, the
  * Spy's and the Miners' jobs, the danger to our Flag, the pull of our
  * nearest piece and nearest Miner towards the likeliest square of the
- * enemy Flag, and of our best hunt. For the side to move; one pass over
- * the board (and the hunt over our movers and the enemy's shown ones). */
-static int evaluate(const ex *x, const node *n)
+ * enemy Flag, of our best hunt, and of trades for the side ahead. For the
+ * side to move; one pass over the board (and the hunt over our movers
+ * and the enemy's shown ones). mat gets each side's material. */
+static int evaluate_with(const ex *x, const node *n, int mat[2])
 {
     const int us = x->us, them = us ^ 1, t = x->target;
     int score[2] = { 0, 0 }, marshal[2] = { 0, 0 }, spy = 0;
@@ -276,17 +288,17 @@ static int evaluate(const ex *x, const node *n)
                 if ((v & ST_MOVED) && nblind < ST_ARMY)
                     blind[nblind++] = (uint8_t)c;
                 if (v & ST_SCOUTED) {
-                    score[s] += x->scout_worth;
+                    mat[s] += x->scout_worth;
                     movers[s] += 256;
                 } else {
-                    score[s] += x->ev[h][(v & ST_MOVED) != 0];
+                    mat[s] += x->ev[h][(v & ST_MOVED) != 0];
                     movers[s] += (v & ST_MOVED) ? 256 : x->mov[h];
                     miners[s] += x->miner[h];
                 }
                 continue;
             }
         }
-        score[s] += worth(x, k, (v & ST_REVEALED) != 0);
+        mat[s] += worth(x, k, (v & ST_REVEALED) != 0);
         if (!st_movable(k))
             continue;
         movers[s] += 256;
@@ -311,6 +323,8 @@ static int evaluate(const ex *x, const node *n)
                 near_miner = d;
         }
     }
+    score[0] += mat[0];
+    score[1] += mat[1];
     score[us] -= worst;
     /* Unknown pieces that moved are prey too for our pieces above the
      * enemy's highest rank left unseen: they beat whatever it is. */
@@ -354,8 +368,19 @@ static int evaluate(const ex *x, const node *n)
     if (near < 99)
         score[us] -= 4 * near;
     if (near_miner < 99)
-        score[us] -= 3 * near_miner;
+        score[us] -= (x->press ? PRESS_MINER : 3) * near_miner;
+    /* The side ahead gains by trades: its lead counts more, by up to
+     * 1/TRADE, as the board empties (and the side behind loses by them). */
+    int total = mat[0] + mat[1];
+    if (total < x->full)
+        score[us] += (mat[us] - mat[them]) * (x->full - total) / (TRADE * x->full);
     return n->p.stm == us ? score[us] - score[them] : score[them] - score[us];
+}
+
+static int evaluate(const ex *x, const node *n)
+{
+    int mat[2] = { 0, 0 };
+    return evaluate_with(x, n, mat);
 }
 
 /* --- search --------------------------------------------------------------- */
@@ -694,6 +719,11 @@ static void prepare(ex *x, const st_pos *view, node *root)
         }
     }
     root->key = full_key(root);
+    for (int k = ST_SPY; k <= ST_FLAG; k++)
+        x->full += 2 * st_army[k] * worth(x, k, 0);
+    int mat[2] = { 0, 0 };
+    evaluate_with(x, root, mat);
+    x->press = mat[x->us] - mat[x->us ^ 1] >= PRESS_LEAD;
 }
 
 /* Our top three ranks never attack a piece that never moved and may be a
