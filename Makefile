@@ -33,7 +33,7 @@ GEN_NET := build/gen/rampart_net.c
 SRC_LIB += $(GEN_NET)
 # The server, linked into the `citadel` binary only (the unit tests and fuzz
 # targets need none of its libraries).
-SRC_SRV := $(wildcard src/server/*.c) $(wildcard src/store/*.c)
+SRC_SRV := $(wildcard src/server/*.c src/server/*/*.c) $(wildcard src/store/*.c)
 SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lpq -lsodium -lcmark -lcurl
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server: the store on its own, the test client on its own, and
@@ -75,29 +75,29 @@ build/$(1)/tests/test_store build/$(1)/tests/test_store_results build/$(1)/tests
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
 	    $$< $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lpq -lcmocka $$(LIBS)
 build/$(1)/tests/test_writer: tests/server/test_writer.c tests/server/store_fixture.h \
-        src/server/writer.c src/server/writer.h $$(wildcard src/store/*.c src/store/*.h)
+        $$(wildcard src/store/*.c src/store/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    $$< src/server/writer.c $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lpq -lcmocka $$(LIBS)
-build/$(1)/tests/test_quota: tests/server/test_quota.c src/server/quota.c src/server/quota.h
+	    $$< $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lpq -lcmocka $$(LIBS)
+build/$(1)/tests/test_quota: tests/server/test_quota.c src/server/core/quota.c src/server/core/quota.h
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    tests/server/test_quota.c src/server/quota.c -o $$@ -lcmocka $$(LIBS)
-build/$(1)/tests/test_clock: tests/server/test_clock.c src/server/clock.c src/server/clock.h
+	    tests/server/test_quota.c src/server/core/quota.c -o $$@ -lcmocka $$(LIBS)
+build/$(1)/tests/test_clock: tests/server/test_clock.c src/server/play/clock.c src/server/play/clock.h
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    tests/server/test_clock.c src/server/clock.c -o $$@ -lcmocka $$(LIBS)
-build/$(1)/tests/test_msg: tests/server/test_msg.c src/server/msg.c src/server/msg.h \
+	    tests/server/test_clock.c src/server/play/clock.c -o $$@ -lcmocka $$(LIBS)
+build/$(1)/tests/test_msg: tests/server/test_msg.c src/server/core/msg.c src/server/core/msg.h \
         build/$(1)/libcitadel.a
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    tests/server/test_msg.c src/server/msg.c build/$(1)/libcitadel.a -o $$@ \
+	    tests/server/test_msg.c src/server/core/msg.c build/$(1)/libcitadel.a -o $$@ \
 	    -ljansson -lcmocka $$(LIBS)
-build/$(1)/tests/test_markdown: tests/server/test_markdown.c src/server/markdown.c \
-        src/server/mail_text.c src/server/markdown.h src/server/mail.h
+build/$(1)/tests/test_markdown: tests/server/test_markdown.c src/server/community/markdown.c \
+        src/server/community/mail_text.c src/server/community/markdown.h src/server/community/mail.h
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    tests/server/test_markdown.c src/server/markdown.c src/server/mail_text.c -o $$@ \
+	    tests/server/test_markdown.c src/server/community/markdown.c src/server/community/mail_text.c -o $$@ \
 	    -lcmark -lcmocka $$(LIBS)
 build/$(1)/tests/test_%: tests/server/test_%.c $$(wildcard tests/server/*.h) \
                          tests/server/client.c tests/server/wire.c tests/server/wirelog.c \

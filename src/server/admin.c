@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "../store/community.h"
-#include "http.h"
+#include "core/http.h"
 #include "serve.h"
-#include "server.h"
+#include "core/srv.h"
 static int admin_usage(const char *why)
 {
     if (why)

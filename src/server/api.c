@@ -15,12 +15,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "botapi.h"
-#include "http.h"
-#include "review.h"
-#include "live.h"
-#include "lobby.h"
-#include "server.h"
+#include "botapi/botapi.h"
+#include "core/http.h"
+#include "play/review.h"
+#include "play/live.h"
+#include "play/lobby.h"
+#include "core/srv.h"
 void reply_json(net_http *h, int status, json_t *body, const char *headers)
 {
     char *text = json_dumps(body, JSON_COMPACT);

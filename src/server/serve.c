@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cluster.h"
-#include "mail.h"
+#include "cluster/cluster.h"
+#include "community/mail.h"
 #include "serve.h"
-#include "server.h"
+#include "core/srv.h"
 
 /* What every static file is sent with: the page runs only its own script
  * and style, from this server, and no other site may frame it. Its own
@@ -35,6 +35,12 @@ static void on_signal(int sig)
     (void)sig;
     if (running)
         net_stop(running);
+}
+
+/* The writer's threads wake the loop when their writes are done. */
+static void wake_loop(void *n)
+{
+    net_wake(n);
 }
 
 static const char serve_usage[] =
@@ -210,10 +216,10 @@ int serve_main(int argc, char **argv)
         fprintf(stderr, "citadel serve: %s\n", err);
         goto out;
     }
-    s->writer = writer_new(st, db, sync_full, s->net, s, &e);
+    s->writer = writer_new(st, db, sync_full, wake_loop, s->net, s, &e);
     /* reads a connection's opening needs go to a thread of their own, so
      * that neither the loop nor the writer's moves wait for them */
-    s->reader = s->writer ? writer_new(st, db, sync_full, s->net, s, &e) : NULL;
+    s->reader = s->writer ? writer_new(st, db, sync_full, wake_loop, s->net, s, &e) : NULL;
     if (!s->writer || !s->reader) {
         fprintf(stderr, "citadel serve: %s\n", e.msg);
         goto out;

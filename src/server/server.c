@@ -14,15 +14,15 @@
 #include <string.h>
 
 #include "../ai/bots.h"
-#include "botpool.h"
-#include "cluster.h"
-#include "http.h"
-#include "live_inside.h"
-#include "review.h"
-#include "botapi.h"
-#include "lobby.h"
-#include "mail.h"
-#include "server.h"
+#include "play/botpool.h"
+#include "cluster/cluster.h"
+#include "core/http.h"
+#include "play/live_inside.h"
+#include "play/review.h"
+#include "botapi/botapi.h"
+#include "play/lobby.h"
+#include "community/mail.h"
+#include "core/srv.h"
 #define SWEEP_MS 30000
 
 /* --- bots' accounts ------------------------------------------------------------ */

@@ -5,9 +5,8 @@
 #                             lobby.c, live*.c), with the clock moved and workers run
 #   build/fuzz/fuzz_settings  msg_parse and settings_parse (msg.c)
 #
-# They link the server without its net, its threads and its main (net.c
-# and any other src/server/net*.c, such as net_frames.c's recv(); workers.c;
-# serve.c): tests/fuzz/server_fake.c stands in for net.h and workers.h.
+# They link the server without its net, its threads and its main
+# (src/server/net/, with net_frames.c's recv(); core/workers.c; serve.c): tests/fuzz/server_fake.c stands in for net.h and workers.h.
 # Objects are built once, under build/fuzz-srv/, for all three.
 #
 # `make fuzz-fast` builds the same three under build/fuzz-fast/ without
@@ -16,8 +15,8 @@
 # replayed under the ASan build of build/fuzz/.
 
 FUZZ_SRV_BIN := build/fuzz/fuzz_http build/fuzz/fuzz_ws build/fuzz/fuzz_settings
-FUZZ_SRV_SRC := $(filter-out src/server/net% src/server/workers.c src/server/serve.c, \
-                  $(wildcard src/server/*.c)) $(wildcard src/store/*.c)
+FUZZ_SRV_SRC := $(filter-out src/server/net/% src/server/core/workers.c src/server/serve.c, \
+                  $(wildcard src/server/*.c src/server/*/*.c)) $(wildcard src/store/*.c)
 FUZZ_SRV_CFLAGS := $(STD) -D_DEFAULT_SOURCE -g -O1 -DCITADEL_DEBUG -DCITADEL_FUZZ \
                    -fsanitize=fuzzer,address,undefined
 FUZZ_SRV_LIBS := -ljansson -lsqlite3 -lpq -lsodium -lcmark -lcurl $(LIBS)

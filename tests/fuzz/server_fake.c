@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/server/botpool.h"
+#include "../../src/server/play/botpool.h"
 #include "../../src/store/community.h"
 #include "../../src/store/store_int.h"
 #include "server_fake.h"
@@ -1096,7 +1096,7 @@ void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), voi
     w->s->pool = w->pool;
     w->s->hash_pool = w->hash_pool;
     store_err se;
-    w->s->writer = writer_new(w->st, NULL, 0, w->n, w->s, &se);  /* inline: no file */
+    w->s->writer = writer_new(w->st, NULL, 0, NULL, NULL, w->s, &se);  /* inline: no file */
     if (!w->s->writer)
         fake_fail("writer: %s", se.msg);
     if (srv_start(w->s) < 0)

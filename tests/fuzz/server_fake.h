@@ -18,9 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../src/server/net.h"
-#include "../../src/server/server.h"
-#include "../../src/server/workers.h"
+#include "../../src/server/net/net.h"
+#include "../../src/server/core/srv.h"
+#include "../../src/server/core/workers.h"
 
 /* --- the fake net ---------------------------------------------------------------- */
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "server/clock.h"
+#include "server/play/clock.h"
 
 #define T0 1000000LL  /* any monotonic start: nothing may assume 0 */
 

@@ -24,8 +24,8 @@
 
 #include <cmocka.h>
 
-#include "server/mail.h"
-#include "server/markdown.h"
+#include "server/community/mail.h"
+#include "server/community/markdown.h"
 
 /* --- fake hooks ----------------------------------------------------------------- */
 

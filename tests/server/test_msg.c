@@ -22,7 +22,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "server/msg.h"
+#include "server/core/msg.h"
 
 static json_t *schema_defs(void)
 {

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "server/quota.h"
+#include "server/core/quota.h"
 
 #define MIN 60000LL
 

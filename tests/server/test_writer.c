@@ -15,13 +15,8 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "../../src/server/writer.h"
+#include "../../src/store/writer.h"
 
-/* writer.c wakes the loop with this; the tests poll writer_drain. */
-void net_wake(net *n)
-{
-    (void)n;
-}
 
 static void sleep_ms(int ms)
 {
@@ -260,7 +255,7 @@ static void test_writer_groups_in_order_done_after_commit(void **state)
     int64_t a = add_player(loop, "alice", 0, 0), b = add_player(loop, "bob", 0, 0);
     int64_t g = add_game(loop, a, b, 0);
     setenv("CITADEL_WRITER_DELAY_MS", "30", 1);
-    writer *w = writer_new(loop, name, 1, NULL, NULL, &err);
+    writer *w = writer_new(loop, name, 1, NULL, NULL, NULL, &err);
     unsetenv("CITADEL_WRITER_DELAY_MS");
     assert_non_null(w);
     ndone = 0;
@@ -302,7 +297,7 @@ static void test_writer_without_file_writes_at_once(void **state)
     store_err err;
     int64_t a = add_player(loop, "alice", 0, 0), b = add_player(loop, "bob", 0, 0);
     int64_t g = add_game(loop, a, b, 0);
-    writer *w = writer_new(loop, ":memory:", 0, NULL, NULL, &err);
+    writer *w = writer_new(loop, ":memory:", 0, NULL, NULL, NULL, &err);
     assert_non_null(w);
     ndone = 0;
     writer_submit(w, &job_of(loop, g, 0)->base);
@@ -327,7 +322,7 @@ static void test_writer_free_commits_what_waits(void **state)
     assert_non_null(loop);
     int64_t a = add_player(loop, "alice", 0, 0), b = add_player(loop, "bob", 0, 0);
     int64_t g = add_game(loop, a, b, 0);
-    writer *w = writer_new(loop, name, 0, NULL, NULL, &err);
+    writer *w = writer_new(loop, name, 0, NULL, NULL, NULL, &err);
     assert_non_null(w);
     for (int i = 0; i < 20; i++)
         writer_submit(w, &job_of(loop, g, i)->base);

@@ -1,0 +1,70 @@
+/* http.h -- what the files of the HTTP API share (api.c, account.c,
+ * community.c, forum.c, support.c, moderation.c): their entry points,
+ * and community.c's checks of who asks and of what they write.
+ *
+ * Every handler here answers its request exactly once (reply_json or
+ * reply_error, or a job that answers later), and changes nothing when it
+ * answers with an error.
+ */
+#ifndef CITADEL_SERVER_HTTP_H
+#define CITADEL_SERVER_HTTP_H
+
+#include <jansson.h>
+
+#include "srv.h"
+
+/* account.c: /api/me, /api/signup, /api/signin, /api/signout */
+void account_http(srv *s, net_http *h, const net_request *req, const char *path);
+
+/* community.c */
+/* 0 if text is valid UTF-8 of 1..max bytes (0..max if may_be_empty)
+ * without control characters (multiline: newlines and tabs allowed);
+ * else -1 with why in err ("the title is too long (at most 200 bytes)",
+ * `what` naming the field). */
+int text_check(const char *text, size_t max, int multiline, int may_be_empty,
+               const char *what, char *err, size_t errlen);
+/* {"id", "name", "bot", "guest"} of a stored player; name alone if the
+ * store does not know it. */
+json_t *player_ref(srv *s, int64_t id, const char *name);
+/* A notification stored for n->player and sent live to every connection
+ * of theirs (`notify`). */
+void notify_player(srv *s, struct store_note *n);
+/* 1 if the player may write now: not muted, not closed; else 0 with why. */
+int may_write(srv *s, const ident *me, const struct store_standing *st, char *err,
+              size_t errlen);
+/* "player", "moderator", "admin" and back (-1: none of them). */
+const char *role_name(int role);
+int role_parse(const char *name);
+/* ?page=N of a query (1 if none or bad). */
+int query_page(const char *query);
+/* The value of ?name= in a query (which the net has URL-decoded) into
+ * out: 1 if there, 0 if not, -1 if it does not fit. */
+int query_param(const char *query, const char *name, char *out, size_t size);
+/* The id at the start of a path piece ("12/edit": 12, rest "/edit"): 1-18
+ * digits, no sign, no leading zero; -1 if there is none. */
+int64_t path_id(const char *s, const char **rest);
+/* How many pages `total` rows make (at least 1). */
+int pages_of(int total, int per_page);
+/* 1 for moderators and admins. */
+int is_staff(const struct store_standing *st);
+/* The request's body as a JSON object ({} if empty); NULL after answering
+ * 400 if it is not one. */
+json_t *body_object(const net_request *req, net_http *h);
+/* Notifications as the API shows them. */
+json_t *notes_json(srv *s, const struct store_note *notes, int n);
+/* forum.c: /api/forum/... (path after "/api/forum") */
+void forum_http(srv *s, net_http *h, const net_request *req, const char *path);
+/* Frees the posts kept rendered (srv_free). */
+void forum_free_cache(void);
+/* support.c: /api/support..., /api/staff/..., /api/notifications... */
+void support_http(srv *s, net_http *h, const net_request *req, const char *path);
+/* moderation.c: /api/reports, /api/mod/..., /api/admin/... */
+void moderation_http(srv *s, net_http *h, const net_request *req, const char *path);
+/* import.c: POST /api/games/import, a game from a PGN record */
+void import_http(srv *s, net_http *h, const net_request *req);
+/* api.c: everything under /api/ not named above */
+void api_http(srv *s, net_http *h, const net_request *req);
+void reply_json(net_http *h, int status, json_t *body, const char *headers);
+void reply_error(net_http *h, int status, const char *what);
+
+#endif
