@@ -16,30 +16,14 @@
 #include <strings.h>
 
 #include "botapi/botapi.h"
+#include "community/community.h"
 #include "core/http.h"
-#include "play/review.h"
+#include "core/srv.h"
 #include "play/live.h"
 #include "play/lobby.h"
-#include "core/srv.h"
-void reply_json(net_http *h, int status, json_t *body, const char *headers)
-{
-    char *text = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
-    if (!text) {
-        net_http_reply(h, 500, "application/json", NULL, "{\"error\":\"internal\"}", 20);
-        return;
-    }
-    net_http_reply(h, status, "application/json", headers, text, strlen(text));
-    free(text);
-}
+#include "play/review.h"
+#include "server.h"
 
-void reply_error(net_http *h, int status, const char *what)
-{
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", what);
-    text_utf8(buf);
-    reply_json(h, status, json_pack("{s:s}", "error", buf), NULL);
-}
 
 /* --- reading ---------------------------------------------------------------------- */
 

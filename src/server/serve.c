@@ -12,8 +12,9 @@
 
 #include "cluster/cluster.h"
 #include "community/mail.h"
-#include "serve.h"
 #include "core/srv.h"
+#include "serve.h"
+#include "server.h"
 
 /* What every static file is sent with: the page runs only its own script
  * and style, from this server, and no other site may frame it. Its own

@@ -3,9 +3,9 @@
  * set), swept, checked and freed. serve.c makes one for `citadel serve`;
  * the fuzz targets make one on a net of their own.
  *
- * srv_check is the invariant of server.h made executable: in debug builds
- * the WebSocket handlers call it after every event, and the fuzz targets
- * after every step.
+ * It fills in the hooks through which the layers below reach the top
+ * (core/srv.h): dispatch.c's handling of messages and of clients gone,
+ * and play/check.c's invariant.
  */
 #include <malloc.h>
 #include <sodium.h>
@@ -14,15 +14,18 @@
 #include <string.h>
 
 #include "../ai/bots.h"
-#include "play/botpool.h"
-#include "cluster/cluster.h"
-#include "core/http.h"
-#include "play/live_inside.h"
-#include "play/review.h"
 #include "botapi/botapi.h"
-#include "play/lobby.h"
+#include "cluster/cluster.h"
+#include "community/community.h"
 #include "community/mail.h"
-#include "core/srv.h"
+#include "core/http.h"
+#include "dispatch.h"
+#include "play/botpool.h"
+#include "play/live_inside.h"
+#include "play/lobby.h"
+#include "play/review.h"
+#include "server.h"
+
 #define SWEEP_MS 30000
 
 /* --- bots' accounts ------------------------------------------------------------ */
@@ -88,6 +91,9 @@ srv *srv_new(const srv_config *cfg, store *st, char *err, size_t errlen)
     }
     s->cfg = *cfg;
     s->st = st;
+    s->hooks.dispatch = dispatch_message;
+    s->hooks.client_gone = dispatch_client_gone;
+    s->hooks.check = play_check;
     uint64_t seed;
     randombytes_buf(&seed, sizeof seed);
     rng_seed(&s->rng, seed);
@@ -251,66 +257,3 @@ const net_callbacks srv_callbacks = {
     .ws_close = srv_ws_close,
     .wake = on_wake,
 };
-
-/* --- the invariant ------------------------------------------------------------------- */
-
-#ifdef CITADEL_DEBUG
-#define CHECK(cond)                                                                     \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            fprintf(stderr, "citadel serve: %s:%d: broken link: %s\n", __FILE__, __LINE__, \
-                    #cond);                                                             \
-            abort();                                                                    \
-        }                                                                               \
-    } while (0)
-
-static int watches(const client *c, int64_t game)
-{
-    for (int i = 0; i < c->nwatch; i++)
-        if (c->watch[i] == game)
-            return 1;
-    return 0;
-}
-
-static int watched_by(const live *g, uint64_t c)
-{
-    for (int i = 0; i < g->nwatch; i++)
-        if (g->watchers[i] == c)
-            return 1;
-    return 0;
-}
-
-void srv_check(srv *s)
-{
-    int n = 0;
-    for (client *c = s->clients; c; c = c->next, n++) {
-        CHECK(client_find(s, c->id) == c);
-        CHECK(!c->next || c->next->prev == c);
-        for (int i = 0; i < c->nwatch; i++) {
-            live *g = live_find(s, c->watch[i]);
-            CHECK(g && watched_by(g, c->id));
-        }
-    }
-    CHECK(n == s->nclients);
-    int games = 0;
-    for (live *g = s->all_games; g; g = g->all_next, games++) {
-        CHECK(live_find(s, g->id) == g);
-        CHECK(g->all_next == NULL || g->all_next->all_prev == g);
-        for (int i = 0; i < g->nwatch; i++) {
-            client *c = client_find(s, g->watchers[i]);
-            CHECK(c && watches(c, g->id));
-        }
-    }
-    CHECK(games == s->nlive);
-    for (seek *k = s->seeks; k; k = k->next) {
-        CHECK(client_find(s, k->owner));
-        for (int i = 0; i < k->nseats; i++)
-            CHECK(!k->sitter[i] || (k->seated[i] && client_find(s, k->sitter[i])));
-    }
-}
-#else
-void srv_check(srv *s)
-{
-    (void)s;
-}
-#endif

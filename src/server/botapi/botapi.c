@@ -91,6 +91,8 @@ static client *bot_client(const apibot *b)
     return client_find(b->s, b->client);
 }
 
+static void botapi_deliver(client *c, json_t *msg);
+
 /* The apibot of a token's player, made with its client if there is none. */
 static apibot *apibot_of(srv *s, const ident *me, const net_request *req)
 {
@@ -109,11 +111,14 @@ static apibot *apibot_of(srv *s, const ident *me, const net_request *req)
         return NULL;
     char addr[64];
     request_addr(s, req, addr, sizeof addr);
-    client *c = client_api(s, me, addr, b);
+    client *c = client_new(s, NULL, me, addr, botapi_deliver);
     if (!c) {
         free(b);
         return NULL;
     }
+    c->api = b;
+    c->ready = 1;
+    live_player_back(s, c->me.id);
     b->s = s;
     b->player = me->id;
     b->client = c->id;
@@ -367,10 +372,11 @@ static void game_news(apibot *b, client *c, int64_t id)
     }
 }
 
-void botapi_deliver(srv *s, client *c, json_t *msg)
+/* What the server sends a Bot API client (client_send, through the
+ * client's `deliver`). */
+static void botapi_deliver(client *c, json_t *msg)
 {
     apibot *b = c->api;
-    (void)s;
     const char *ref = json_string_value(json_object_get(msg, "ref"));
     for (api_wait **p = &b->waits; ref && *p; p = &(*p)->next) {
         api_wait *w = *p;

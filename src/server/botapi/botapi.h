@@ -12,8 +12,6 @@
 /* Answers a request under /api (path after "/api") if it is the Bot
  * API's: 1; 0 if it is not one of its routes. */
 int botapi_http(srv *s, net_http *h, const net_request *req, const char *path);
-/* A message the server sends to a Bot API client (client_send). */
-void botapi_deliver(srv *s, client *c, json_t *msg);
 /* A challenge as the API shows it (status "created", "accepted", ...;
  * game 0 if none). */
 json_t *botapi_challenge_json(const seek *k, const char *status, int64_t game);

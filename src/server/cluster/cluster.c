@@ -377,11 +377,14 @@ static client *proxy_make(struct cluster *cl, int64_t origin, uint64_t rid, json
     proxy_ref *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
-    client *c = client_stand_in(cl->s, origin, rid, &me, addr ? addr : "");
+    client *c = client_new(cl->s, NULL, &me, addr ? addr : "", cluster_send);
     if (!c) {
         free(p);
         return NULL;
     }
+    c->origin = origin;
+    c->rid = rid;
+    live_player_back(cl->s, c->me.id);
     p->origin = origin;
     p->rid = rid;
     p->local = c->id;
@@ -690,6 +693,11 @@ int cluster_start(srv *s, const char *uri, const char *label, char *err, size_t 
         return -1;
     }
     s->cl = cl;
+    s->hooks.lobby_add = cluster_lobby_add;
+    s->hooks.lobby_changed = cluster_lobby_changed;
+    s->hooks.note = cluster_note;
+    s->hooks.chat_changed = cluster_chat_changed;
+    s->hooks.close_player = cluster_close_player;
     s->server_id = cl->me;
     s->next_seek = cl->me << 32;
     store_set_server(s->st, cl->me);

@@ -19,8 +19,9 @@
 #include <strings.h>
 
 #include "../core/http.h"
-#include "markdown.h"
 #include "../core/srv.h"
+#include "community.h"
+#include "markdown.h"
 #define PER_PAGE 20
 #define EDIT_MS (30LL * 60 * 1000)
 #define DAY_MS (24LL * 3600 * 1000)

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../play/chat.h"
-#include "../cluster/cluster.h"
 #include "../core/http.h"
 #include "../core/srv.h"
+#include "../play/chat.h"
+#include "community.h"
 #define PAGE 20
 #define MAX_MUTE_MINUTES 525600
 
@@ -263,8 +263,8 @@ static void hide_chat(srv *s, net_http *h, const ident *me, int64_t id, json_t *
     audit(s, me, hidden ? "hide-chat" : "show-chat", "chat", id, reason, what);
     if (changed) {
         chat_line_changed(s, &c);
-        if (s->cl)  /* the game may be another server's */
-            cluster_chat_changed(s, id);
+        if (s->hooks.chat_changed)  /* the game may be another server's */
+            s->hooks.chat_changed(s, id);
     }
     reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
 }
@@ -388,8 +388,8 @@ static void close_account(srv *s, net_http *h, const ident *me, const char *name
     for (client *c = s->clients; c; c = c->next)
         if (c->me.id == p.id && c->conn)  /* stand-ins (cluster.c) end with theirs */
             net_ws_close(c->conn);
-    if (s->cl)  /* and on the other servers */
-        cluster_close_player(s, p.id);
+    if (s->hooks.close_player)  /* and on the other servers */
+        s->hooks.close_player(s, p.id);
     audit(s, me, "close-account", "player", p.id, reason, p.name);
     reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
 }

@@ -14,8 +14,9 @@
 #include <string.h>
 
 #include "../core/http.h"
-#include "mail.h"
 #include "../core/srv.h"
+#include "community.h"
+#include "mail.h"
 #define PAGE 20
 #define MAX_MESSAGES 200
 

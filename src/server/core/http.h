@@ -1,6 +1,7 @@
-/* http.h -- what the files of the HTTP API share (api.c, account.c,
- * community.c, forum.c, support.c, moderation.c): their entry points,
- * and community.c's checks of who asks and of what they write.
+/* http.h -- what every route of the HTTP API uses (the routes are in
+ * ../api.c and the folders' own headers): answers (reply.c), the checks
+ * of who asks and of what they write, and the pieces of a request
+ * (request.c); and core's own route, the account (account.c).
  *
  * Every handler here answers its request exactly once (reply_json or
  * reply_error, or a job that answers later), and changes nothing when it
@@ -16,7 +17,7 @@
 /* account.c: /api/me, /api/signup, /api/signin, /api/signout */
 void account_http(srv *s, net_http *h, const net_request *req, const char *path);
 
-/* community.c */
+/* request.c */
 /* 0 if text is valid UTF-8 of 1..max bytes (0..max if may_be_empty)
  * without control characters (multiline: newlines and tabs allowed);
  * else -1 with why in err ("the title is too long (at most 200 bytes)",
@@ -26,9 +27,6 @@ int text_check(const char *text, size_t max, int multiline, int may_be_empty,
 /* {"id", "name", "bot", "guest"} of a stored player; name alone if the
  * store does not know it. */
 json_t *player_ref(srv *s, int64_t id, const char *name);
-/* A notification stored for n->player and sent live to every connection
- * of theirs (`notify`). */
-void notify_player(srv *s, struct store_note *n);
 /* 1 if the player may write now: not muted, not closed; else 0 with why. */
 int may_write(srv *s, const ident *me, const struct store_standing *st, char *err,
               size_t errlen);
@@ -50,20 +48,8 @@ int is_staff(const struct store_standing *st);
 /* The request's body as a JSON object ({} if empty); NULL after answering
  * 400 if it is not one. */
 json_t *body_object(const net_request *req, net_http *h);
-/* Notifications as the API shows them. */
-json_t *notes_json(srv *s, const struct store_note *notes, int n);
-/* forum.c: /api/forum/... (path after "/api/forum") */
-void forum_http(srv *s, net_http *h, const net_request *req, const char *path);
-/* Frees the posts kept rendered (srv_free). */
-void forum_free_cache(void);
-/* support.c: /api/support..., /api/staff/..., /api/notifications... */
-void support_http(srv *s, net_http *h, const net_request *req, const char *path);
-/* moderation.c: /api/reports, /api/mod/..., /api/admin/... */
-void moderation_http(srv *s, net_http *h, const net_request *req, const char *path);
-/* import.c: POST /api/games/import, a game from a PGN record */
-void import_http(srv *s, net_http *h, const net_request *req);
-/* api.c: everything under /api/ not named above */
-void api_http(srv *s, net_http *h, const net_request *req);
+/* reply.c: the answer, a JSON body (taken, whatever happens), or
+ * {"error": what}. */
 void reply_json(net_http *h, int status, json_t *body, const char *headers);
 void reply_error(net_http *h, int status, const char *what);
 

@@ -1,7 +1,6 @@
-/* community.c -- what the community's pages (forum.c, support.c, chat.c,
- * moderation.c) share: who is asking, the checks every text a person
- * writes passes, references to players, roles, and notifications sent
- * live.
+/* request.c -- what the HTTP API's routes and the chat share: who is
+ * asking, the checks every text a person writes passes, references to
+ * players, roles, and the pieces of a request (query, path, body).
  *
  * The invariant: text a person wrote is stored only after text_check has
  * passed it (valid UTF-8, within its length, no control characters but
@@ -13,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cluster/cluster.h"
 #include "http.h"
 #include "srv.h"
 /* The length of the UTF-8 character at p (at most n bytes there), or 0 if
@@ -91,51 +89,6 @@ json_t *player_ref(srv *s, int64_t id, const char *name)
         return ident_json(&p);
     return json_pack("{s:I, s:s, s:b, s:b}", "id", (json_int_t)(id > 0 ? id : 0), "name",
                      name ? name : "", "bot", 0, "guest", 0);
-}
-
-static json_t *note_json(srv *s, const store_note *n)
-{
-    json_t *j = json_pack("{s:I, s:s, s:o, s:s, s:I, s:b}", "id", (json_int_t)n->id, "kind",
-                          n->kind, "from", n->from ? player_ref(s, n->from, n->from_name) : json_null(),
-                          "title", n->title, "created", (json_int_t)n->created, "read", n->read);
-    if (n->thread)
-        json_object_set_new(j, "thread", json_integer(n->thread));
-    if (n->post)
-        json_object_set_new(j, "post", json_integer(n->post));
-    if (n->ticket)
-        json_object_set_new(j, "ticket", json_integer(n->ticket));
-    return j;
-}
-
-json_t *notes_json(srv *s, const store_note *notes, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, note_json(s, &notes[i]));
-    return a;
-}
-
-void notify_player(srv *s, store_note *n)
-{
-    store_err e;
-    n->created = net_wall_ms();
-    n->read = 0;
-    if (store_note_add(s->st, n, &n->id, &e) != 0) {
-        fprintf(stderr, "citadel serve: a notification was not stored: %s\n", e.msg);
-        return;
-    }
-    int unread = 0;
-    store_note one;
-    if (store_notes(s->st, n->player, 1, &one, &unread, &e) < 0)
-        unread = 1;
-    json_t *msg = json_pack("{s:s, s:o, s:i}", "type", "notify", "notification",
-                            note_json(s, n), "unread", unread);
-    for (client *c = s->clients; c; c = c->next)
-        if (c->me.id == n->player && c->conn)  /* stand-ins' own servers are told */
-            client_send(c, msg);
-    if (s->cl)
-        cluster_note(s, n->player, msg);
-    json_decref(msg);
 }
 
 int may_write(srv *s, const ident *me, const store_standing *st, char *err, size_t errlen)

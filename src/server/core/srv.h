@@ -1,44 +1,27 @@
-/* server.h -- `citadel serve`: the server object, its clients, and how
- * the pieces meet. Each piece has its own header, and a file includes the
- * headers of what it uses; this one is the core every file shares (the
- * settings, the client, the server object, server.c and clients.c).
+/* srv.h -- the server object, its settings and its clients: what every
+ * layer of `citadel serve` shares.
  *
- *   net.c/.h      HTTP and WebSocket (libwebsockets stays inside it);
- *                 net_stream.c, answers written over time (NDJSON)
- *   workers.c/.h  threads for bot moves and password hashing
- *   writer.c/.h   the store's writes (and a reader's reads) off the loop
- *   botpool.c/.h  bots kept from move to move, and the job asking one to move
- *   quota.c/.h    rate limits and counts per address and per player
- *   clock.c/.h    a game's clocks, a pure module (time given, never read)
- *   msg.c/.h      the one typed parse of every message a client sends
- *   identity.c/.h who a visitor is: addresses, Origins, sessions, guests
- *   config.c      the server's settings and the limits an operator may set
- *   server.c      the server object: made, started, swept, checked, freed
- *   serve.c/.h    `citadel serve`: options, signals, the loop
- *   clients.c     WebSocket connections: who each is, dispatch, who watches what
- *   lobby.c/.h    seeks, challenges, tables, games against bots or on one device
- *   live.h        live games as the rest sees them; live_inside.h, their insides:
- *     live.c          moves, clocks, bots, results, ratings
- *     live_requests.c what clients ask of a live game: move, resign, draw, rematch
- *     live_setup.c    private setups (games whose sides set up in secret)
- *     live_store.c    a game's writes, one at a time, and the requests that wait
- *     live_json.c     what a game looks like to each client (views), sending
- *     records.c       stored games read back: records, positions for review
- *   chat.c/.h     chat in live games, players and spectators apart
- *   http.h        what the HTTP API's files share:
- *     api.c           the HTTP JSON API's routes
- *     account.c       /api/me, sign-up, sign-in, sign-out
- *     community.c     who asks, text checks, player references, notifications
- *     forum.c         the message board: categories, threads, posts, search
- *     support.c       support tickets, their answers, notifications read
- *     moderation.c    reports, hiding, locking, mutes, roles, the audit log
- *   botapi.c/.h   the Bot API: event and game streams, outside bots' requests
- *     tokens.c        its personal API tokens
- *   markdown.c/.h posts in Markdown made into safe HTML (cmark)
- *   mail.c/.h     the mail queue, sent over SMTP (libcurl)
- *   cluster.c/.h  several servers on one database: leases, adoption, requests
- *                 passed to a game's server, stand-in clients, the lobby of all
- *   bus.c/.h      messages between those servers (PostgreSQL LISTEN/NOTIFY)
+ * src/server is in layers, each calling only the ones below it:
+ *
+ *   server.c, serve.c  the top: the server object made, started, swept and
+ *   dispatch.c, api.c  freed; `citadel serve`; every WebSocket message and
+ *                      HTTP route sent to the layer that answers it
+ *   cluster/   several servers on one database (cluster.c), their bus (bus.c)
+ *   botapi/    the Bot API: streams, outside bots' requests (botapi.c), tokens
+ *   community/ the message board, support, moderation, notifications, mail,
+ *              Markdown
+ *   play/      lobby and seeks, live games (live*.c, turn.c), clocks, private
+ *              setups, chat, records, reviews, PGN import, bots kept warm
+ *   core/      this header: the server object and its clients (clients.c),
+ *              settings (config.c), who a visitor is (identity.c, account.c),
+ *              quotas, the typed parse of messages (msg.c), HTTP answers and
+ *              checks (reply.c, request.c), worker threads
+ *   net/       HTTP and WebSocket (libwebsockets stays inside it)
+ *
+ * and below them src/store (the store, and its writer thread), src/games,
+ * src/ai and src/base. A layer that must reach one above it -- to replay a
+ * request, to tell the other servers -- does so through srv_hooks, which
+ * the layers above fill in.
  *
  * Everything here runs on the event-loop thread; only job `run` functions
  * run elsewhere, on copies. See docs/api.md for the protocol.
@@ -91,7 +74,29 @@ typedef struct srv srv;
 typedef struct client client;
 typedef struct live live;
 typedef struct seek seek;       /* lobby.h */
-typedef struct deferred deferred;  /* live_store.c */
+typedef struct deferred deferred;  /* play/turn.c */
+
+/* What the layers above core give the ones below, so that no layer calls
+ * up: set once, by srv_new (the top) and cluster_start. */
+typedef struct srv_hooks {
+    /* ../dispatch.c: runs one message of client c as if it had just
+     * arrived (a request that waited for its game's write, or came from
+     * the Bot API or another server). Called through client_dispatch. */
+    void (*dispatch)(srv *s, client *c, json_t *msg);
+    /* ../dispatch.c: what a client leaves when it goes (its games
+     * unwatched, its seeks withdrawn, its player maybe gone from its
+     * games). Called through client_close. */
+    void (*client_gone)(srv *s, client *c);
+    /* play/check.c: the invariant below made executable (srv_check). */
+    void (*check)(srv *s);
+    /* cluster/cluster.c, with several servers (NULL alone): what the
+     * others must hear. */
+    void (*lobby_add)(srv *s, json_t *seeks, json_t *games);  /* their seeks and games */
+    void (*lobby_changed)(srv *s);                 /* this server's lobby changed */
+    void (*note)(srv *s, int64_t player, json_t *msg);  /* to a player's connections */
+    void (*chat_changed)(srv *s, int64_t line);    /* a chat line hidden or shown */
+    void (*close_player)(srv *s, int64_t player);  /* an account closed */
+} srv_hooks;
 
 
 /* --- settings ------------------------------------------------------------------ */
@@ -170,6 +175,9 @@ struct client {
     /* A client of the Bot API (botapi.c): conn NULL, origin 0; what it is
      * sent goes to its player's streams. NULL for every other client. */
     struct apibot *api;
+    /* How a client with no connection of its own (a stand-in, the Bot
+     * API's) is sent a message: given by whoever made it. */
+    void (*deliver)(client *c, json_t *msg);
     int nrwatch, caprwatch;
     /* Who it is comes from the store's writer (clients.c): until then it
      * has no player, and its messages wait here, in order. */
@@ -188,6 +196,7 @@ struct client {
 
 struct srv {
     srv_config cfg;
+    srv_hooks hooks;
     net *net;
     store *st;               /* the loop's connection: reads, and the rarer writes */
     writer *writer;          /* moves and ends, off the loop, in groups (writer.h) */
@@ -231,31 +240,16 @@ struct srv {
     int64_t lag_due, lag_max, lag_ticks, lag_over_50, lag_over_100;
 };
 
-/* server.c: the server object. srv_new opens nothing but the bots'
- * accounts in st; the caller gives it a net (made with srv_callbacks and
- * the server as app) and worker pools, then calls srv_start. */
-srv *srv_new(const srv_config *cfg, store *st, char *err, size_t errlen);
-extern const net_callbacks srv_callbacks;
-/* Resumes the stored live games and starts the sweep; the number resumed,
- * or -1. */
-int srv_start(srv *s);
-/* Frees what srv_new and srv_start made (not the net, pools or store). */
-void srv_free(srv *s);
-/* Once a sweep's work, also callable by tests: finished games dropped from
- * memory, guests nobody can use removed from the store. */
-void srv_sweep(srv *s);
-/* Stopping: s->stopping set, and every timer the server holds freed, so
- * the net (where timers live) can go first; connections closed after
- * this are only freed. srv_free calls it too. */
-void srv_stop(srv *s);
 /* Debug builds: aborts if the links between clients, games and seeks are
- * not as the invariant above says. */
+ * not as the invariant above says (through hooks.check). */
 void srv_check(srv *s);
 
 /* clients.c */
 client *client_find(srv *s, uint64_t id);
 /* Runs one message of client c (an object with a "type"), as if it had
- * just arrived: live_store.c replays with it the requests that waited. */
+ * just arrived (hooks.dispatch): a request that waited for its game's
+ * write is replayed with it, and so are the Bot API's and other
+ * servers'. */
 void client_dispatch(srv *s, client *c, json_t *msg);
 void client_send(client *c, json_t *msg);          /* does not steal msg */
 /* Makes s valid UTF-8 in place: each byte of a broken or cut sequence
@@ -269,19 +263,16 @@ int client_watch(client *c, int64_t game);
 void client_unwatch(client *c, int64_t game);
 client *client_of_player(srv *s, int64_t player);  /* any connection, or NULL */
 void clients_free_all(srv *s);
-/* A stand-in for client rid of server origin (cluster.c), with its
- * player and address; NULL if out of memory. */
-client *client_stand_in(srv *s, int64_t origin, uint64_t rid, const ident *me,
-                        const char *addr);
-/* A client of the Bot API's for player me (botapi.c), its messages going
- * to api; NULL if out of memory. */
-client *client_api(srv *s, const ident *me, const char *addr, struct apibot *api);
-/* A client goes: its games unwatched, its seeks withdrawn, its player
- * maybe gone from its games; c is freed. */
+/* A client of connection conn (NULL: none: then `deliver` sends it
+ * messages), for player me from address addr, in the table; NULL if out
+ * of memory. */
+client *client_new(srv *s, net_conn *conn, const ident *me, const char *addr,
+                   void (*deliver)(client *c, json_t *msg));
+/* A client goes: what it leaves is tidied (hooks.client_gone), then c is
+ * freed. */
 void client_close(srv *s, client *c);
-int srv_ws_filter(void *app, const net_request *req);
-int srv_ws_open(void *app, net_conn *conn, const net_request *req);
-void srv_ws_message(void *app, net_conn *conn, const char *text, size_t len);
-void srv_ws_close(void *app, net_conn *conn);
+/* A client that never became known (its opening failed) leaves the table
+ * and is freed; it left nothing behind. */
+void client_discard(srv *s, client *c);
 
 #endif

@@ -17,6 +17,7 @@
 #include "../core/http.h"
 #include "../core/identity.h"
 #include "../core/quota.h"
+#include "live.h"
 
 #define IMPORT_TEXT_MAX (60 * 1024)
 #define IMPORT_PLIES_MAX 4000

@@ -57,6 +57,11 @@ json_t *game_json_stored(srv *s, int64_t id, const client *to, char *err, size_t
  * game's only once it is over. NULL with *status 404 or 403 and err. */
 json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen);
 
+/* import.c: POST /api/games/import, a game from a PGN record */
+void import_http(srv *s, net_http *h, const net_request *req);
+/* check.c: the invariant of core/srv.h (hooks.check), debug builds only. */
+void play_check(srv *s);
+
 /* What legal move m of pos does (game_ops.effects) as the schema's
  * Effects, or NULL for games without effects. */
 json_t *live_effects_json(const game_variant *v, const void *pos, game_move m);

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "../../ai/bots.h"
-#include "../cluster/cluster.h"
 #include "live.h"
 #include "lobby.h"
 #include "../core/srv.h"
@@ -53,8 +52,8 @@ json_t *lobby_now(srv *s)
             n++;
         }
     json_t *games = live_list(s, 100);
-    if (s->cl)
-        cluster_lobby_add(s, seeks, games);
+    if (s->hooks.lobby_add)
+        s->hooks.lobby_add(s, seeks, games);
     return json_pack("{s:s, s:o, s:o}", "type", "lobby", "seeks", seeks, "games", games);
 }
 
@@ -115,8 +114,8 @@ void lobby_flush(void *arg)
 {
     srv *s = arg;
     s->lobby_pending = 0;
-    if (s->lobby_mine && s->cl)
-        cluster_lobby_changed(s);
+    if (s->lobby_mine && s->hooks.lobby_changed)
+        s->hooks.lobby_changed(s);
     s->lobby_mine = 0;
     lobby_send(s);
 }
