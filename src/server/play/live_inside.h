@@ -1,8 +1,23 @@
-/* live_inside.h -- what live.c, live_store.c, live_requests.c,
- * live_setup.c, live_json.c and records.c share of a live game's insides;
- * outside those six only chat.c (a game's rooms) and server.c (which
- * checks the links between clients and games, and stops games' timers)
- * read them. Everyone else has live.h. */
+/* live_inside.h -- what the files of live games share of a game's
+ * insides: games.c, live_json.c, live_setup.c, turn.c, live.c,
+ * live_requests.c and records.c; outside them only chat.c (a game's
+ * rooms), lobby_list.c, check.c (the links between clients and games) and
+ * ../server.c (which stops games' timers) read them. Everyone else has
+ * live.h.
+ *
+ * The files are in layers, each calling only those before it:
+ *   games.c        the table of games; who is to move, who plays which side
+ *   chat.c         chat in a game's rooms (chat.h)
+ *   live_json.c    what a game looks like to each client; sending to watchers
+ *   live_setup.c   private setups taken and stored (Stratego S3)
+ *   lobby_list.c   the lobby message, and when it is sent (lobby.h)
+ *   turn.c         a game's progress: moves and ends checked, stored, then
+ *                  made and told; requests that wait for a write; clocks'
+ *                  timer; bots asked to move; the setup phase's end
+ *   live.c         games started, loaded, resumed, swept; players gone/back
+ *   live_requests.c  what players ask of a game: move, resign, draw, rematch,
+ *                  setup
+ *   lobby.c, records.c, review.c, import.c, check.c  above them all */
 #ifndef CITADEL_LIVE_INSIDE_H
 #define CITADEL_LIVE_INSIDE_H
 
@@ -19,6 +34,13 @@ typedef struct played {
     char *event;
     json_t *combat;  /* its effects' combat (Stratego S5), or NULL */
 } played;
+
+/* A request that waits for its game's write (turn.c, live_defer). */
+struct deferred {
+    deferred *next;
+    uint64_t client;
+    json_t *msg;
+};
 
 struct live {
     srv *s;
@@ -62,10 +84,23 @@ struct live {
 };
 
 
+
+/* games.c */
+/* Puts g in the server's table (both lists); live_unlink takes it out. */
+void live_insert(srv *s, live *g);
+void live_unlink(srv *s, live *g);
 int live_to_move(const live *g);
 /* The sides client c plays (a bit mask; 0 for a spectator or NULL). */
 unsigned live_sides_of(const live *g, const client *c);
+/* 1 if `side` still plays: always, but in games where a side may resign
+ * and leave the others playing (game.h resign), not once it is out. */
+int live_side_in(const live *g, int side);
+int live_set_limit(const game_variant *v, void *pos, int limit);
+/* Frees g, which is in no list (live_unlink), with the requests waiting. */
+void live_free(live *g);
+void live_deferred_free(live *g);
 
+/* live_json.c */
 json_t *live_clocks_json(const live *g);
 /* The position as `to` may see it: its side's view in hidden games. */
 json_t *live_position_json(const live *g, const client *to);
@@ -85,15 +120,17 @@ void live_broadcast(live *g, json_t *msg, int with_position);
 void live_broadcast_to(live *g, json_t *msg, int with_position, const client *special,
                        json_t *mine);
 
-/* A stored game rebuilt in memory (moves replayed), or NULL with err; free
- * it with live_free unless it is put in the server's table. */
-live *live_load(srv *s, int64_t id, char *err, size_t errlen);
-void live_free(live *g);
+/* live_setup.c */
+int live_all_ready(const live *g);
+void setup_key(const live *g, int side, char *buf, size_t size);
+/* Takes side's setup; returns 1 when every side's is in (the caller then
+ * begins play), 0 if not yet, -1 with err if refused. */
+int setup_take(srv *s, live *g, int side, const char *text, char *err, size_t errlen);
 
-/* live.c, for live_requests.c */
-/* 1 if `side` still plays: always, but in games where a side may resign
- * and leave the others playing (game.h resign), not once it is out. */
-int live_side_in(const live *g, int side);
+/* turn.c */
+/* A new game of variant v, in no list yet, with its timer; NULL if out of
+ * memory. */
+live *live_new(srv *s, const game_variant *v);
 /* Plays `text` for `side`, the side to move: checks that it is one of the
  * legal moves, charges the clock, stores, then makes and tells. Returns 0
  * if the move was made; -2 if it is not legal; -1 if it was not made for
@@ -118,31 +155,30 @@ void live_end(srv *s, live *g, int status, int winner, const char *reason, clien
 /* Ends the game as the game's rule on flags says for `side` (reason
  * "time" or "abandoned"), or tries again later if the store refuses. */
 void live_end_by_clock(srv *s, live *g, int side, const char *reason);
-
-/* live_store.c: a game's writes wait for each other. When a write is
- * done, live_after_write runs the requests that waited for it
- * (live_defer, server.h), arms the game's timer and wakes its bot. */
+/* Ends the game once the store has taken the end; if it does not, the
+ * game waits (no move is taken) and the end is tried again later. */
+void live_end_or_retry(srv *s, live *g, int status, int winner, const char *reason);
+/* A game's writes wait for each other. When a write is done,
+ * live_after_write runs the requests that waited for it (live_defer),
+ * arms the game's timer and wakes its bot. */
 void live_after_write(srv *s, live *g);
-void live_deferred_free(live *g);
-
-/* live.c, for live_setup.c */
 /* Sets the game's timer for the next thing that can end it (or retry). */
 void live_arm(live *g);
 /* If a bot is to move, sends it to think. */
 void live_kick_bot(srv *s, live *g);
-int live_set_limit(const game_variant *v, void *pos, int limit);
-/* Ends the game once the store has taken the end; if it does not, the
- * game waits (no move is taken) and the end is tried again later. */
-void live_end_or_retry(srv *s, live *g, int status, int winner, const char *reason);
 /* A store write failed: try again in SRV_RETRY_MS. */
 void live_retry_later(live *g);
-
-/* live_setup.c, for live.c */
-int live_all_ready(const live *g);
-void setup_key(const live *g, int side, char *buf, size_t size);
-void setup_bots(srv *s, live *g);
+/* Every setup is in: the start is made, stored and shown, and play
+ * begins (or the game is aborted, or the start tried again later). */
 void setup_begin_play(srv *s, live *g);
+/* Bots choose their setups at once. */
+void setup_bots(srv *s, live *g);
 /* A game resumed in its setup phase: the setups stored so far come back. */
 void setup_resume(srv *s, live *g);
+
+/* live.c */
+/* A stored game rebuilt in memory (moves replayed), or NULL with err; free
+ * it with live_free unless it is put in the server's table. */
+live *live_load(srv *s, int64_t id, char *err, size_t errlen);
 
 #endif

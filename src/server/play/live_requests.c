@@ -1,8 +1,8 @@
 /* live_requests.c -- what players ask of a live game: a move, a
- * resignation, a draw, a rematch (docs/api.md).
+ * resignation, a draw, a rematch, a private setup (docs/api.md).
  *
  * Each request is checked here against who asks (a side it plays, the
- * game in play) and then handed to live.c, which alone changes a game's
+ * game in play) and then handed to turn.c, which alone changes a game's
  * state, in its one order: checked by the game, stored, made, told. A
  * request refused changes nothing and is answered with an error carrying
  * its ref.
@@ -242,4 +242,43 @@ void live_on_rematch(srv *s, client *c, const cmsg *cm)
             live_watch(s, r, w);
     }
     lobby_changed(s);
+}
+
+void live_on_setup(srv *s, client *c, const cmsg *m)
+{
+    json_t *ref = m->ref;
+    live *g = live_find(s, m->game);
+    if (!g) {
+        client_error(c, ref, "no such live game");
+        return;
+    }
+    unsigned mine = live_sides_of(g, c);
+    const char *text = m->text;
+    int side = m->side;
+    if (side < 0 && mine && !(mine & (mine - 1)))
+        side = __builtin_ctz(mine);  /* one side played: the side need not be named */
+    char err[200];
+    if (!mine)
+        client_error(c, ref, "you do not play in game %lld", (long long)g->id);
+    else if (!g->setting_up || g->over || g->ending)
+        client_error(c, ref, "the game is not in its setup phase");
+    else if (side < 0 || side >= g->v->nsides || !(mine & (1u << side)))
+        client_error(c, ref, "name a side you play (side)");
+    else if (g->ready & (1u << side))
+        client_error(c, ref, "that side's setup is already in");
+    else {
+        int all = setup_take(s, g, side, text, err, sizeof err);
+        if (all < 0) {
+            client_error(c, ref, "%s", err);
+            return;
+        }
+        json_t *ok = json_pack("{s:s, s:I, s:i}", "type", "setup_ok", "game", (json_int_t)g->id,
+                               "side", side);
+        if (ref)
+            json_object_set(ok, "ref", ref);
+        client_send(c, ok);
+        json_decref(ok);
+        if (all)
+            setup_begin_play(s, g);
+    }
 }
