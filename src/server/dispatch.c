@@ -22,6 +22,7 @@
 #include "play/chat.h"
 #include "play/live.h"
 #include "play/lobby.h"
+#include "play/messages.h"
 
 /* --- opening and closing ------------------------------------------------------------- */
 
@@ -230,7 +231,7 @@ static void on_watch(srv *s, client *c, const cmsg *m)
             char err[160];
             json_t *st = game_json_stored(s, m->game, c, err, sizeof err);
             if (st) {
-                json_t *out = json_pack("{s:s, s:o}", "type", "game", "game", st);
+                json_t *out = game_message(st);
                 client_send(c, out);
                 json_decref(out);
                 return;
@@ -315,10 +316,10 @@ void dispatch_message(srv *s, client *c, json_t *msg)
         live_on_setup(s, c, &m);
         break;
     case MSG_CHAT:
-        chat_message(s, c, &m);
+        chat_request(s, c, &m);
         break;
     default:
-        lobby_message(s, c, &m);
+        lobby_request(s, c, &m);
         break;
     }
 }

@@ -65,7 +65,7 @@ static json_t *line_json(const store_chat *l, json_t *from)
 }
 
 /* The `chat` message of a line: {type, game, room, line}. */
-static json_t *chat_msg(srv *s, const store_chat *l)
+static json_t *chat_message(srv *s, const store_chat *l)
 {
     json_t *line = line_json(l, player_ref(s, l->author, l->author_name));
     if (!line)
@@ -87,7 +87,7 @@ static void send_room(srv *s, live *g, int room, json_t *msg, client *from, json
         client_send(from, mine ? mine : msg);
 }
 
-void chat_message(srv *s, client *c, const cmsg *cm)
+void chat_request(srv *s, client *c, const cmsg *cm)
 {
     json_t *ref = cm->ref;
     live *g = live_find(s, cm->game);
@@ -143,7 +143,7 @@ void chat_message(srv *s, client *c, const cmsg *cm)
         client_error(c, ref, "could not store the line; try again");
         return;
     }
-    json_t *m = chat_msg(s, &l);
+    json_t *m = chat_message(s, &l);
     if (!m) {
         client_error(c, ref, "out of memory");
         return;
@@ -207,7 +207,7 @@ void chat_line_changed(srv *s, const struct store_chat *line)
         return;
     json_t *m = line->hidden ? json_pack("{s:s, s:I, s:I}", "type", "chat_hidden", "game",
                                          (json_int_t)line->game, "id", (json_int_t)line->id)
-                             : chat_msg(s, line);
+                             : chat_message(s, line);
     if (!m)
         return;
     send_room(s, g, line->room, m, NULL, NULL);

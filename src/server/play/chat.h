@@ -7,7 +7,7 @@
 #include "../core/srv.h"
 
 /* A chat line sent (`chat`). */
-void chat_message(srv *s, client *c, const cmsg *m);
+void chat_request(srv *s, client *c, const cmsg *m);
 /* The chat a client sees of a game ({room, lines}), or NULL if the game
  * has none for it. */
 json_t *chat_json(srv *s, live *g, const client *to);

@@ -15,6 +15,7 @@
 
 #include "../core/srv.h"
 #include "live_inside.h"
+#include "messages.h"
 
 
 /* --- retries ------------------------------------------------------------------------ */
@@ -225,9 +226,7 @@ live *live_load(srv *s, int64_t id, char *err, size_t errlen)
     moves = NULL;
     if (sg.status != STORE_GAME_LIVE) {
         g->over = 1;
-        g->end_msg = json_pack("{s:s, s:I, s:{s:i, s:s, s:b, s:[]}}", "type", "end", "game",
-                               (json_int_t)id, "result", "winner", sg.winner, "reason",
-                               sg.reason, "sterile", sg.sterile, "ratings");
+        g->end_msg = end_message(id, sg.winner, sg.reason, sg.sterile, NULL, NULL);
     }
     return g;
 fail:

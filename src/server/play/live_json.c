@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/srv.h"
 #include "chat.h"
 #include "live_inside.h"
-#include "../core/srv.h"
+#include "messages.h"
 /* --- JSON ---------------------------------------------------------------------- */
 
 /* Clocks as they stand now: the side to move's is running. */
@@ -322,7 +323,7 @@ void live_watch(srv *s, live *g, client *c)
         }
         g->watchers[g->nwatch++] = c->id;
     }
-    json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", live_state(g, c));
+    json_t *m = game_message(live_state(g, c));
     client_send(c, m);
     json_decref(m);
 }

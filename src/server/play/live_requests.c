@@ -20,6 +20,7 @@
 
 #include "live_inside.h"
 #include "lobby.h"
+#include "messages.h"
 #include "../core/srv.h"
 /* The live game a request names, which the client plays; NULL after
  * telling the client why not. */
@@ -184,8 +185,7 @@ void live_on_draw(srv *s, client *c, const cmsg *cm)
         live_end(s, g, STORE_GAME_OVER, -1, "agreement", c, ref, "draw");
         return;
     }
-    json_t *m = json_pack("{s:s, s:I, s:o}", "type", "draw_offer", "game", (json_int_t)g->id,
-                          "sides", live_sides_json(g, g->draw_offer));
+    json_t *m = draw_offer_message(g->id, live_sides_json(g, g->draw_offer));
     live_broadcast(g, m, 0);
     json_decref(m);
 }
@@ -213,8 +213,7 @@ void live_on_rematch(srv *s, client *c, const cmsg *cm)
             people |= 1u << i;
     g->rematch_offer |= mine;
     if ((g->rematch_offer & people) != people) {
-        json_t *m = json_pack("{s:s, s:I, s:o}", "type", "rematch_offer", "game",
-                              (json_int_t)g->id, "sides", live_sides_json(g, g->rematch_offer));
+        json_t *m = rematch_offer_message(g->id, live_sides_json(g, g->rematch_offer));
         live_broadcast(g, m, 0);
         json_decref(m);
         return;
@@ -272,10 +271,7 @@ void live_on_setup(srv *s, client *c, const cmsg *m)
             client_error(c, ref, "%s", err);
             return;
         }
-        json_t *ok = json_pack("{s:s, s:I, s:i}", "type", "setup_ok", "game", (json_int_t)g->id,
-                               "side", side);
-        if (ref)
-            json_object_set(ok, "ref", ref);
+        json_t *ok = setup_ok_message(g->id, side, ref);
         client_send(c, ok);
         json_decref(ok);
         if (all)

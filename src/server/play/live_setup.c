@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "live_inside.h"
+#include "messages.h"
 #include "../core/srv.h"
 
 void setup_key(const live *g, int side, char *buf, size_t size)
@@ -45,8 +46,7 @@ int setup_take(srv *s, live *g, int side, const char *text, char *err, size_t er
     }
     snprintf(g->setups[side], sizeof g->setups[side], "%s", text);
     g->ready |= 1u << side;
-    json_t *m = json_pack("{s:s, s:I, s:o}", "type", "ready", "game", (json_int_t)g->id,
-                          "sides", live_sides_json(g, g->ready));
+    json_t *m = ready_message(g->id, live_sides_json(g, g->ready));
     live_broadcast(g, m, 0);
     json_decref(m);
     return live_all_ready(g);

@@ -19,6 +19,7 @@
 #include "../../ai/bots.h"
 #include "live.h"
 #include "lobby.h"
+#include "messages.h"
 #include "../core/srv.h"
 json_t *bots_json(srv *s)
 {
@@ -170,12 +171,8 @@ static void on_seek(srv *s, client *c, const cmsg *m)
         random_token(k->token, 16);
     k->next = s->seeks;
     s->seeks = k;
-    json_t *out = challenge
-        ? json_pack("{s:s, s:s, s:I}", "type", "challenge_created", "token", k->token, "seek",
-                    (json_int_t)k->id)
-        : json_pack("{s:s, s:I}", "type", "seek_created", "seek", (json_int_t)k->id);
-    if (ref)
-        json_object_set(out, "ref", ref);
+    json_t *out = challenge ? challenge_created_message(k->token, k->id, ref)
+                            : seek_created_message(k->id, ref);
     client_send(c, out);
     json_decref(out);
     if (!challenge)
@@ -345,9 +342,7 @@ static void on_table(srv *s, client *c, const cmsg *m)
     }
     k->next = s->seeks;
     s->seeks = k;
-    json_t *out = json_pack("{s:s, s:I}", "type", "table_created", "table", (json_int_t)k->id);
-    if (ref)
-        json_object_set(out, "ref", ref);
+    json_t *out = table_created_message(k->id, ref);
     client_send(c, out);
     json_decref(out);
     lobby_changed(s);
@@ -540,7 +535,7 @@ static void on_local(srv *s, client *c, const cmsg *m)
     live_watch(s, g, c);
 }
 
-int lobby_message(srv *s, client *c, const cmsg *m)
+int lobby_request(srv *s, client *c, const cmsg *m)
 {
     switch (m->kind) {
     case MSG_SEEK:

@@ -44,7 +44,7 @@ json_t *lobby_now(srv *s);
 json_t *bots_json(srv *s);
 const ident *bot_by_name(srv *s, const char *name);
 /* Requests of the lobby (seek .. unlobby); 1 if m was one of them. */
-int lobby_message(srv *s, client *c, const cmsg *m);
+int lobby_request(srv *s, client *c, const cmsg *m);
 /* A client is gone: its seeks and seats go with it. */
 void lobby_client_gone(srv *s, client *c);
 void seeks_free_all(srv *s);

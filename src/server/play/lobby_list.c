@@ -13,6 +13,7 @@
 #include "../core/srv.h"
 #include "live_inside.h"
 #include "lobby.h"
+#include "messages.h"
 
 static json_t *seek_json(const seek *k)
 {
@@ -46,7 +47,7 @@ json_t *lobby_now(srv *s)
     json_t *games = live_list(s, 100);
     if (s->hooks.lobby_add)
         s->hooks.lobby_add(s, seeks, games);
-    return json_pack("{s:s, s:o, s:o}", "type", "lobby", "seeks", seeks, "games", games);
+    return lobby_message(seeks, games);
 }
 
 json_t *lobby_mine(srv *s, json_t **tokens)

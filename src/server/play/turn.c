@@ -53,6 +53,7 @@
 #include "botpool.h"
 #include "live_inside.h"
 #include "lobby.h"
+#include "messages.h"
 
 /* --- requests that wait for a write ------------------------------------------------- */
 
@@ -160,10 +161,8 @@ static int move_made(srv *s, live *g, move_job *mj, client *from)
         gclock_turn(&g->clk, net_mono_ms());
         g->draw_offer &= 1u << side;  /* moving declines the others' offers */
     }
-    json_t *msg = json_pack("{s:s, s:I, s:i, s:s, s:o, s:i, s:o}", "type", "move", "game",
-                            (json_int_t)g->id, "ply", g->nmoves - 1, "move", mj->sm.text,
-                            "position", live_position_json(g, NULL), "to_move", live_to_move(g),
-                            "clocks", live_clocks_json(g));
+    json_t *msg = move_message(g->id, g->nmoves - 1, mj->sm.text, live_position_json(g, NULL),
+                               live_to_move(g), live_clocks_json(g));
     if (ops->material && !g->v->hidden)
         json_object_set_new(msg, "material", live_material_json(g));
     if (ops->describe)
@@ -303,10 +302,8 @@ static void end_made(srv *s, live *g, end_job *ej)
     g->g.sterile = ej->sterile;
     g->g.ended = ej->ended;
     net_timer_cancel(g->timer);
-    g->end_msg = json_pack("{s:s, s:I, s:{s:i, s:s, s:b, s:o}, s:o}", "type", "end", "game",
-                           (json_int_t)g->id, "result", "winner", ej->winner, "reason",
-                           ej->reason, "sterile", ej->sterile, "ratings", ratings, "clocks",
-                           live_clocks_json(g));
+    g->end_msg = end_message(g->id, ej->winner, ej->reason, ej->sterile, ratings,
+                             live_clocks_json(g));
     if (g->v->hidden && !g->setting_up) {
         /* the game is over: everything in it is public now */
         char full[2048];
@@ -679,7 +676,7 @@ void setup_begin_play(srv *s, live *g)
         client *c = client_find(s, g->watchers[i]);
         if (!c)
             continue;
-        json_t *m = json_pack("{s:s, s:o}", "type", "game", "game", live_state(g, c));
+        json_t *m = game_message(live_state(g, c));
         client_send(c, m);
         json_decref(m);
     }
