@@ -50,7 +50,7 @@ int admin_main(int argc, char **argv)
         return admin_usage("the command is grant, revoke or show");
     if (show != (nargs == 2))
         return admin_usage(show ? "show takes a name" : "grant and revoke take a name and a role");
-    int role = show ? 0 : role_parse(args[2]);
+    int role = show ? 0 : req_role_parse(args[2]);
     if (!show && role != STORE_ROLE_MODERATOR && role != STORE_ROLE_ADMIN)
         return admin_usage("the role is moderator or admin");
 
@@ -77,26 +77,26 @@ int admin_main(int argc, char **argv)
         goto out;
     }
     if (show) {
-        printf("%s: %s%s%s\n", p.name, role_name(sd.role), sd.closed ? ", closed" : "",
+        printf("%s: %s%s%s\n", p.name, req_role_name(sd.role), sd.closed ? ", closed" : "",
                sd.muted_until ? ", muted until a time set by a moderator" : "");
         rc = 0;
         goto out;
     }
     int to = grant ? (sd.role > role ? sd.role : role) : (sd.role >= role ? STORE_ROLE_PLAYER : sd.role);
     if (to == sd.role) {
-        printf("%s is %s already; nothing changed\n", p.name, role_name(sd.role));
+        printf("%s is %s already; nothing changed\n", p.name, req_role_name(sd.role));
         rc = 0;
         goto out;
     }
     char detail[96];
     snprintf(detail, sizeof detail, "%s: %s -> %s (citadel admin %s)", p.name,
-             role_name(sd.role), role_name(to), args[0]);
+             req_role_name(sd.role), req_role_name(to), args[0]);
     if (store_role_set(st, p.id, to, &e) != 0 ||
         store_audit_add(st, 0, "role", "player", p.id, detail, net_wall_ms(), &e) != 0) {
         fprintf(stderr, "citadel admin: %s\n", e.msg);
         goto out;
     }
-    printf("%s is now %s\n", p.name, role_name(to));
+    printf("%s is now %s\n", p.name, req_role_name(to));
     rc = 0;
 out:
     store_close(st);

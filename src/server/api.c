@@ -312,7 +312,7 @@ static void setups_page(srv *s, net_http *h, const net_request *req, const char 
     }
     const game_setup_ops *so = v->ops->setup;
     ident me;
-    int signed_in = session_player(s, req->cookie, &me) == 0 && !me.guest;
+    int signed_in = ident_session_player(s, req->cookie, &me) == 0 && !me.guest;
     char prefix[64];
     snprintf(prefix, sizeof prefix, "setup:%s:", v->name);
     store_err e;
@@ -395,7 +395,7 @@ static void game_page(srv *s, net_http *h, int64_t id, const char *rest)
 {
     char err[160];
     if (strcmp(rest, "/record") == 0) {
-        char *text = record_text(s, id, err, sizeof err);
+        char *text = records_text(s, id, err, sizeof err);
         if (!text) {
             reply_error(h, 404, err);
             return;
@@ -406,7 +406,7 @@ static void game_page(srv *s, net_http *h, int64_t id, const char *rest)
     }
     if (strcmp(rest, "/positions") == 0) {
         int status;
-        json_t *j = game_positions(s, id, &status, err, sizeof err);
+        json_t *j = records_positions(s, id, &status, err, sizeof err);
         if (!j)
             reply_error(h, status, err);
         else
@@ -418,7 +418,7 @@ static void game_page(srv *s, net_http *h, int64_t id, const char *rest)
         return;
     }
     live *g = live_find(s, id);
-    json_t *j = g ? live_state(g, NULL) : game_json_stored(s, id, NULL, err, sizeof err);
+    json_t *j = g ? live_state(g, NULL) : records_game_json(s, id, NULL, err, sizeof err);
     if (!j)
         reply_error(h, 404, err);
     else
@@ -440,7 +440,7 @@ void api_http(srv *s, net_http *h, const net_request *req)
     const char *rest;
     int64_t id;
 
-    if (!get && !origin_ok(s, req)) {
+    if (!get && !ident_origin_ok(s, req)) {
         reply_error(h, 403, "cross-site requests are refused");
         return;
     }
@@ -489,7 +489,7 @@ void api_http(srv *s, net_http *h, const net_request *req)
         json_object_del(l, "type");
         reply_json(h, 200, l, NULL);
     } else if (strcmp(path, "/bots") == 0)
-        reply_json(h, 200, json_pack("{s:o}", "bots", bots_json(s)), NULL);
+        reply_json(h, 200, json_pack("{s:o}", "bots", lobby_bots_json(s)), NULL);
     else if (strncmp(path, "/games/", 7) == 0 && (id = game_id(path + 7, &rest)) > 0)
         game_page(s, h, id, rest);
     else if (strncmp(path, "/players/", 9) == 0) {

@@ -29,16 +29,16 @@
 int srv_ws_filter(void *app, const net_request *req)
 {
     srv *s = app;
-    if (!origin_ok(s, req))
+    if (!ident_origin_ok(s, req))
         return 403;  /* another site's page must not act with this visitor's session */
     char addr[64], key[96];
-    request_addr(s, req, addr, sizeof addr);
+    ident_request_addr(s, req, addr, sizeof addr);
     snprintf(key, sizeof key, "ws:%s", addr);
     int max = s->cfg.limits[LIM_WS_PER_ADDR];
     if (max > 0 && quota_count(s->quota, key) >= max)
         return 429;
     ident me;
-    if (!guest_allowed(s, addr) && session_player(s, req->cookie, &me) != 0)
+    if (!ident_guest_allowed(s, addr) && ident_session_player(s, req->cookie, &me) != 0)
         return 429;  /* would be one guest too many */
     return 0;
 }
@@ -53,7 +53,7 @@ static int client_known(srv *s, client *c, const ident *me, const int64_t *games
     char token[65];
     if (me)
         c->me = *me;
-    else if (guest_new(s, c->addr, &c->me, token) != 0)
+    else if (ident_guest_new(s, c->addr, &c->me, token) != 0)
         return -1;
     c->ready = 1;
     json_t *list;
@@ -136,7 +136,7 @@ int srv_ws_open(void *app, net_conn *conn, const net_request *req)
 {
     srv *s = app;
     char addr[64], key[96], token[65];
-    request_addr(s, req, addr, sizeof addr);
+    ident_request_addr(s, req, addr, sizeof addr);
     snprintf(key, sizeof key, "ws:%s", addr);
     if (!quota_hold(s->quota, key, s->cfg.limits[LIM_WS_PER_ADDR], net_mono_ms()))
         return -1;
@@ -147,7 +147,7 @@ int srv_ws_open(void *app, net_conn *conn, const net_request *req)
     }
     c->tokens = s->cfg.limits[LIM_MSG_BURST];
     c->refill_ms = net_mono_ms();
-    cookie_token(req->cookie, token);
+    ident_cookie_token(req->cookie, token);
     writer *reads = s->reader ? s->reader : s->writer;
     ident_job *g = token[0] && reads && writer_threaded(reads) ? calloc(1, sizeof *g) : NULL;
     net_conn_set_data(conn, c);
@@ -165,7 +165,7 @@ int srv_ws_open(void *app, net_conn *conn, const net_request *req)
         return 0;
     }
     ident me;  /* no session, or a store with no file: here and now */
-    int known = session_player(s, req->cookie, &me) == 0;
+    int known = ident_session_player(s, req->cookie, &me) == 0;
     if (client_known(s, c, known ? &me : NULL, NULL, 0) != 0) {
         net_conn_set_data(conn, NULL);
         client_discard(s, c);
@@ -229,7 +229,7 @@ static void on_watch(srv *s, client *c, const cmsg *m)
         if (m->kind == MSG_WATCH) {
             /* a finished game no longer in memory: send it as stored */
             char err[160];
-            json_t *st = game_json_stored(s, m->game, c, err, sizeof err);
+            json_t *st = records_game_json(s, m->game, c, err, sizeof err);
             if (st) {
                 json_t *out = game_message(st);
                 client_send(c, out);

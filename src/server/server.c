@@ -180,7 +180,7 @@ void srv_sweep(srv *s)
     int64_t now = net_mono_ms();
     if (now - s->purged >= SRV_PURGE_MS) {
         s->purged = now;
-        guests_purge(s);
+        ident_guests_purge(s);
     }
 #ifdef __GLIBC__
     /* Finished games free many small blocks; give the pages back once
@@ -218,7 +218,7 @@ void srv_free(srv *s)
     srv_stop(s);
     live_free_all(s);
     clients_free_all(s);
-    seeks_free_all(s);
+    lobby_free_all(s);
     botpool_free(s->botpool);
     review_free(s);
     botapi_free(s);

@@ -1,5 +1,5 @@
 /* fuzz_settings.c -- libFuzzer target for msg_parse (msg.c), the one parse
- * of a client's message, and for settings_parse, its part that reads the
+ * of a client's message, and for msg_settings_parse, its part that reads the
  * settings of seek, challenge, play_bot, local and table.
  *
  * The input's first byte chooses how the rest is read: even, as JSON text
@@ -8,20 +8,20 @@
  * options), each from a list of telling values or raw bytes, so the
  * boundaries are met often.
  *
- * Checked, when settings_parse takes the message: the settings are within
+ * Checked, when msg_settings_parse takes the message: the settings are within
  * docs/api.md's ranges (clock 0-3 h, increment 0-60 s, no increment
  * without a clock, a move limit the variant offers or allows, rated only
  * for rated variants, options the variant has within their ranges), and
  * they say what the message said (or its defaults). When it refuses the
  * message: there is a reason, and made valid UTF-8 as client_error makes
- * it (text_utf8: the reason quotes input cut at a byte count) it is valid
+ * it (req_text_utf8: the reason quotes input cut at a byte count) it is valid
  * UTF-8, which a JSON error needs. msg_parse, given the same message:
  * when it takes it, the kind is the message's type, every field is one the
  * kind lists, and a kind that makes a game has settings as above; when it
  * refuses, it says why in UTF-8 as above.
  *
  * A first byte of 0x7f..0xff with bit 1 set (mod 4 == 2 or 3, above 0x7e)
- * instead gives the rest to text_utf8 alone: the result must be valid
+ * instead gives the rest to req_text_utf8 alone: the result must be valid
  * UTF-8, as long as the input, and the input itself if that was valid.
  */
 #include <jansson.h>
@@ -169,7 +169,7 @@ static void check_ok(json_t *msg, const game_settings *set)
 {
     const char *vname = json_string_value(json_object_get(msg, "variant"));
     if (!set->v || !vname || set->v != game_variant_find(vname))
-        fake_fail("settings_parse took a message with variant %s as %s", vname ? vname : "(none)",
+        fake_fail("msg_settings_parse took a message with variant %s as %s", vname ? vname : "(none)",
                   set->v ? set->v->name : "(none)");
     if (set->base_ms < 0 || set->base_ms > SRV_MAX_BASE_MS)
         fake_fail("base_ms %lld out of range", (long long)set->base_ms);
@@ -234,10 +234,10 @@ static void check_reason(json_t *msg, const char *who, char *err, size_t size)
     size_t n = strnlen(err, size);
     if (n == size || n == 0)
         fake_fail("%s refused without a reason", who);
-    text_utf8(err);
+    req_text_utf8(err);
     if (!fake_utf8_ok(err, strlen(err))) {
         char *text = json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII);
-        fake_fail("%s's reason is not UTF-8 even after text_utf8, so client_error cannot "
+        fake_fail("%s's reason is not UTF-8 even after req_text_utf8, so client_error cannot "
                   "send it: \"%s\" for %s",
                   who, err, text ? text : "?");
     }
@@ -283,7 +283,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     json_t *msg;
     if (data[0] > 0x7e && (data[0] & 2)) {
-        /* text_utf8 on its own */
+        /* req_text_utf8 on its own */
         char *text = malloc(size);
         if (!text)
             return 0;
@@ -292,9 +292,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t n = strlen(text);
         int valid = fake_utf8_ok(text, n);
         char *before = strdup(text);
-        text_utf8(text);
+        req_text_utf8(text);
         if (strlen(text) != n || !fake_utf8_ok(text, n) || (valid && strcmp(text, before) != 0))
-            fake_fail("text_utf8 made \"%s\" into \"%s\"", before, text);
+            fake_fail("req_text_utf8 made \"%s\" into \"%s\"", before, text);
         free(before);
         free(text);
         return 0;
@@ -313,13 +313,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&set, 0x5a, sizeof set);
     char err[160];
     memset(err, 0x5a, sizeof err);
-    int rc = settings_parse(msg, &set, err, sizeof err);
+    int rc = msg_settings_parse(msg, &set, err, sizeof err);
     if (rc == 0) {
         check_ok(msg, &set);
     } else {
         if (rc != -1)
-            fake_fail("settings_parse returned %d", rc);
-        check_reason(msg, "settings_parse", err, sizeof err);
+            fake_fail("msg_settings_parse returned %d", rc);
+        check_reason(msg, "msg_settings_parse", err, sizeof err);
     }
     json_decref(msg);
     return 0;

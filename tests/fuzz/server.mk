@@ -1,9 +1,9 @@
 # tests/fuzz/server.mk -- the server's own fuzz targets (included by the Makefile).
 #
-#   build/fuzz/fuzz_http      HTTP requests to the API (api.c, account.c, records.c)
-#   build/fuzz/fuzz_ws        WebSocket clients playing, watching, leaving (clients.c,
-#                             lobby.c, live*.c), with the clock moved and workers run
-#   build/fuzz/fuzz_settings  msg_parse and settings_parse (msg.c)
+#   build/fuzz/fuzz_http      HTTP requests to the API (api.c, core/account.c, play/records.c)
+#   build/fuzz/fuzz_ws        WebSocket clients playing, watching, leaving (dispatch.c,
+#                             play/), with the clock moved and workers run
+#   build/fuzz/fuzz_settings  msg_parse and msg_settings_parse (core/msg.c)
 #
 # They link the server without its net, its threads and its main
 # (src/server/net/, with net_frames.c's recv(); core/workers.c; serve.c): tests/fuzz/server_fake.c stands in for net.h and workers.h.

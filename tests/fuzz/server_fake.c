@@ -651,7 +651,7 @@ static void run_job(workers *w)
     w->todo = j->next;
     if (!w->todo)
         w->todo_tail = NULL;
-    if (fake_bot_fast && j->run == bot_job_run) {
+    if (fake_bot_fast && j->run == botpool_job_run) {
         /* The server's side of a bot move (the job, its result, the game
          * going on) is the target, not the engines' search: under this
          * build a search of depth 2 was most of an input's time. So every

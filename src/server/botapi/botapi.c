@@ -110,7 +110,7 @@ static apibot *apibot_of(srv *s, const ident *me, const net_request *req)
     if (!b)
         return NULL;
     char addr[64];
-    request_addr(s, req, addr, sizeof addr);
+    ident_request_addr(s, req, addr, sizeof addr);
     client *c = client_new(s, NULL, me, addr, botapi_deliver);
     if (!c) {
         free(b);
@@ -212,7 +212,7 @@ static api_stream *stream_open(srv *s, net_http *h, apibot *b, int64_t token, in
 static client *api_client(srv *s, net_http *h, const net_request *req, int want, ident *me,
                           int64_t *token, apibot **b)
 {
-    if (token_me(s, h, req, want, me, token) != 0)
+    if (tokens_me(s, h, req, want, me, token) != 0)
         return NULL;
     *b = apibot_of(s, me, req);
     client *c = *b ? bot_client(*b) : NULL;
@@ -443,7 +443,7 @@ static void game_http(srv *s, net_http *h, const net_request *req, const char *r
 {
     ident me;
     int64_t token;
-    if (token_me(s, h, req, board ? SC_BOARD : SC_BOT, &me, &token) != 0)
+    if (tokens_me(s, h, req, board ? SC_BOARD : SC_BOT, &me, &token) != 0)
         return;
     if (!board && !me.api_bot) {
         reply_error(h, 403, "only a bot account plays through /api/bot (see "
@@ -457,7 +457,7 @@ static void game_http(srv *s, net_http *h, const net_request *req, const char *r
     int get = strcmp(req->method, "GET") == 0;
     int stream = strncmp(rest, "stream/", 7) == 0;
     const char *after;
-    int64_t id = path_id(stream ? rest + 7 : rest, &after);
+    int64_t id = req_path_id(stream ? rest + 7 : rest, &after);
     if (id <= 0 || (stream && *after) || get != stream) {
         reply_error(h, 404, "no such endpoint");
         return;
@@ -503,7 +503,7 @@ static void game_http(srv *s, net_http *h, const net_request *req, const char *r
         reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);  /* an offer lapses by itself */
         return;
     } else if (strcmp(after, "/setup") == 0) {
-        json_t *body = body_object(req, h);
+        json_t *body = req_body_object(req, h);
         if (!body)
             return;
         const char *setup = json_string_value(json_object_get(body, "setup"));
@@ -586,7 +586,7 @@ static void tell_player(srv *s, int64_t player, json_t *j)
  * increment}, rated, move_limit, options}): 0, or -1 after answering 400. */
 static int body_settings(net_http *h, const net_request *req, game_settings *set)
 {
-    json_t *body = body_object(req, h);
+    json_t *body = req_body_object(req, h);
     if (!body)
         return -1;
     json_t *msg = json_object();
@@ -611,7 +611,7 @@ static int body_settings(net_http *h, const net_request *req, game_settings *set
                                 json_integer(inc ? json_integer_value(inc) * 1000 : 0));
         }
     }
-    int rc = err[0] ? -1 : settings_parse(msg, set, err, sizeof err);
+    int rc = err[0] ? -1 : msg_settings_parse(msg, set, err, sizeof err);
     json_decref(msg);
     json_decref(body);
     if (rc != 0)
@@ -680,7 +680,7 @@ static void challenge_http(srv *s, net_http *h, const net_request *req, const ch
     game_settings set;
     if (body_settings(h, req, &set) != 0)
         return;
-    const ident *robot = bot_by_name(s, rest);
+    const ident *robot = lobby_bot_by_name(s, rest);
     store_player p;
     store_err e;
     ident to;
@@ -722,7 +722,7 @@ static void seek_http(srv *s, net_http *h, const net_request *req, const char *r
         return;
     if (strcmp(req->method, "DELETE") == 0 && rest[0] == '/') {
         const char *end;
-        int64_t id = path_id(rest + 1, &end);
+        int64_t id = req_path_id(rest + 1, &end);
         if (id <= 0 || *end || lobby_withdraw(s, c, id) != 0)
             reply_error(h, 404, "no such seek of yours");
         else
@@ -749,7 +749,7 @@ static void upgrade_http(srv *s, net_http *h, const net_request *req)
 {
     ident me;
     int64_t token;
-    if (token_me(s, h, req, SC_BOT, &me, &token) != 0)
+    if (tokens_me(s, h, req, SC_BOT, &me, &token) != 0)
         return;
     store_err e;
     int rc = store_player_api_bot(s->st, me.id, &e);
@@ -774,7 +774,7 @@ int botapi_http(srv *s, net_http *h, const net_request *req, const char *path)
     if (strcmp(path, "/account/tokens") == 0 || strncmp(path, "/account/tokens/", 16) == 0)
         tokens_http(s, h, req, path + 15);
     else if (strcmp(path, "/account") == 0 && strcmp(req->method, "GET") == 0) {
-        if (token_me(s, h, req, 0, &me, &token) == 0)
+        if (tokens_me(s, h, req, 0, &me, &token) == 0)
             reply_json(h, 200,
                        json_pack("{s:I, s:s, s:b, s:b}", "id", (json_int_t)me.id, "name",
                                  me.name, "bot", me.api_bot, "guest", me.guest),

@@ -25,7 +25,7 @@ enum { SC_BOT = 1, SC_BOARD = 2, SC_CHALLENGE = 4 };
 /* The account a request's token acts for, if the token holds one of the
  * scopes in `want` (0: any), within its request rate: 0 with its id, or
  * -1 after answering 401, 429 or 500. */
-int token_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
+int tokens_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
              int64_t *token_id);
 /* /api/account/tokens[/ID] (rest: what follows "/api/account/tokens"). */
 void tokens_http(srv *s, net_http *h, const net_request *req, const char *rest);

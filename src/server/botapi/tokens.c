@@ -50,7 +50,7 @@ static json_t *scopes_json(int m)
 
 /* The account a request's token acts for, if the token holds one of the
  * scopes in `want` (0: any): 0, or -1 after answering 401/429. */
-int token_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
+int tokens_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
                     int64_t *token_id)
 {
     const char *a = req->authorization;
@@ -109,7 +109,7 @@ void tokens_http(srv *s, net_http *h, const net_request *req, const char *rest)
 {
     ident me;
     store_err e;
-    if (request_me(s, req, &me, NULL) != 0 || me.guest) {
+    if (ident_request_me(s, req, &me, NULL) != 0 || me.guest) {
         reply_error(h, 401, "sign in with an account to manage its tokens");
         return;
     }
@@ -132,7 +132,7 @@ void tokens_http(srv *s, net_http *h, const net_request *req, const char *rest)
     }
     if (strcmp(req->method, "DELETE") == 0 && rest[0] == '/') {
         const char *end;
-        int64_t id = path_id(rest + 1, &end);
+        int64_t id = req_path_id(rest + 1, &end);
         if (id <= 0 || *end) {
             reply_error(h, 404, "no such token");
             return;
@@ -149,7 +149,7 @@ void tokens_http(srv *s, net_http *h, const net_request *req, const char *rest)
         reply_error(h, 405, "GET or POST /api/account/tokens, DELETE /api/account/tokens/ID");
         return;
     }
-    json_t *body = body_object(req, h);
+    json_t *body = req_body_object(req, h);
     if (!body)
         return;
     json_t *scopes = json_object_get(body, "scopes"), *desc = json_object_get(body, "description");
@@ -165,7 +165,7 @@ void tokens_http(srv *s, net_http *h, const net_request *req, const char *rest)
     const char *d = desc ? json_string_value(desc) : "";
     if (bad) {
         reply_error(h, 400, "scopes: a list of bot:play, board:play, challenge:write");
-    } else if (!d || text_check(d, STORE_TOKEN_DESC_MAX, 0, 1, "description", err,
+    } else if (!d || req_text_check(d, STORE_TOKEN_DESC_MAX, 0, 1, "description", err,
                                 sizeof err) != 0) {
         reply_error(h, 400, d ? err : "description: a string");
     } else {

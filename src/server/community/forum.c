@@ -54,7 +54,7 @@ static const category *category_find(const char *name)
 
 /* body[key] checked as text of 1..max bytes (`what` names it in errors):
  * 0 with *out the text, or NULL if absent (or null) and optional; -1 after
- * answering 400 (text_check: blanks alone are empty too). */
+ * answering 400 (req_text_check: blanks alone are empty too). */
 static int text_field(net_http *h, json_t *body, const char *key, const char *what,
                       size_t max, int multiline, int required, const char **out)
 {
@@ -75,7 +75,7 @@ static int text_field(net_http *h, json_t *body, const char *key, const char *wh
         return -1;
     }
     if (strlen(text) != json_string_length(v) ||
-        text_check(text, max, multiline, 0, what, err, sizeof err) != 0) {
+        req_text_check(text, max, multiline, 0, what, err, sizeof err) != 0) {
         if (strlen(text) != json_string_length(v))
             snprintf(err, sizeof err, "the %s holds a NUL character", what);
         reply_error(h, 400, err);
@@ -240,7 +240,7 @@ static json_t *thread_json(srv *s, const store_thread *t)
 {
     return json_pack("{s:I, s:s, s:s, s:o, s:I, s:I, s:i, s:b}", "id", (json_int_t)t->id,
                      "category", t->category, "title", t->title, "author",
-                     player_ref(s, t->author, t->author_name), "created",
+                     req_player_ref(s, t->author, t->author_name), "created",
                      (json_int_t)t->created, "last_post", (json_int_t)t->last_post, "posts",
                      t->posts, "locked", t->locked);
 }
@@ -296,7 +296,7 @@ static json_t *post_json(render_ctx *r, const store_post *p, const ident *me, in
     int mine = me && me->id == p->author;
     json_t *j = json_pack("{s:I, s:I, s:o, s:I, s:I, s:s, s:b, s:b}", "id", (json_int_t)p->id,
                           "thread", (json_int_t)p->thread, "author",
-                          player_ref(r->s, p->author, p->author_name), "created",
+                          req_player_ref(r->s, p->author, p->author_name), "created",
                           (json_int_t)p->created, "edited", (json_int_t)p->edited, "html", html,
                           "mine", mine, "editable", mine && now < p->created + EDIT_MS);
     free(html);
@@ -313,11 +313,11 @@ static int poster(srv *s, net_http *h, const net_request *req, ident *me, const 
 {
     store_standing st;
     char err[200];
-    if (request_me(s, req, me, &st) != 0 || me->guest || me->bot) {
+    if (ident_request_me(s, req, me, &st) != 0 || me->guest || me->bot) {
         reply_error(h, 401, no);
         return -1;
     }
-    if (!may_write(s, me, &st, err, sizeof err)) {
+    if (!req_may_write(s, me, &st, err, sizeof err)) {
         reply_error(h, 403, err);
         return -1;
     }
@@ -431,7 +431,7 @@ static void board_page(srv *s, net_http *h)
 
 static void category_page(srv *s, net_http *h, const net_request *req, const category *c)
 {
-    int page = query_page(req->query), total = 0;
+    int page = req_query_page(req->query), total = 0;
     store_thread *list = malloc(PER_PAGE * sizeof *list);
     store_err e;
     int n = list ? store_threads(s->st, c->name, (page - 1) * PER_PAGE, PER_PAGE, list, &total,
@@ -449,7 +449,7 @@ static void category_page(srv *s, net_http *h, const net_request *req, const cat
     reply_json(h, 200,
                json_pack("{s:{s:s, s:s, s:s}, s:o, s:i, s:i}", "category", "name", c->name,
                          "title", c->title, "about", c->about, "threads", a, "page", page,
-                         "pages", pages_of(total, PER_PAGE)),
+                         "pages", req_pages_of(total, PER_PAGE)),
                NULL);
 }
 
@@ -476,8 +476,8 @@ static void thread_page(srv *s, net_http *h, const net_request *req, int64_t id)
     if (visible_thread(s, h, id, &t) != 0)
         return;
     ident me;
-    int known = request_me(s, req, &me, NULL) == 0;
-    int page = query_page(req->query), total = 0;
+    int known = ident_request_me(s, req, &me, NULL) == 0;
+    int page = req_query_page(req->query), total = 0;
     store_post *list = malloc(PER_PAGE * sizeof *list);
     render_ctx *r = calloc(1, sizeof *r);
     store_err e;
@@ -504,7 +504,7 @@ static void thread_page(srv *s, net_http *h, const net_request *req, int64_t id)
     }
     reply_json(h, 200,
                json_pack("{s:o, s:o, s:i, s:i}", "thread", thread_json(s, &t), "posts", a,
-                         "page", page, "pages", pages_of(total, PER_PAGE)),
+                         "page", page, "pages", req_pages_of(total, PER_PAGE)),
                NULL);
 }
 
@@ -512,19 +512,19 @@ static void search_page(srv *s, net_http *h, const net_request *req)
 {
     char q[1024], err[200];
     /* the net has decoded the query already (net.h): "c%2B%2B" is "c++" */
-    int got = query_param(req->query, "q", q, sizeof q);
+    int got = req_query_param(req->query, "q", q, sizeof q);
     if (got == -1 || (got == 1 && q[0] &&
-                      text_check(q, SEARCH_MAX, 0, 1, "search", err, sizeof err) != 0)) {
+                      req_text_check(q, SEARCH_MAX, 0, 1, "search", err, sizeof err) != 0)) {
         if (got == -1)
             snprintf(err, sizeof err, "the search is too long (at most %d bytes)", SEARCH_MAX);
         reply_error(h, 400, err);
         return;
     }
-    int page = query_page(req->query), total = 0, n = 0;
+    int page = req_query_page(req->query), total = 0, n = 0;
     store_hit *hits = NULL;
     if (q[0]) {
         char addr[64], key[96];
-        request_addr(s, req, addr, sizeof addr);
+        ident_request_addr(s, req, addr, sizeof addr);
         snprintf(key, sizeof key, "search:%s", addr);
         int64_t mono = net_mono_ms();
         if (!quota_take(s->quota, key, s->cfg.limits[LIM_SEARCHES], MINUTE_MS, mono)) {
@@ -549,12 +549,12 @@ static void search_page(srv *s, net_http *h, const net_request *req)
             a, json_pack("{s:I, s:{s:I, s:s, s:s}, s:o, s:I, s:s}", "post",
                          (json_int_t)hits[i].post, "thread", "id", (json_int_t)hits[i].thread,
                          "title", hits[i].title, "category", hits[i].category, "author",
-                         player_ref(s, hits[i].author, hits[i].author_name), "created",
+                         req_player_ref(s, hits[i].author, hits[i].author_name), "created",
                          (json_int_t)hits[i].created, "snippet", hits[i].snippet));
     free(hits);
     reply_json(h, 200,
                json_pack("{s:s, s:o, s:i, s:i}", "query", q, "results", a, "page", page,
-                         "pages", pages_of(total, PER_PAGE)),
+                         "pages", req_pages_of(total, PER_PAGE)),
                NULL);
 }
 
@@ -565,7 +565,7 @@ static void new_thread(srv *s, net_http *h, const net_request *req, const catego
     ident me;
     if (poster(s, h, req, &me, "sign in to post") != 0)
         return;
-    json_t *body = body_object(req, h);
+    json_t *body = req_body_object(req, h);
     const char *title, *text;
     post_quota pq;
     if (!body || text_field(h, body, "title", "title", STORE_TITLE_MAX, 0, 1, &title) != 0 ||
@@ -603,7 +603,7 @@ static void reply_post(srv *s, net_http *h, const net_request *req, int64_t id)
         reply_error(h, 403, "this thread is locked");
         return;
     }
-    json_t *body = body_object(req, h);
+    json_t *body = req_body_object(req, h);
     const char *text;
     post_quota pq;
     if (!body || text_field(h, body, "body", "body", STORE_POST_MAX, 1, 1, &text) != 0 ||
@@ -675,7 +675,7 @@ static void edit_post(srv *s, net_http *h, const net_request *req, int64_t id)
     const char *title = NULL, *text = NULL;
     if (now >= p->created + EDIT_MS)
         reply_error(h, 403, "posts can be edited for 30 minutes");
-    else if ((body = body_object(req, h)) == NULL ||
+    else if ((body = req_body_object(req, h)) == NULL ||
              text_field(h, body, "body", "body", STORE_POST_MAX, 1, 1, &text) != 0 ||
              text_field(h, body, "title", "title", STORE_TITLE_MAX, 0, 0, &title) != 0)
         ;  /* answered */
@@ -739,7 +739,7 @@ static void delete_post(srv *s, net_http *h, const net_request *req, int64_t id)
     /* not `writer`: a muted account may still take its own words back */
     if (!p)
         reply_error(h, 500, "out of memory");
-    else if (request_me(s, req, &me, NULL) != 0 || me.guest)
+    else if (ident_request_me(s, req, &me, NULL) != 0 || me.guest)
         reply_error(h, 401, "sign in to delete your posts");
     else if (own_post(s, h, id, &me, p, &t, "only its author may delete a post") != 0)
         ;  /* answered */
@@ -775,14 +775,14 @@ void forum_http(srv *s, net_http *h, const net_request *req, const char *path)
         else
             search_page(s, h, req);
     } else if (strncmp(path, "/threads/", 9) == 0) {
-        if ((id = path_id(path + 9, &rest)) < 0 || rest[0])
+        if ((id = req_path_id(path + 9, &rest)) < 0 || rest[0])
             reply_error(h, 404, "no such thread");
         else if (get)
             thread_page(s, h, req, id);
         else
             reply_post(s, h, req, id);
     } else if (strncmp(path, "/posts/", 7) == 0) {
-        if ((id = path_id(path + 7, &rest)) < 0)
+        if ((id = req_path_id(path + 7, &rest)) < 0)
             reply_error(h, 404, "no such post");
         else if (post && strcmp(rest, "/edit") == 0)
             edit_post(s, h, req, id);

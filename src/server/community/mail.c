@@ -227,7 +227,7 @@ static void bracket(char *out, size_t size, const char *addr)
 static mail_job *mail_job_new(srv *s, const store_mail *m)
 {
     char token[17], domain[128], msgid[200];
-    random_token(token, 8);
+    ident_random_token(token, 8);
     msgid_domain(s->cfg.mail_from, domain, sizeof domain);
     snprintf(msgid, sizeof msgid, "mail%lld.%s@%s", (long long)m->id, token, domain);
     const char *reply_to = mail_address_ok(m->reply_to) ? m->reply_to : "";

@@ -28,7 +28,7 @@ static const char *reason_of(net_http *h, json_t *body, int *ok)
     const char *text = r ? json_string_value(r) : "";
     char err[160];
     *ok = 0;
-    if (!text || text_check(text, STORE_REASON_MAX, 1, 1, "reason", err, sizeof err) != 0) {
+    if (!text || req_text_check(text, STORE_REASON_MAX, 1, 1, "reason", err, sizeof err) != 0) {
         reply_error(h, 400, text ? err : "want reason as text");
         return NULL;
     }
@@ -60,11 +60,11 @@ static void report_new(srv *s, net_http *h, const net_request *req)
     ident me;
     store_standing st;
     char err[160];
-    if (request_me(s, req, &me, &st) != 0 || me.guest) {
+    if (ident_request_me(s, req, &me, &st) != 0 || me.guest) {
         reply_error(h, 401, "sign in to report");
         return;
     }
-    json_t *body = body_object(req, h);
+    json_t *body = req_body_object(req, h);
     if (!body)
         return;
     const char *kind = json_string_value(json_object_get(body, "kind"));
@@ -77,7 +77,7 @@ static void report_new(srv *s, net_http *h, const net_request *req)
     store_err e;
     if (!ok)
         goto out;
-    if (!may_write(s, &me, &st, err, sizeof err)) {
+    if (!req_may_write(s, &me, &st, err, sizeof err)) {
         reply_error(h, 403, err);
         goto out;
     }
@@ -136,7 +136,7 @@ static json_t *target_json(srv *s, const store_report *r)
         if (p && store_post_get(s->st, r->target, p, &e) == 0)
             j = json_pack("{s:I, s:I, s:o, s:s, s:b}", "id", (json_int_t)p->id, "thread",
                           (json_int_t)p->thread, "author",
-                          player_ref(s, p->author, p->author_name), "body", p->body, "hidden",
+                          req_player_ref(s, p->author, p->author_name), "body", p->body, "hidden",
                           p->hidden || p->deleted);
         free(p);
         return j;
@@ -146,13 +146,13 @@ static json_t *target_json(srv *s, const store_report *r)
         if (store_chat_get(s->st, r->target, &c, &e) != 0)
             return json_null();
         return json_pack("{s:I, s:I, s:o, s:s, s:b}", "id", (json_int_t)c.id, "game",
-                         (json_int_t)c.game, "author", player_ref(s, c.author, c.author_name),
+                         (json_int_t)c.game, "author", req_player_ref(s, c.author, c.author_name),
                          "text", c.text, "hidden", c.hidden);
     }
     store_standing st;
     if (store_standing_get(s->st, r->target, &st, &e) != 0)
         return json_null();
-    return json_pack("{s:o, s:I}", "player", player_ref(s, r->target, ""), "muted_until",
+    return json_pack("{s:o, s:I}", "player", req_player_ref(s, r->target, ""), "muted_until",
                      (json_int_t)st.muted_until);
 }
 
@@ -160,7 +160,7 @@ static void report_list(srv *s, net_http *h, const net_request *req)
 {
     char want[16];
     int status = STORE_REPORT_OPEN;
-    if (query_param(req->query, "status", want, sizeof want) == 1) {
+    if (req_query_param(req->query, "status", want, sizeof want) == 1) {
         if (strcmp(want, "resolved") == 0)
             status = STORE_REPORT_RESOLVED;
         else if (strcmp(want, "open") != 0) {
@@ -168,7 +168,7 @@ static void report_list(srv *s, net_http *h, const net_request *req)
             return;
         }
     }
-    int page = query_page(req->query), total = 0;
+    int page = req_query_page(req->query), total = 0;
     store_report rs[PAGE];
     store_err e;
     int n = store_reports(s->st, status, (page - 1) * PAGE, PAGE, rs, &total, &e);
@@ -181,12 +181,12 @@ static void report_list(srv *s, net_http *h, const net_request *req)
         json_array_append_new(
             a, json_pack("{s:I, s:s, s:o, s:s, s:I, s:s, s:o}", "id", (json_int_t)rs[i].id,
                          "kind", rs[i].kind, "reporter",
-                         player_ref(s, rs[i].reporter, rs[i].reporter_name), "reason",
+                         req_player_ref(s, rs[i].reporter, rs[i].reporter_name), "reason",
                          rs[i].reason, "created", (json_int_t)rs[i].created, "status",
                          rs[i].status == STORE_REPORT_OPEN ? "open" : "resolved", "target",
                          target_json(s, &rs[i])));
     reply_json(h, 200, json_pack("{s:o, s:i, s:i}", "reports", a, "page", page, "pages",
-                                 pages_of(total, PAGE)),
+                                 req_pages_of(total, PAGE)),
                NULL);
 }
 
@@ -333,7 +333,7 @@ static void set_role(srv *s, net_http *h, const ident *me, const char *name, jso
     store_player p;
     store_standing st;
     store_err e;
-    int role = role_parse(json_string_value(json_object_get(body, "role")));
+    int role = req_role_parse(json_string_value(json_object_get(body, "role")));
     if (role < 0) {
         reply_error(h, 400, "want role: \"player\", \"moderator\" or \"admin\"");
         return;
@@ -358,7 +358,7 @@ static void set_role(srv *s, net_http *h, const ident *me, const char *name, jso
         return;
     }
     char what[96];
-    snprintf(what, sizeof what, "%s: %s -> %s", p.name, role_name(st.role), role_name(role));
+    snprintf(what, sizeof what, "%s: %s -> %s", p.name, req_role_name(st.role), req_role_name(role));
     audit(s, me, "role", "player", p.id, "", what);
     reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
 }
@@ -396,7 +396,7 @@ static void close_account(srv *s, net_http *h, const ident *me, const char *name
 
 static void audit_list(srv *s, net_http *h, const net_request *req)
 {
-    int page = query_page(req->query), total = 0;
+    int page = req_query_page(req->query), total = 0;
     store_audit_row *rows = malloc(PAGE * sizeof *rows);
     store_err e;
     int n = rows ? store_audit(s->st, (page - 1) * PAGE, PAGE, rows, &total, &e) : -1;
@@ -410,14 +410,14 @@ static void audit_list(srv *s, net_http *h, const net_request *req)
         json_array_append_new(
             a, json_pack("{s:I, s:o, s:s, s:s, s:I, s:s, s:I}", "id", (json_int_t)rows[i].id,
                          "actor",
-                         rows[i].actor ? player_ref(s, rows[i].actor, rows[i].actor_name)
+                         rows[i].actor ? req_player_ref(s, rows[i].actor, rows[i].actor_name)
                                        : json_null(),
                          "action", rows[i].action, "target_kind", rows[i].target_kind, "target",
                          (json_int_t)rows[i].target, "detail", rows[i].detail, "created",
                          (json_int_t)rows[i].created));
     free(rows);
     reply_json(h, 200, json_pack("{s:o, s:i, s:i}", "entries", a, "page", page, "pages",
-                                 pages_of(total, PAGE)),
+                                 req_pages_of(total, PAGE)),
                NULL);
 }
 
@@ -446,7 +446,7 @@ void moderation_http(srv *s, net_http *h, const net_request *req, const char *pa
     int admin_route = strncmp(path, "/admin/", 7) == 0;
     ident me;
     store_standing st;
-    if (request_me(s, req, &me, &st) != 0 || !is_staff(&st) ||
+    if (ident_request_me(s, req, &me, &st) != 0 || !req_is_staff(&st) ||
         (admin_route && st.role != STORE_ROLE_ADMIN)) {
         reply_error(h, 403, admin_route ? "admins only" : "staff only");
         return;
@@ -467,11 +467,11 @@ void moderation_http(srv *s, net_http *h, const net_request *req, const char *pa
         reply_error(h, 404, "no such endpoint");
         return;
     }
-    json_t *body = body_object(req, h);
+    json_t *body = req_body_object(req, h);
     if (!body)
         return;
     store_err e;
-    if (!admin_route && strncmp(p, "reports/", 8) == 0 && (id = path_id(p + 8, &rest)) > 0 &&
+    if (!admin_route && strncmp(p, "reports/", 8) == 0 && (id = req_path_id(p + 8, &rest)) > 0 &&
         strcmp(rest, "/resolve") == 0) {
         store_report r;
         if (store_report_get(s->st, id, &r, &e) != 0)
@@ -483,13 +483,13 @@ void moderation_http(srv *s, net_http *h, const net_request *req, const char *pa
             reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
         }
     } else if (!admin_route && strncmp(p, "posts/", 6) == 0 &&
-               (id = path_id(p + 6, &rest)) > 0 && strcmp(rest, "/hide") == 0)
+               (id = req_path_id(p + 6, &rest)) > 0 && strcmp(rest, "/hide") == 0)
         hide_post(s, h, &me, id, body);
-    else if (!admin_route && strncmp(p, "chat/", 5) == 0 && (id = path_id(p + 5, &rest)) > 0 &&
+    else if (!admin_route && strncmp(p, "chat/", 5) == 0 && (id = req_path_id(p + 5, &rest)) > 0 &&
              strcmp(rest, "/hide") == 0)
         hide_chat(s, h, &me, id, body);
     else if (!admin_route && strncmp(p, "threads/", 8) == 0 &&
-             (id = path_id(p + 8, &rest)) > 0 && strcmp(rest, "/lock") == 0)
+             (id = req_path_id(p + 8, &rest)) > 0 && strcmp(rest, "/lock") == 0)
         lock_thread(s, h, &me, id, body);
     else if (!admin_route && strncmp(p, "players/", 8) == 0 &&
              (rest = name_then(p + 8, name, sizeof name)) && strcmp(rest, "/mute") == 0)

@@ -37,7 +37,7 @@ static json_t *ticket_json(srv *s, const store_ticket *t, int staff)
         "{s:I, s:s, s:s, s:s, s:I, s:I, s:o, s:i}", "id", (json_int_t)t->id, "kind", t->kind,
         "subject", t->subject, "status", t->status == STORE_TICKET_OPEN ? "open" : "closed",
         "created", (json_int_t)t->created, "updated", (json_int_t)t->updated, "from",
-        t->player ? player_ref(s, t->player, t->player_name) : json_null(), "messages",
+        t->player ? req_player_ref(s, t->player, t->player_name) : json_null(), "messages",
         t->messages);
     if (staff)
         json_object_set_new(j, "email", json_string(t->email));
@@ -77,12 +77,12 @@ static void mail_operator(srv *s, const store_ticket *t, const char *body, int f
 /* POST /api/support */
 static void support_new(srv *s, net_http *h, const net_request *req)
 {
-    json_t *body = body_object(req, h);
+    json_t *body = req_body_object(req, h);
     if (!body)
         return;
     ident me;
     store_standing st;
-    int signed_in = request_me(s, req, &me, &st) == 0;
+    int signed_in = ident_request_me(s, req, &me, &st) == 0;
     const char *kind = json_string_value(json_object_get(body, "kind"));
     const char *subject = json_string_value(json_object_get(body, "subject"));
     const char *text = json_string_value(json_object_get(body, "body"));
@@ -96,8 +96,8 @@ static void support_new(srv *s, net_http *h, const net_request *req)
         reply_error(h, 400, "want kind: \"bug\", \"account\" or \"question\"");
         goto out;
     }
-    if (text_check(subject, STORE_TITLE_MAX, 0, 0, "subject", err, sizeof err) != 0 ||
-        text_check(text, STORE_POST_MAX, 1, 0, "body", err, sizeof err) != 0) {
+    if (req_text_check(subject, STORE_TITLE_MAX, 0, 0, "subject", err, sizeof err) != 0 ||
+        req_text_check(text, STORE_POST_MAX, 1, 0, "body", err, sizeof err) != 0) {
         reply_error(h, 400, err);
         goto out;
     }
@@ -115,12 +115,12 @@ static void support_new(srv *s, net_http *h, const net_request *req)
         reply_error(h, 400, "give an email address, so that we can answer you");
         goto out;
     }
-    if (signed_in && !may_write(s, &me, &st, err, sizeof err)) {
+    if (signed_in && !req_may_write(s, &me, &st, err, sizeof err)) {
         reply_error(h, 403, err);
         goto out;
     }
     char addr[64], key[96];
-    request_addr(s, req, addr, sizeof addr);
+    ident_request_addr(s, req, addr, sizeof addr);
     snprintf(key, sizeof key, "tickets:%s", addr);
     int burst = s->cfg.limits[LIM_TICKETS];
     int64_t mono = net_mono_ms();
@@ -152,8 +152,8 @@ static int ticket_for(srv *s, net_http *h, const net_request *req, int64_t id,
                       store_ticket *t, ident *me, store_standing *st, int *staff)
 {
     store_err e;
-    int signed_in = request_me(s, req, me, st) == 0;
-    *staff = signed_in && is_staff(st);
+    int signed_in = ident_request_me(s, req, me, st) == 0;
+    *staff = signed_in && req_is_staff(st);
     if (id <= 0 || store_ticket_get(s->st, id, t, &e) != 0 ||
         (!*staff && (!signed_in || t->player != me->id))) {
         reply_error(h, 404, "no such ticket");
@@ -182,7 +182,7 @@ static void ticket_page(srv *s, net_http *h, const net_request *req, int64_t id)
     for (int i = 0; i < n; i++)
         json_array_append_new(
             a, json_pack("{s:I, s:o, s:b, s:s, s:I}", "id", (json_int_t)msgs[i].id, "author",
-                         msgs[i].author ? player_ref(s, msgs[i].author, msgs[i].author_name)
+                         msgs[i].author ? req_player_ref(s, msgs[i].author, msgs[i].author_name)
                                         : json_null(),
                          "staff", msgs[i].staff, "body", msgs[i].body, "created",
                          (json_int_t)msgs[i].created));
@@ -199,7 +199,7 @@ static void ticket_reply(srv *s, net_http *h, const net_request *req, int64_t id
     int staff;
     if (ticket_for(s, h, req, id, &t, &me, &st, &staff) != 0)
         return;
-    json_t *body = body_object(req, h);
+    json_t *body = req_body_object(req, h);
     if (!body)
         return;
     const char *text = json_string_value(json_object_get(body, "body"));
@@ -208,9 +208,9 @@ static void ticket_reply(srv *s, net_http *h, const net_request *req, int64_t id
     int64_t msg;
     /* staff answering their own ticket are its sender there */
     int answer = staff && t.player != me.id;
-    if (text_check(text, STORE_POST_MAX, 1, 0, "body", err, sizeof err) != 0)
+    if (req_text_check(text, STORE_POST_MAX, 1, 0, "body", err, sizeof err) != 0)
         reply_error(h, 400, err);
-    else if (!may_write(s, &me, &st, err, sizeof err))
+    else if (!req_may_write(s, &me, &st, err, sizeof err))
         reply_error(h, 403, err);
     else if (store_ticket_reply(s->st, id, me.id, answer, text, STORE_TICKET_OPEN,
                                 net_wall_ms(), &msg, &e) != 0)
@@ -264,7 +264,7 @@ static void ticket_close(srv *s, net_http *h, const net_request *req, int64_t id
     store_err e;
     /* staff only: anyone else is refused before the ticket is looked up,
      * so the answer says nothing of whether it exists */
-    if (request_me(s, req, &me, &st) != 0 || !is_staff(&st))
+    if (ident_request_me(s, req, &me, &st) != 0 || !req_is_staff(&st))
         reply_error(h, 403, "only staff close tickets");
     else if (store_ticket_get(s->st, id, &t, &e) != 0)
         reply_error(h, 404, "no such ticket");
@@ -281,14 +281,14 @@ static void ticket_list(srv *s, net_http *h, const net_request *req, int all)
 {
     ident me;
     store_standing st;
-    if (request_me(s, req, &me, &st) != 0) {
+    if (ident_request_me(s, req, &me, &st) != 0) {
         if (all)
             reply_error(h, 403, "staff only");
         else
             reply_json(h, 200, json_pack("{s:[]}", "tickets"), NULL);
         return;
     }
-    if (all && !is_staff(&st)) {
+    if (all && !req_is_staff(&st)) {
         reply_error(h, 403, "staff only");
         return;
     }
@@ -296,7 +296,7 @@ static void ticket_list(srv *s, net_http *h, const net_request *req, int all)
     char want[16];
     if (all) {
         status = STORE_TICKET_OPEN;
-        if (query_param(req->query, "status", want, sizeof want) == 1) {
+        if (req_query_param(req->query, "status", want, sizeof want) == 1) {
             if (strcmp(want, "closed") == 0)
                 status = STORE_TICKET_CLOSED;
             else if (strcmp(want, "all") == 0)
@@ -307,7 +307,7 @@ static void ticket_list(srv *s, net_http *h, const net_request *req, int all)
             }
         }
     }
-    int page = all ? query_page(req->query) : 1;
+    int page = all ? req_query_page(req->query) : 1;
     int max = all ? PAGE : 100;
     store_ticket *ts = malloc((size_t)max * sizeof *ts);
     store_err e;
@@ -326,7 +326,7 @@ static void ticket_list(srv *s, net_http *h, const net_request *req, int all)
     free(ts);
     if (all)
         reply_json(h, 200, json_pack("{s:o, s:i, s:i}", "tickets", a, "page", page, "pages",
-                                     pages_of(total, PAGE)),
+                                     req_pages_of(total, PAGE)),
                    NULL);
     else
         reply_json(h, 200, json_pack("{s:o}", "tickets", a), NULL);
@@ -336,7 +336,7 @@ static void notifications(srv *s, net_http *h, const net_request *req, int post)
 {
     ident me;
     store_err e;
-    if (request_me(s, req, &me, NULL) != 0) {
+    if (ident_request_me(s, req, &me, NULL) != 0) {
         if (post)
             reply_error(h, 401, "sign in first");
         else
@@ -344,7 +344,7 @@ static void notifications(srv *s, net_http *h, const net_request *req, int post)
         return;
     }
     if (post) {
-        json_t *body = body_object(req, h);
+        json_t *body = req_body_object(req, h);
         if (!body)
             return;
         json_t *upto = json_object_get(body, "upto");
@@ -381,7 +381,7 @@ void support_http(srv *s, net_http *h, const net_request *req, const char *path)
     else if (strcmp(path, "/staff/tickets") == 0 && get)
         ticket_list(s, h, req, 1);
     else if (strncmp(path, "/support/tickets/", 17) == 0 &&
-             (id = path_id(path + 17, &rest)) > 0) {
+             (id = req_path_id(path + 17, &rest)) > 0) {
         if (!rest[0] && get)
             ticket_page(s, h, req, id);
         else if (strcmp(rest, "/reply") == 0 && post)

@@ -111,7 +111,7 @@ static json_t *me_json(srv *s, const ident *me)
     store_standing st = {0};
     store_err e;
     store_standing_get(s->st, me->id, &st, &e);
-    return json_pack("{s:o, s:s, s:I}", "player", ident_json(me), "role", role_name(st.role),
+    return json_pack("{s:o, s:s, s:I}", "player", ident_json(me), "role", req_role_name(st.role),
                      "muted_until", (json_int_t)st.muted_until);
 }
 
@@ -119,11 +119,11 @@ static void signed_in(srv *s, net_http *h, int64_t player, int status)
 {
     char token[65], headers[256];
     ident me;
-    if (session_new(s, player, SRV_SESSION_MS, token) != 0 || ident_load(s, player, &me) != 0) {
+    if (ident_session_new(s, player, SRV_SESSION_MS, token) != 0 || ident_load(s, player, &me) != 0) {
         reply_error(h, 500, "could not store the session; try again");
         return;
     }
-    cookie_header(s, headers, sizeof headers, token, SRV_SESSION_MS);
+    ident_cookie_header(s, headers, sizeof headers, token, SRV_SESSION_MS);
     reply_json(h, status, me_json(s, &me), headers);
 }
 
@@ -354,7 +354,7 @@ static void guest_done(void *app, wjob *j)
     ident me;
     if (j->ok && ident_load(s, g->id, &me) == 0) {
         char headers[256];
-        cookie_header(s, headers, sizeof headers, g->token, SRV_GUEST_SESSION_MS);
+        ident_cookie_header(s, headers, sizeof headers, g->token, SRV_GUEST_SESSION_MS);
         reply_json(g->h, 200, me_json(s, &me), headers);
     } else {
         quota_refund(s->quota, g->key, s->cfg.limits[LIM_GUESTS], HOUR_MS, net_mono_ms());
@@ -382,10 +382,10 @@ static void guest_for_http(srv *s, net_http *h, const char *addr)
     g->h = h;
     for (int i = 0; i < 5; i++) {
         char hex[7];
-        random_token(hex, 3);
+        ident_random_token(hex, 3);
         snprintf(g->names[i], sizeof g->names[i], "guest-%s", hex);
     }
-    random_token(g->token, 32);
+    ident_random_token(g->token, 32);
     g->now = net_wall_ms();
     writer_submit(s->writer, &g->base);
 }
@@ -393,7 +393,7 @@ static void guest_for_http(srv *s, net_http *h, const char *addr)
 void account_http(srv *s, net_http *h, const net_request *req, const char *path)
 {
     char addr[64];
-    request_addr(s, req, addr, sizeof addr);
+    ident_request_addr(s, req, addr, sizeof addr);
     if (strcmp(path, "/signup") == 0)
         signup(s, h, req, addr);
     else if (strcmp(path, "/signin") == 0)
@@ -401,16 +401,16 @@ void account_http(srv *s, net_http *h, const net_request *req, const char *path)
     else if (strcmp(path, "/signout") == 0) {
         char token[65], headers[200];
         store_err e;
-        cookie_token(req->cookie, token);
+        ident_cookie_token(req->cookie, token);
         if (token[0] && store_session_del(s->st, token, &e) != 0) {
             reply_error(h, 500, "could not end the session; try again");
             return;
         }
-        cookie_header(s, headers, sizeof headers, NULL, 0);
+        ident_cookie_header(s, headers, sizeof headers, NULL, 0);
         reply_json(h, 200, json_pack("{s:b}", "ok", 1), headers);
     } else {  /* GET /me */
         ident me;
-        if (session_player(s, req->cookie, &me) == 0)
+        if (ident_session_player(s, req->cookie, &me) == 0)
             reply_json(h, 200, me_json(s, &me), NULL);
         else
             guest_for_http(s, h, addr);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "http.h"
 #include "srv.h"
 
 /* --- the table of clients ----------------------------------------------------------- */
@@ -117,32 +118,6 @@ void client_send(client *c, json_t *msg)
     }
 }
 
-void text_utf8(char *s)
-{
-    unsigned char *p = (unsigned char *)s;
-    while (*p) {
-        int n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3
-              : (*p & 0xf8) == 0xf0 ? 4 : 0;
-        int ok = n > 0;
-        for (int i = 1; ok && i < n; i++)
-            ok = (p[i] & 0xc0) == 0x80;
-        if (ok && n > 1) {
-            /* no overlong forms, no surrogates, nothing past U+10FFFF */
-            unsigned cp = n == 2 ? (p[0] & 0x1fu) << 6 | (p[1] & 0x3fu)
-                        : n == 3 ? (p[0] & 0x0fu) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu)
-                                 : (p[0] & 0x07u) << 18 | (p[1] & 0x3fu) << 12 |
-                                       (p[2] & 0x3fu) << 6 | (p[3] & 0x3fu);
-            ok = cp >= (n == 2 ? 0x80u : n == 3 ? 0x800u : 0x10000u) &&
-                 !(cp >= 0xd800 && cp <= 0xdfff) && cp <= 0x10ffff;
-        }
-        if (!ok) {
-            *p++ = '?';
-            continue;
-        }
-        p += n;
-    }
-}
-
 void client_error(client *c, json_t *ref, const char *fmt, ...)
 {
     char buf[256];
@@ -150,7 +125,7 @@ void client_error(client *c, json_t *ref, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    text_utf8(buf);  /* a quoted input cut short may end in half a character */
+    req_text_utf8(buf);  /* a quoted input cut short may end in half a character */
     json_t *m = json_pack("{s:s, s:s}", "type", "error", "error", buf);
     if (ref)
         json_object_set(m, "ref", ref);

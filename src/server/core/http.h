@@ -18,36 +18,40 @@
 void account_http(srv *s, net_http *h, const net_request *req, const char *path);
 
 /* request.c */
+/* Makes s valid UTF-8 in place: each byte of a broken or cut sequence
+ * becomes '?' (JSON strings must be UTF-8; an error quoting input may cut
+ * a character in two). */
+void req_text_utf8(char *s);
 /* 0 if text is valid UTF-8 of 1..max bytes (0..max if may_be_empty)
  * without control characters (multiline: newlines and tabs allowed);
  * else -1 with why in err ("the title is too long (at most 200 bytes)",
  * `what` naming the field). */
-int text_check(const char *text, size_t max, int multiline, int may_be_empty,
+int req_text_check(const char *text, size_t max, int multiline, int may_be_empty,
                const char *what, char *err, size_t errlen);
 /* {"id", "name", "bot", "guest"} of a stored player; name alone if the
  * store does not know it. */
-json_t *player_ref(srv *s, int64_t id, const char *name);
+json_t *req_player_ref(srv *s, int64_t id, const char *name);
 /* 1 if the player may write now: not muted, not closed; else 0 with why. */
-int may_write(srv *s, const ident *me, const struct store_standing *st, char *err,
+int req_may_write(srv *s, const ident *me, const struct store_standing *st, char *err,
               size_t errlen);
 /* "player", "moderator", "admin" and back (-1: none of them). */
-const char *role_name(int role);
-int role_parse(const char *name);
+const char *req_role_name(int role);
+int req_role_parse(const char *name);
 /* ?page=N of a query (1 if none or bad). */
-int query_page(const char *query);
+int req_query_page(const char *query);
 /* The value of ?name= in a query (which the net has URL-decoded) into
  * out: 1 if there, 0 if not, -1 if it does not fit. */
-int query_param(const char *query, const char *name, char *out, size_t size);
+int req_query_param(const char *query, const char *name, char *out, size_t size);
 /* The id at the start of a path piece ("12/edit": 12, rest "/edit"): 1-18
  * digits, no sign, no leading zero; -1 if there is none. */
-int64_t path_id(const char *s, const char **rest);
+int64_t req_path_id(const char *s, const char **rest);
 /* How many pages `total` rows make (at least 1). */
-int pages_of(int total, int per_page);
+int req_pages_of(int total, int per_page);
 /* 1 for moderators and admins. */
-int is_staff(const struct store_standing *st);
+int req_is_staff(const struct store_standing *st);
 /* The request's body as a JSON object ({} if empty); NULL after answering
  * 400 if it is not one. */
-json_t *body_object(const net_request *req, net_http *h);
+json_t *req_body_object(const net_request *req, net_http *h);
 /* reply.c: the answer, a JSON body (taken, whatever happens), or
  * {"error": what}. */
 void reply_json(net_http *h, int status, json_t *body, const char *headers);

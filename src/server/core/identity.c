@@ -4,7 +4,7 @@
  * `ident` the server keeps of a player.
  *
  * The invariant: a visitor is a player only through a session the store
- * holds and has not expired (session_player, request_me), read at the
+ * holds and has not expired (ident_session_player, ident_request_me), read at the
  * moment of asking, so a sign-out or a closed account takes effect on the
  * next request; no other file reads a cookie.
  */
@@ -22,7 +22,7 @@
 
 /* --- origins and addresses ------------------------------------------------------- */
 
-void request_addr(srv *s, const net_request *req, char *out, size_t size)
+void ident_request_addr(srv *s, const net_request *req, char *out, size_t size)
 {
     const char *peer = req->peer;
     char last[64] = "";
@@ -39,7 +39,7 @@ void request_addr(srv *s, const net_request *req, char *out, size_t size)
     quota_addr(peer, out, size);
 }
 
-int origin_ok(srv *s, const net_request *req)
+int ident_origin_ok(srv *s, const net_request *req)
 {
     const char *o = req->origin;
     if (!o[0])
@@ -56,7 +56,7 @@ int origin_ok(srv *s, const net_request *req)
 
 /* --- sessions and guests ---------------------------------------------------------- */
 
-void cookie_header(srv *s, char *buf, size_t size, const char *token, int64_t max_ms)
+void ident_cookie_header(srv *s, char *buf, size_t size, const char *token, int64_t max_ms)
 {
     const char *secure = s->cfg.behind_tls ? "; Secure" : "";
     if (token)
@@ -69,7 +69,7 @@ void cookie_header(srv *s, char *buf, size_t size, const char *token, int64_t ma
                  secure);
 }
 
-void cookie_token(const char *cookie, char *token)
+void ident_cookie_token(const char *cookie, char *token)
 {
     token[0] = 0;
     for (const char *p = cookie; p && *p;) {
@@ -88,10 +88,10 @@ void cookie_token(const char *cookie, char *token)
     }
 }
 
-int session_player(srv *s, const char *cookie, ident *out)
+int ident_session_player(srv *s, const char *cookie, ident *out)
 {
     char token[65];
-    cookie_token(cookie, token);
+    ident_cookie_token(cookie, token);
     if (!token[0])
         return -1;
     int64_t id;
@@ -101,15 +101,15 @@ int session_player(srv *s, const char *cookie, ident *out)
     return ident_load(s, id, out);
 }
 
-int session_new(srv *s, int64_t player, int64_t life_ms, char *token)
+int ident_session_new(srv *s, int64_t player, int64_t life_ms, char *token)
 {
-    random_token(token, 32);
+    ident_random_token(token, 32);
     store_err e;
     int64_t now = net_wall_ms();
     return store_session_add(s->st, token, player, now, now + life_ms, &e);
 }
 
-int guest_new(srv *s, const char *addr, ident *out, char *token)
+int ident_guest_new(srv *s, const char *addr, ident *out, char *token)
 {
     /* 0, 1 if the address has made its guests for the hour, -1 if the store
      * refused */
@@ -122,13 +122,13 @@ int guest_new(srv *s, const char *addr, ident *out, char *token)
     store_err e;
     for (int tries = 0; tries < 5; tries++) {
         char hex[7], name[STORE_NAME_MAX + 1];
-        random_token(hex, 3);
+        ident_random_token(hex, 3);
         snprintf(name, sizeof name, "guest-%s", hex);
         int64_t id;
         int r = store_player_add(s->st, name, "", 0, 1, "", net_wall_ms(), &id, &e);
         if (r == STORE_TAKEN)
             continue;
-        if (r != 0 || session_new(s, id, SRV_GUEST_SESSION_MS, token) != 0)
+        if (r != 0 || ident_session_new(s, id, SRV_GUEST_SESSION_MS, token) != 0)
             break;
         return ident_load(s, id, out);
     }
@@ -136,7 +136,7 @@ int guest_new(srv *s, const char *addr, ident *out, char *token)
     return -1;
 }
 
-int guest_allowed(srv *s, const char *addr)
+int ident_guest_allowed(srv *s, const char *addr)
 {
     char key[96];
     snprintf(key, sizeof key, "guest:%s", addr);
@@ -144,7 +144,7 @@ int guest_allowed(srv *s, const char *addr)
     return burst <= 0 || quota_tokens(s->quota, key, burst, HOUR_MS, net_mono_ms()) >= 1.0;
 }
 
-void guests_purge(srv *s)
+void ident_guests_purge(srv *s)
 {
     /* a guest still connected keeps its row (and so its id) however old its
      * session: it goes at the first purge after it leaves */
@@ -173,7 +173,7 @@ void guests_purge(srv *s)
 
 /* --- players ------------------------------------------------------------------------ */
 
-void random_token(char *out, size_t bytes)
+void ident_random_token(char *out, size_t bytes)
 {
     unsigned char raw[64];
     if (bytes > sizeof raw)
@@ -209,9 +209,9 @@ int ident_load(srv *s, int64_t id, ident *out)
     return 0;
 }
 
-int request_me(srv *s, const net_request *req, ident *me, store_standing *standing)
+int ident_request_me(srv *s, const net_request *req, ident *me, store_standing *standing)
 {
-    if (session_player(s, req->cookie, me) != 0)
+    if (ident_session_player(s, req->cookie, me) != 0)
         return -1;
     store_standing st;
     store_err e;

@@ -28,39 +28,39 @@ typedef struct ident {
 } ident;
 
 /* The address a request comes from, as quotas count it. */
-void request_addr(srv *s, const net_request *req, char *out, size_t size);
+void ident_request_addr(srv *s, const net_request *req, char *out, size_t size);
 /* 1 if a request may act for the visitor: no Origin, or the server's own,
  * or one of --allow-origin. */
-int origin_ok(srv *s, const net_request *req);
+int ident_origin_ok(srv *s, const net_request *req);
 
 /* The session token of a Cookie header into token (65 bytes; "" if none). */
-void cookie_token(const char *cookie, char *token);
+void ident_cookie_token(const char *cookie, char *token);
 /* The Set-Cookie header line of a session (token NULL: the cookie goes),
  * living max_ms. */
-void cookie_header(srv *s, char *buf, size_t size, const char *token, int64_t max_ms);
+void ident_cookie_header(srv *s, char *buf, size_t size, const char *token, int64_t max_ms);
 /* The player of a Cookie header's session: 0, or -1 if none is valid. */
-int session_player(srv *s, const char *cookie, ident *out);
+int ident_session_player(srv *s, const char *cookie, ident *out);
 /* A new session of player for life_ms, its token (65 bytes): 0, or -1. */
-int session_new(srv *s, int64_t player, int64_t life_ms, char *token);
+int ident_session_new(srv *s, int64_t player, int64_t life_ms, char *token);
 /* The signed-in visitor of a request (a guest's session counts): 0, or -1
  * if the request has no valid session or the account is closed. standing
  * may be NULL. */
-int request_me(srv *s, const net_request *req, ident *me, struct store_standing *standing);
+int ident_request_me(srv *s, const net_request *req, ident *me, struct store_standing *standing);
 
 /* A new guest made by a visitor at addr, with its session token (65
  * bytes): 0; 1 if the address has made all its guests for the hour
  * (guests-per-hour); -1 if the store refused. */
-int guest_new(srv *s, const char *addr, ident *out, char *token);
+int ident_guest_new(srv *s, const char *addr, ident *out, char *token);
 /* 1 if a visitor at addr may make a guest now. */
-int guest_allowed(srv *s, const char *addr);
+int ident_guest_allowed(srv *s, const char *addr);
 /* Removes guests without a game whose every session has expired. */
-void guests_purge(srv *s);
+void ident_guests_purge(srv *s);
 
 json_t *ident_json(const ident *p);
 void ident_of(const store_player *p, ident *out);
 /* A stored player's ident: 0, or -1 if the store does not know it. */
 int ident_load(srv *s, int64_t id, ident *out);
 /* bytes random bytes as bytes*2 hex characters and a NUL. */
-void random_token(char *out, size_t bytes);
+void ident_random_token(char *out, size_t bytes);
 
 #endif

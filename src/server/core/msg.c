@@ -183,7 +183,7 @@ static int move_limit_parse(game_settings *set, json_t *l, char *err, size_t err
     return -1;
 }
 
-int settings_parse(json_t *msg, game_settings *set, char *err, size_t errlen)
+int msg_settings_parse(json_t *msg, game_settings *set, char *err, size_t errlen)
 {
     memset(set, 0, sizeof *set);
     const char *variant = json_string_value(json_object_get(msg, "variant"));
@@ -318,7 +318,7 @@ int msg_parse(json_t *msg, cmsg *m, char *err, size_t errlen)
     json_t *seats = json_object_get(msg, "seats");
     for (size_t i = 0; i < json_array_size(seats); i++)
         m->seats[m->nseats++] = json_string_value(json_array_get(seats, i));
-    if (json_object_get(msg, "variant") && settings_parse(msg, &m->set, err, errlen) != 0)
+    if (json_object_get(msg, "variant") && msg_settings_parse(msg, &m->set, err, errlen) != 0)
         return -1;
     return 0;
 }

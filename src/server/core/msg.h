@@ -91,7 +91,7 @@ int msg_parse(json_t *msg, cmsg *m, char *err, size_t errlen);
 
 /* The settings fields of msg (variant, base_ms, inc_ms, move_limit,
  * rated, options) checked against the variant; 0, or -1 with the reason. */
-int settings_parse(json_t *msg, game_settings *set, char *err, size_t errlen);
+int msg_settings_parse(json_t *msg, game_settings *set, char *err, size_t errlen);
 
 /* The wire name of a kind ("accept_challenge"), or NULL. */
 const char *msg_name(msg_kind k);

@@ -2,9 +2,9 @@
  * asking, the checks every text a person writes passes, references to
  * players, roles, and the pieces of a request (query, path, body).
  *
- * The invariant: text a person wrote is stored only after text_check has
+ * The invariant: text a person wrote is stored only after req_text_check has
  * passed it (valid UTF-8, within its length, no control characters but
- * newlines and tabs in bodies), and only for someone may_write lets write
+ * newlines and tabs in bodies), and only for someone req_may_write lets write
  * (not muted, not closed) -- both read from the store at the moment of
  * asking, so a mute or a closing takes effect on the next request.
  */
@@ -38,7 +38,7 @@ static size_t utf8_char(const unsigned char *p, size_t n, unsigned *cp)
     return len;
 }
 
-int text_check(const char *text, size_t max, int multiline, int may_be_empty,
+int req_text_check(const char *text, size_t max, int multiline, int may_be_empty,
                const char *what, char *err, size_t errlen)
 {
     if (!text) {
@@ -82,7 +82,7 @@ int text_check(const char *text, size_t max, int multiline, int may_be_empty,
     return 0;
 }
 
-json_t *player_ref(srv *s, int64_t id, const char *name)
+json_t *req_player_ref(srv *s, int64_t id, const char *name)
 {
     ident p;
     if (id > 0 && ident_load(s, id, &p) == 0)
@@ -91,7 +91,7 @@ json_t *player_ref(srv *s, int64_t id, const char *name)
                      name ? name : "", "bot", 0, "guest", 0);
 }
 
-int may_write(srv *s, const ident *me, const store_standing *st, char *err, size_t errlen)
+int req_may_write(srv *s, const ident *me, const store_standing *st, char *err, size_t errlen)
 {
     store_standing now_st;
     store_err e;
@@ -116,7 +116,7 @@ int may_write(srv *s, const ident *me, const store_standing *st, char *err, size
     return 1;
 }
 
-const char *role_name(int role)
+const char *req_role_name(int role)
 {
     switch (role) {
     case STORE_ROLE_MODERATOR:
@@ -128,7 +128,7 @@ const char *role_name(int role)
     }
 }
 
-int role_parse(const char *name)
+int req_role_parse(const char *name)
 {
     if (!name)
         return -1;
@@ -141,7 +141,7 @@ int role_parse(const char *name)
     return -1;
 }
 
-int query_page(const char *query)
+int req_query_page(const char *query)
 {
     for (const char *p = query; p && *p;) {
         if (strncmp(p, "page=", 5) == 0) {
@@ -158,7 +158,7 @@ int query_page(const char *query)
     return 1;
 }
 
-int query_param(const char *query, const char *name, char *out, size_t size)
+int req_query_param(const char *query, const char *name, char *out, size_t size)
 {
     /* the net gives the query decoded already (net.h) */
     size_t n = strlen(name);
@@ -180,7 +180,7 @@ int query_param(const char *query, const char *name, char *out, size_t size)
     return 0;
 }
 
-int64_t path_id(const char *s, const char **rest)
+int64_t req_path_id(const char *s, const char **rest)
 {
     if (*s < '1' || *s > '9')
         return -1;
@@ -196,17 +196,17 @@ int64_t path_id(const char *s, const char **rest)
     return id;
 }
 
-int pages_of(int total, int per_page)
+int req_pages_of(int total, int per_page)
 {
     return total <= 0 ? 1 : (total + per_page - 1) / per_page;
 }
 
-int is_staff(const store_standing *st)
+int req_is_staff(const store_standing *st)
 {
     return st->role >= STORE_ROLE_MODERATOR;
 }
 
-json_t *body_object(const net_request *req, net_http *h)
+json_t *req_body_object(const net_request *req, net_http *h)
 {
     if (req->body_len == 0)
         return json_object();
@@ -218,4 +218,30 @@ json_t *body_object(const net_request *req, net_http *h)
         return NULL;
     }
     return body;
+}
+
+void req_text_utf8(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3
+              : (*p & 0xf8) == 0xf0 ? 4 : 0;
+        int ok = n > 0;
+        for (int i = 1; ok && i < n; i++)
+            ok = (p[i] & 0xc0) == 0x80;
+        if (ok && n > 1) {
+            /* no overlong forms, no surrogates, nothing past U+10FFFF */
+            unsigned cp = n == 2 ? (p[0] & 0x1fu) << 6 | (p[1] & 0x3fu)
+                        : n == 3 ? (p[0] & 0x0fu) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu)
+                                 : (p[0] & 0x07u) << 18 | (p[1] & 0x3fu) << 12 |
+                                       (p[2] & 0x3fu) << 6 | (p[3] & 0x3fu);
+            ok = cp >= (n == 2 ? 0x80u : n == 3 ? 0x800u : 0x10000u) &&
+                 !(cp >= 0xd800 && cp <= 0xdfff) && cp <= 0x10ffff;
+        }
+        if (!ok) {
+            *p++ = '?';
+            continue;
+        }
+        p += n;
+    }
 }

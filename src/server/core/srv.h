@@ -252,10 +252,6 @@ client *client_find(srv *s, uint64_t id);
  * servers'. */
 void client_dispatch(srv *s, client *c, json_t *msg);
 void client_send(client *c, json_t *msg);          /* does not steal msg */
-/* Makes s valid UTF-8 in place: each byte of a broken or cut sequence
- * becomes '?' (JSON strings must be UTF-8; an error quoting input may cut
- * a character in two). */
-void text_utf8(char *s);
 void client_error(client *c, json_t *ref, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* 0, or -1 if out of memory (nothing changed). */

@@ -270,7 +270,7 @@ net_stream *net_http_stream(net_http *h, int status, const char *content_type,
     pss *p = http_take(h);
     if (!p)
         return NULL;
-    p->stream = stream_new(wsi, status, content_type, gone, arg);
+    p->stream = net_stream_new(wsi, status, content_type, gone, arg);
     if (!p->stream) {
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
         return NULL;
@@ -396,7 +396,7 @@ static int on_http(net *n, struct lws *wsi, pss *p)
             lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
             return lws_http_transaction_completed(wsi) ? -1 : 0;
         }
-        return static_serve(wsi, n->webroot, n->static_headers, p->path);
+        return net_static_serve(wsi, n->webroot, n->static_headers, p->path);
     }
     if (strcmp(p->method, "POST") == 0) {
         char len[32];
@@ -455,7 +455,7 @@ static int on_ws_filter(net *n, struct lws *wsi, pss *p)
         return -1;
     }
     p->fd = lws_get_socket_fd(wsi) + 1;
-    if (!n->tls && frames_upgrade(p->fd - 1) != 0) {
+    if (!n->tls && net_frames_upgrade(p->fd - 1) != 0) {
         /* RFC 6455 4.1: a client waits for the answer before any frame */
         lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST,
                                "frames came before the answer to the handshake");
@@ -628,7 +628,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         /* user is lws's lws_filter_network_conn_args here, not a pss */
         n = net_of(wsi);
         if (n && !n->tls && user)
-            frames_accept((int)((struct lws_filter_network_conn_args *)user)->accept_fd);
+            net_frames_accept((int)((struct lws_filter_network_conn_args *)user)->accept_fd);
         return 0;
     case LWS_CALLBACK_HTTP:
         return on_http(net_of(wsi), wsi, p);
@@ -639,12 +639,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             dispatch(net_of(wsi), wsi, p);
         return 0;
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        return p->stream ? stream_writeable(p->stream) : write_answer(wsi, p);
+        return p->stream ? net_stream_writeable(p->stream) : write_answer(wsi, p);
     case LWS_CALLBACK_HTTP_FILE_COMPLETION:
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     case LWS_CALLBACK_CLOSED_HTTP:
         if (p && p->stream) {
-            stream_closed(p->stream);
+            net_stream_closed(p->stream);
             p->stream = NULL;
         }
         if (p && !p->is_ws)
@@ -664,20 +664,20 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     case LWS_CALLBACK_WSI_DESTROY:
         if (p && p->stream) {  /* closed without CLOSED_HTTP */
-            stream_closed(p->stream);
+            net_stream_closed(p->stream);
             p->stream = NULL;
         }
         if (p) {
             free(p->upgrade);
             p->upgrade = NULL;
             if (p->fd)
-                frames_forget(p->fd - 1);
+                net_frames_forget(p->fd - 1);
             p->fd = 0;
         }
         return 0;
     case LWS_CALLBACK_CLOSED:
         if (p && p->fd) {
-            frames_forget(p->fd - 1);
+            net_frames_forget(p->fd - 1);
             p->fd = 0;
         }
         if (p && p->conn) {
@@ -756,7 +756,7 @@ net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *er
     n->idle_ms = cfg->ws_idle_s > 0 ? (cfg->ws_idle_s > 86400 ? 86400 : cfg->ws_idle_s) * 1000 : 0;
     n->tls = cfg->tls_cert && cfg->tls_key;
     if (!n->tls)
-        frames_init();
+        net_frames_init();
     if (n->tls) {
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = cfg->tls_cert;

@@ -42,7 +42,7 @@ static int nfds;
 static int ready;
 static pthread_t loop_thread;
 
-void frames_init(void)
+void net_frames_init(void)
 {
     loop_thread = pthread_self();
     ready = 1;
@@ -68,7 +68,7 @@ static fdstate *state_of(int fd, int grow)
     return &fds[fd];
 }
 
-void frames_accept(int fd)
+void net_frames_accept(int fd)
 {
     fdstate *f = state_of(fd, 1);
     if (f) {
@@ -77,7 +77,7 @@ void frames_accept(int fd)
     }
 }
 
-int frames_upgrade(int fd)
+int net_frames_upgrade(int fd)
 {
     fdstate *f = state_of(fd, 0);
     if (!f || !f->watched)
@@ -91,7 +91,7 @@ int frames_upgrade(int fd)
     return 0;
 }
 
-void frames_forget(int fd)
+void net_frames_forget(int fd)
 {
     fdstate *f = state_of(fd, 0);
     if (f)

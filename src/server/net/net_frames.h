@@ -17,14 +17,14 @@
 #define CITADEL_NET_FRAMES_H
 
 /* Starts looking after reads on this thread (the loop's). */
-void frames_init(void);
-/* lws accepted fd: its reads are HTTP until frames_upgrade. */
-void frames_accept(int fd);
+void net_frames_init(void);
+/* lws accepted fd: its reads are HTTP until net_frames_upgrade. */
+void net_frames_accept(int fd);
 /* fd's request asks to become a WebSocket: 0, or -1 if the client sent
  * more than its handshake before the answer. Its reads are frames from
  * now on. */
-int frames_upgrade(int fd);
+int net_frames_upgrade(int fd);
 /* fd is closing: nothing more to look at. */
-void frames_forget(int fd);
+void net_frames_forget(int fd);
 
 #endif

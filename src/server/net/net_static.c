@@ -89,7 +89,7 @@ static int favicon_file(const char *webroot, char *file, size_t size)
     return found;
 }
 
-int static_serve(struct lws *wsi, const char *webroot, const char *headers, const char *path)
+int net_static_serve(struct lws *wsi, const char *webroot, const char *headers, const char *path)
 {
     if (!webroot[0] || !servable(path)) {
         lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);

@@ -8,6 +8,6 @@ struct lws;
 /* Serves path from webroot ("": no web root, 404) with the extra headers
  * ("name: value\r\n" lines, or NULL); returns what the lws callback
  * should return. */
-int static_serve(struct lws *wsi, const char *webroot, const char *headers, const char *path);
+int net_static_serve(struct lws *wsi, const char *webroot, const char *headers, const char *path);
 
 #endif

@@ -4,7 +4,7 @@
  * The invariant: a stream belongs to its connection. The app holds it
  * from net_http_stream until it ends it or is told it is gone, never
  * after; the stream is freed only when its connection closes
- * (stream_closed), so neither side ever sees the other freed under it.
+ * (net_stream_closed), so neither side ever sees the other freed under it.
  * At most NET_STREAM_QUEUE_MAX bytes wait to be written; past that the
  * stream is cut off, its connection closed.
  */
@@ -36,7 +36,7 @@ struct net_stream {
     void *arg;
 };
 
-net_stream *stream_new(struct lws *wsi, int status, const char *content_type,
+net_stream *net_stream_new(struct lws *wsi, int status, const char *content_type,
                        net_stream_gone gone, void *arg)
 {
     net_stream *st = calloc(1, sizeof *st);
@@ -100,7 +100,7 @@ void net_stream_end(net_stream *st)
     lws_callback_on_writable(st->wsi);
 }
 
-int stream_writeable(net_stream *st)
+int net_stream_writeable(net_stream *st)
 {
     if (st->cut || st->done)
         return -1;
@@ -152,7 +152,7 @@ int stream_writeable(net_stream *st)
     return 0;
 }
 
-void stream_closed(net_stream *st)
+void net_stream_closed(net_stream *st)
 {
     if (st->gone)
         st->gone(st->arg);

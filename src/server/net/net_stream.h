@@ -8,13 +8,13 @@
 
 struct lws;
 
-net_stream *stream_new(struct lws *wsi, int status, const char *content_type,
+net_stream *net_stream_new(struct lws *wsi, int status, const char *content_type,
                        net_stream_gone gone, void *arg);
 /* The connection may be written: the headers, then one queued chunk at a
  * time; -1 to close it (the stream has ended or was cut off). */
-int stream_writeable(net_stream *st);
+int net_stream_writeable(net_stream *st);
 /* The connection has closed: gone() unless the app ended the stream, and
  * the stream is freed. */
-void stream_closed(net_stream *st);
+void net_stream_closed(net_stream *st);
 
 #endif

@@ -73,7 +73,7 @@ static void pool_give(botpool *p, pooled *b)
     pthread_mutex_unlock(&p->lock);
 }
 
-void bot_job_run(job *j)
+void botpool_job_run(job *j)
 {
     bot_job *bj = (bot_job *)j;
     bj->move[0] = 0;

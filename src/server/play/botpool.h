@@ -35,6 +35,6 @@ botpool *botpool_new(void);
 void botpool_free(botpool *p);
 
 /* A job's run function (on a worker thread): fills bj->move. */
-void bot_job_run(job *j);
+void botpool_job_run(job *j);
 
 #endif

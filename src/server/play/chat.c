@@ -67,7 +67,7 @@ static json_t *line_json(const store_chat *l, json_t *from)
 /* The `chat` message of a line: {type, game, room, line}. */
 static json_t *chat_message(srv *s, const store_chat *l)
 {
-    json_t *line = line_json(l, player_ref(s, l->author, l->author_name));
+    json_t *line = line_json(l, req_player_ref(s, l->author, l->author_name));
     if (!line)
         return NULL;
     return json_pack("{s:s, s:I, s:s, s:o}", "type", "chat", "game", (json_int_t)l->game,
@@ -105,7 +105,7 @@ void chat_request(srv *s, client *c, const cmsg *cm)
         client_error(c, ref, "the text holds a control character (U+0000)");
         return;
     }
-    if (text_check(text, STORE_CHAT_MAX, 0, 0, "text", err, sizeof err) != 0) {
+    if (req_text_check(text, STORE_CHAT_MAX, 0, 0, "text", err, sizeof err) != 0) {
         client_error(c, ref, "%s", err);
         return;
     }
@@ -114,7 +114,7 @@ void chat_request(srv *s, client *c, const cmsg *cm)
         client_error(c, ref, "sign in to chat");
         return;
     }
-    if (!may_write(s, &c->me, NULL, err, sizeof err)) {
+    if (!req_may_write(s, &c->me, NULL, err, sizeof err)) {
         client_error(c, ref, "%s", err);
         return;
     }
@@ -184,7 +184,7 @@ json_t *chat_json(srv *s, live *g, const client *to)
             if (seen[k].id == l[i].author)
                 from = json_incref(seen[k].ref);
         if (!from) {
-            from = player_ref(s, l[i].author, l[i].author_name);
+            from = req_player_ref(s, l[i].author, l[i].author_name);
             if (from && nseen < CHAT_LINES) {
                 seen[nseen].id = l[i].author;
                 seen[nseen++].ref = json_incref(from);

@@ -146,11 +146,11 @@ static int read_record(const char *text, size_t len, store_game *g, store_move *
 void import_http(srv *s, net_http *h, const net_request *req)
 {
     ident me;
-    if (session_player(s, req->cookie, &me) != 0 || me.guest) {
+    if (ident_session_player(s, req->cookie, &me) != 0 || me.guest) {
         reply_error(h, 401, "sign in with an account to import games");
         return;
     }
-    json_t *body = body_object(req, h);
+    json_t *body = req_body_object(req, h);
     if (!body)
         return;
     json_t *pgn = json_object_get(body, "pgn");

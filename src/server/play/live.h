@@ -52,12 +52,12 @@ void live_on_rematch(srv *s, client *c, const cmsg *m);
 void live_on_setup(srv *s, client *c, const cmsg *m);
 /* records.c */
 /* The record of a stored game as text (malloc'd), or NULL. */
-char *record_text(srv *s, int64_t id, char *err, size_t errlen);
+char *records_text(srv *s, int64_t id, char *err, size_t errlen);
 /* A stored game as `to` sees it (NULL: a spectator), as live_state. */
-json_t *game_json_stored(srv *s, int64_t id, const client *to, char *err, size_t errlen);
+json_t *records_game_json(srv *s, int64_t id, const client *to, char *err, size_t errlen);
 /* Every position of a game, the start first (for reviewing); a hidden
  * game's only once it is over. NULL with *status 404 or 403 and err. */
-json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen);
+json_t *records_positions(srv *s, int64_t id, int *status, char *err, size_t errlen);
 
 /* import.c: POST /api/games/import, a game from a PGN record */
 void import_http(srv *s, net_http *h, const net_request *req);

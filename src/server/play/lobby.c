@@ -21,7 +21,7 @@
 #include "lobby.h"
 #include "messages.h"
 #include "../core/srv.h"
-json_t *bots_json(srv *s)
+json_t *lobby_bots_json(srv *s)
 {
     json_t *a = json_array();
     for (int i = 0; i < s->nbots; i++) {
@@ -41,7 +41,7 @@ json_t *bots_json(srv *s)
     return a;
 }
 
-const ident *bot_by_name(srv *s, const char *name)
+const ident *lobby_bot_by_name(srv *s, const char *name)
 {
     for (int i = 0; i < s->nbots; i++)
         if (strcmp(s->bots[i].name, name) == 0)
@@ -69,7 +69,7 @@ static seek *seek_find(srv *s, int64_t id, const char *token)
     return NULL;
 }
 
-void seeks_free_all(srv *s)
+void lobby_free_all(srv *s)
 {
     while (s->seeks) {
         seek *k = s->seeks;
@@ -168,7 +168,7 @@ static void on_seek(srv *s, client *c, const cmsg *m)
     k->by = c->me;
     k->set = set;
     if (challenge)
-        random_token(k->token, 16);
+        ident_random_token(k->token, 16);
     k->next = s->seeks;
     s->seeks = k;
     json_t *out = challenge ? challenge_created_message(k->token, k->id, ref)
@@ -302,7 +302,7 @@ static void on_table(srv *s, client *c, const cmsg *m)
     int mine = 0, open = 0;
     for (int i = 0; i < n; i++) {
         const char *what = m->seats[i];
-        const ident *robot = bot_by_name(s, what);
+        const ident *robot = lobby_bot_by_name(s, what);
         if (strcmp(what, "me") == 0) {
             k0.seated[i] = 1;
             k0.who[i] = c->me;
@@ -387,7 +387,7 @@ static void on_play_bot(srv *s, client *c, const cmsg *m)
     char err[160];
     if (guest_rated(c, m))
         return;
-    const ident *robot = bot_by_name(s, m->text);
+    const ident *robot = lobby_bot_by_name(s, m->text);
     if (!robot) {
         client_error(c, ref, "unknown bot (see /api/bots)");
         return;
@@ -470,7 +470,7 @@ static seek *api_seek(srv *s, client *c, const game_settings *set, const ident *
     k->set = *set;
     if (to) {
         k->to = *to;
-        random_token(k->token, 16);
+        ident_random_token(k->token, 16);
     }
     k->next = s->seeks;
     s->seeks = k;

@@ -41,13 +41,13 @@ json_t *lobby_mine(srv *s, json_t **tokens);
 /* The lobby message: the newest SRV_LOBBY_SEEKS open seeks and the newest
  * 100 live games. */
 json_t *lobby_now(srv *s);
-json_t *bots_json(srv *s);
-const ident *bot_by_name(srv *s, const char *name);
+json_t *lobby_bots_json(srv *s);
+const ident *lobby_bot_by_name(srv *s, const char *name);
 /* Requests of the lobby (seek .. unlobby); 1 if m was one of them. */
 int lobby_request(srv *s, client *c, const cmsg *m);
 /* A client is gone: its seeks and seats go with it. */
 void lobby_client_gone(srv *s, client *c);
-void seeks_free_all(srv *s);
+void lobby_free_all(srv *s);
 /* 1 and a token taken if the client's address may make another game or
  * seek now; else 0 after telling it why not. */
 int lobby_may_create(srv *s, client *c, json_t *ref);

@@ -10,7 +10,7 @@
 #include "live_inside.h"
 #include "../core/srv.h"
 
-json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen)
+json_t *records_positions(srv *s, int64_t id, int *status, char *err, size_t errlen)
 {
     live *mem = live_find(s, id);
     live *g = mem ? mem : live_load(s, id, err, errlen);
@@ -50,7 +50,7 @@ json_t *game_positions(srv *s, int64_t id, int *status, char *err, size_t errlen
     return out;
 }
 
-json_t *game_json_stored(srv *s, int64_t id, const client *to, char *err, size_t errlen)
+json_t *records_game_json(srv *s, int64_t id, const client *to, char *err, size_t errlen)
 {
     live *g = live_load(s, id, err, errlen);
     if (!g)
@@ -62,7 +62,7 @@ json_t *game_json_stored(srv *s, int64_t id, const client *to, char *err, size_t
 
 /* --- records ----------------------------------------------------------------------- */
 
-char *record_text(srv *s, int64_t id, char *err, size_t errlen)
+char *records_text(srv *s, int64_t id, char *err, size_t errlen)
 {
     live *mem = live_find(s, id);
     live *g = mem ? mem : live_load(s, id, err, errlen);

@@ -170,7 +170,7 @@ static review_job *job_for(srv *s, int64_t game)
 {
     char err[160];
     int status;
-    json_t *j = game_positions(s, game, &status, err, sizeof err);
+    json_t *j = records_positions(s, game, &status, err, sizeof err);
     const game_variant *v = game_variant_find(json_string_value(json_object_get(j, "variant")));
     json_t *list = json_object_get(j, "positions");
     size_t n = json_array_size(list);
@@ -313,7 +313,7 @@ static json_t *answer(srv *s, int64_t game, int *status, char *err, size_t errle
         words = "queued";  /* (place 0: waiting for a server to start) */
         queued(q, game, &place);
     }
-    json_t *who = rc == 0 && r.requester ? player_ref(s, r.requester, NULL) : json_null();
+    json_t *who = rc == 0 && r.requester ? req_player_ref(s, r.requester, NULL) : json_null();
     json_t *by = json_object_get(who, "name");
     out = json_pack("{s:I, s:s, s:i, s:i, s:i, s:i, s:o, s:o}", "game", (json_int_t)game,
                     "status", words, "depth", REVIEW_DEPTH, "place", place, "scored", done,
@@ -331,7 +331,7 @@ static void ask(srv *s, net_http *h, const net_request *req, int64_t game)
     store_game g;
     store_review r;
     store_err e;
-    if (request_me(s, req, &me, NULL) != 0 || me.guest) {
+    if (ident_request_me(s, req, &me, NULL) != 0 || me.guest) {
         reply_error(h, 401, "sign in to have the server review a game");
         return;
     }

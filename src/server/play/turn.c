@@ -463,7 +463,7 @@ void live_kick_bot(srv *s, live *g)
         live_retry_later(g);
         return;
     }
-    bj->base.run = bot_job_run;
+    bj->base.run = botpool_job_run;
     bj->base.done = bot_done;
     bj->pool = s->botpool;
     bj->v = g->v;
