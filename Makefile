@@ -22,9 +22,8 @@ STD     := -std=c11 -D_POSIX_C_SOURCE=200809L $(PG_INC)
 LIBS    := -lm -lpthread
 
 SRC_LIB := $(wildcard src/base/*.c) $(wildcard src/games/*.c) $(wildcard src/games/*/*.c) \
-           $(wildcard src/ai/*.c) src/cli/uci.c src/cli/bench.c src/cli/tune.c \
-           src/cli/match_cmd.c src/cli/pgn_cmd.c src/cli/belief.c src/cli/train.c src/cli/train_gen.c \
-           src/cli/train_fit.c
+           $(wildcard src/ai/*.c) src/cli/uci.c src/cli/bench.c \
+           src/cli/match_cmd.c src/cli/pgn_cmd.c
 SRC_CLI := src/cli/main.c
 # Rampart's learnt evaluation (src/games/rampart/nnue.h), trained by
 # `citadel train` and embedded as a C array.
@@ -131,8 +130,11 @@ WASMCC   ?= clang
 # wasm-ld's default stack of 64 KiB held about a dozen (a MultiPV search
 # overran it), so the stack is sized as a native thread's search needs.
 WASM_STACK := 2097152
-WASM_SRC := src/wasm/engine.c $(wildcard src/base/*.c) $(wildcard src/games/*.c) \
-            $(wildcard src/games/*/*.c) src/ai/search.c src/ai/multi.c $(GEN_NET)
+# The games' command-line tools (tool_*.c, with files and threads) stay out.
+WASM_SRC := src/wasm/engine.c $(wildcard src/base/*.c) \
+            $(filter-out $(wildcard src/games/tool_*.c src/games/*/tool_*.c), \
+              $(wildcard src/games/*.c) $(wildcard src/games/*/*.c)) \
+            src/ai/search.c src/ai/multi.c $(GEN_NET)
 build/wasm/engine.wasm: $(WASM_SRC) $(wildcard src/*/*.h src/*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(WASMCC) --target=wasm32-wasi -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -O3 -msimd128 \

@@ -218,6 +218,11 @@ void st_start_seed(st_pos *pos, uint64_t seed);
  * bot.h and cautious.h's reference opponent. */
 extern const game_bot_ops st_bots;
 
+/* tool_belief.c: the game's command-line tool (game.h's game_tools;
+ * native builds only): `citadel belief` scores bot.h's belief against
+ * recorded games. */
+extern const game_tool st_tool_belief;
+
 /* variants.c */
 extern const game_variant st_variant;
 
