@@ -21,11 +21,11 @@ PG_INC  := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/
 STD     := -std=c11 -D_POSIX_C_SOURCE=200809L $(PG_INC)
 LIBS    := -lm -lpthread
 
+# libcitadel.a: base, the games (their tools, tool_*.c, included) and the bots.
 SRC_LIB := $(wildcard src/base/*.c) $(wildcard src/games/*.c) $(wildcard src/games/*/*.c) \
-           $(wildcard src/ai/*.c) src/cli/uci.c src/cli/bench.c src/cli/tune.c \
-           src/cli/match_cmd.c src/cli/pgn_cmd.c src/cli/belief.c src/cli/train.c src/cli/train_gen.c \
-           src/cli/train_fit.c
-SRC_CLI := src/cli/main.c
+           $(wildcard src/ai/*.c)
+# The command line, linked into the `citadel` binary only.
+SRC_CLI := $(wildcard src/cli/*.c)
 # Rampart's learnt evaluation (src/games/rampart/nnue.h), trained by
 # `citadel train` and embedded as a C array.
 NET     := src/games/rampart/rampart.nnue
@@ -57,13 +57,14 @@ all: release
 define BUILD
 $(1)_OBJ := $$(patsubst %.c,build/$(1)/%.o,$$(SRC_LIB))
 $(1)_SRV := $$(patsubst %.c,build/$(1)/%.o,$$(SRC_SRV))
+$(1)_CLI := $$(patsubst %.c,build/$(1)/%.o,$$(SRC_CLI))
 build/$(1)/%.o: %.c $$(wildcard src/*/*.h src/*/*/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) $$($(1)_CFLAGS) -c $$< -o $$@
 build/$(1)/libcitadel.a: $$($(1)_OBJ)
 	@rm -f $$@
 	ar rcs $$@ $$^
-build/$(1)/citadel: build/$(1)/src/cli/main.o $$($(1)_SRV) build/$(1)/libcitadel.a
+build/$(1)/citadel: $$($(1)_CLI) $$($(1)_SRV) build/$(1)/libcitadel.a
 	$$(CC) $$($(1)_CFLAGS) $$^ -o $$@ $$(SRV_LIBS) $$(LIBS)
 build/$(1)/tests/%: tests/unit/%.c $$(wildcard tests/unit/*.h) build/$(1)/libcitadel.a
 	@mkdir -p $$(dir $$@)
@@ -119,7 +120,9 @@ $(eval $(call BUILD,asan))
 build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*/*.h src/*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(STD) -g -O1 -DCITADEL_DEBUG -fsanitize=fuzzer,address,undefined \
-	    $< $(SRC_LIB) -o $@ $(LIBS)
+	    $(filter %.c,$^) -o $@ $(LIBS)
+# fuzz_uci drives the command line's UCI session, which is not in the library.
+build/fuzz/fuzz_uci: src/cli/uci.c
 
 # The games compiled to WebAssembly (clang's wasm32-wasi target with Debian's
 # wasi-libc and wasm32 compiler-rt), the page's engine (src/wasm/engine.h);
@@ -131,8 +134,11 @@ WASMCC   ?= clang
 # wasm-ld's default stack of 64 KiB held about a dozen (a MultiPV search
 # overran it), so the stack is sized as a native thread's search needs.
 WASM_STACK := 2097152
-WASM_SRC := src/wasm/engine.c $(wildcard src/base/*.c) $(wildcard src/games/*.c) \
-            $(wildcard src/games/*/*.c) src/ai/search.c src/ai/multi.c $(GEN_NET)
+# The games' command-line tools (tool_*.c, with files and threads) stay out.
+WASM_SRC := src/wasm/engine.c $(wildcard src/base/*.c) \
+            $(filter-out $(wildcard src/games/tool_*.c src/games/*/tool_*.c), \
+              $(wildcard src/games/*.c) $(wildcard src/games/*/*.c)) \
+            src/ai/search.c src/ai/multi.c $(GEN_NET)
 build/wasm/engine.wasm: $(WASM_SRC) $(wildcard src/*/*.h src/*/*/*.h)
 	@mkdir -p $(dir $@)
 	$(WASMCC) --target=wasm32-wasi -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -O3 -msimd128 \

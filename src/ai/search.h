@@ -104,4 +104,8 @@ game_move search_run(searcher *s, const game_variant *v, const void *pos,
                      const search_limits *lim, atomic_int *stop, search_info_fn info,
                      void *ctx, search_report *last);
 
+/* search_tool.c: this searcher as game.h's game_searcher, which the
+ * command line lends to a game's tools. */
+extern const game_searcher search_tool;
+
 #endif

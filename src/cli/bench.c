@@ -5,9 +5,10 @@
  * is the search's fingerprint (it changes exactly when search behaviour
  * does) and is quoted in commit messages. `bench perft` times bulk-counted
  * perft from the Classic start. `bench ab-material` searches the same
- * positions to a fixed depth with Rampart's reference opponent
- * (src/games/rampart/ab_material.h), for its speed: its nodes are not the
- * fingerprint, and the default bench never runs it.
+ * positions to a fixed depth with Rampart's reference opponent, the bot
+ * "ab-material" that Rampart offers through game.h's bot factory, for its
+ * speed: its nodes are not the fingerprint, and the default bench never
+ * runs it. Everything goes through game.h and src/ai alone.
  */
 #include "bench.h"
 
@@ -18,7 +19,6 @@
 #include "../ai/search.h"
 #include "../base/timer.h"
 #include "../games/game.h"
-#include "../games/rampart/ab_material.h"
 
 static const struct {
     const char *variant, *fen;
@@ -88,39 +88,53 @@ int bench_perft(int depth)
     return 0;
 }
 
+/* The bot the positions' game offers under spec, made for v; NULL if it
+ * offers none (or memory is short). */
+static void *own_bot(const game_variant *v, const char *spec)
+{
+    const game_bot_ops *bots = v ? v->ops->bots : NULL;
+    if (!bots || !bots->owns || !bots->report || !bots->owns(v, spec))
+        return NULL;
+    return bots->create(v, spec, 1);
+}
+
 int bench_ab_material(int depth)
 {
-    rp_ab *ab = rp_ab_new(1);
+    const game_variant *first = game_variant_find(positions[0].variant);
+    void *ab = own_bot(first, "ab-material");
     if (!ab) {
         fprintf(stderr, "citadel: out of memory\n");
         return 1;
     }
+    const game_bot_ops *bots = first->ops->bots;
     uint64_t total = 0, t0 = timer_ns();
     for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
         const game_variant *v = game_variant_find(positions[i].variant);
-        rp_pos pos;
+        _Alignas(16) unsigned char pos[GAME_POS_MAX];
         game_error err;
-        if (!v || v->ops->parse(v, &pos, positions[i].fen, &err) != 0) {
+        if (!v || v->ops->bots != bots || v->ops->parse(v, pos, positions[i].fen, &err) != 0) {
             fprintf(stderr, "citadel: bench position %zu: %s\n", i + 1, err.msg);
-            rp_ab_free(ab);
+            bots->destroy(ab);
             return 1;
         }
-        rp_ab_new_game(ab);
+        bots->new_game(ab);
         game_limits lim = { .depth = depth, .time = { -1, -1 } };
-        rp_ab_report rep;
-        game_move m = rp_ab_move(ab, &pos, &lim, NULL, &rep);
+        game_move m = bots->move(ab, pos, &lim, NULL);
+        int rdepth = 0, score = 0;
+        uint64_t nodes = 0;
+        bots->report(ab, &rdepth, &score, &nodes);
         char mv[32] = "(none)";
         if (m)
-            v->ops->format_move(&pos, m, mv, sizeof mv);
+            v->ops->format_move(pos, m, mv, sizeof mv);
         printf("position %2zu  %-10s  bestmove %-6s score %6d  depth %2d  nodes %llu\n", i + 1,
-               positions[i].variant, mv, rep.score, rep.depth, (unsigned long long)rep.nodes);
-        total += rep.nodes;
+               positions[i].variant, mv, score, rdepth, (unsigned long long)nodes);
+        total += nodes;
     }
     uint64_t ns = timer_ns() - t0;
     printf("\nab-material to depth %d\n", depth);
     printf("Nodes: %llu\n", (unsigned long long)total);
     printf("Time: %.3f s\n", (double)ns / 1e9);
     printf("NPS: %.0f\n", (double)total * 1e9 / (double)(ns ? ns : 1));
-    rp_ab_free(ab);
+    bots->destroy(ab);
     return 0;
 }

@@ -1,24 +1,28 @@
-/* main.c -- the `citadel` command: serve, uci, perft, bench, match, pgn, variants.
+/* main.c -- the `citadel` command: serve, uci, perft, bench, match, pgn,
+ * variants, and the games' own tools.
  *
  * Each subcommand parses its own flags; a bad flag prints what is wrong and
- * the usage, and exits with status 2.
+ * the usage, and exits with status 2. A command that is none of these is
+ * looked up among the games' tools (game.h's game_tools: Rampart's `tune`
+ * and `train`, Stratego's `belief`), which are lent src/ai's searcher; the
+ * command line never names a game.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ai/search.h"
 #include "../base/timer.h"
 #include "../games/game.h"
 #include "../server/serve.h"
-#include "belief.h"
 #include "bench.h"
 #include "match_cmd.h"
 #include "pgn_cmd.h"
-#include "train.h"
-#include "tune.h"
 #include "uci.h"
 
-static const char usage[] =
+/* The usage is usage_head, each game's tools (game_tool.usage), then
+ * usage_tail. */
+static const char usage_head[] =
     "usage: citadel <command> [options]\n"
     "\n"
     "commands:\n"
@@ -39,20 +43,22 @@ static const char usage[] =
     "                           (`citadel match --help` lists the options)\n"
     "  pgn check FILE           read every game of a PGN file and replay its moves:\n"
     "                           one line per game, a summary (docs/pgn.md)\n"
-    "  variants                 list every variant\n"
-    "  tune [--games N] [--depth D] [--level L] [--move-limit M] [--plies P]\n"
-    "       [--concurrency C] [--passes K] [--seed S]\n"
-    "                           fit Rampart's evaluation weights to self-play\n"
-    "  train gen|fit ...        Rampart's learnt evaluation from self-play\n"
-    "                           (`citadel train` lists the options)\n"
-    "  belief RECORDS           Stratego: how likely the bots' belief finds each\n"
-    "                           unknown piece's true rank in recorded games, and\n"
-    "                           how each player played (attacks on the unknown)\n"
+    "  variants                 list every variant\n";
+static const char usage_tail[] =
     "  help                     this text\n";
+
+static void print_usage(FILE *out)
+{
+    fputs(usage_head, out);
+    for (const game_tool *const *t = game_tools(); *t; t++)
+        fputs((*t)->usage, out);
+    fputs(usage_tail, out);
+}
 
 static int bad_usage(const char *what)
 {
-    fprintf(stderr, "citadel: %s\n\n%s", what, usage);
+    fprintf(stderr, "citadel: %s\n\n", what);
+    print_usage(stderr);
     return 2;
 }
 
@@ -162,37 +168,6 @@ static int cmd_bench(int argc, char **argv)
     return perft ? bench_perft((int)depth) : bench_search((int)depth);
 }
 
-static int cmd_tune(int argc, char **argv)
-{
-    tune_options o = { .games = 400, .level = 4, .depth = 3, .move_limit = 100,
-                       .opening_plies = 6, .concurrency = 2, .passes = 50, .seed = 1 };
-    for (int i = 0; i < argc; i++) {
-        long v;
-        if (i + 1 >= argc || parse_int(argv[i + 1], 0, 100000000L, &v))
-            return bad_usage("every tune option needs a whole number");
-        const char *a = argv[i++];
-        if (strcmp(a, "--games") == 0)
-            o.games = (int)v;
-        else if (strcmp(a, "--depth") == 0 && v >= 1 && v <= 20)
-            o.depth = (int)v;
-        else if (strcmp(a, "--level") == 0 && v >= 1 && v <= 6)
-            o.level = (int)v;
-        else if (strcmp(a, "--move-limit") == 0)
-            o.move_limit = (int)v;
-        else if (strcmp(a, "--plies") == 0)
-            o.opening_plies = (int)v;
-        else if (strcmp(a, "--concurrency") == 0)
-            o.concurrency = (int)v;
-        else if (strcmp(a, "--passes") == 0)
-            o.passes = (int)v;
-        else if (strcmp(a, "--seed") == 0)
-            o.seed = (uint64_t)v;
-        else
-            return bad_usage("unknown or out-of-range tune option");
-    }
-    return tune_main(&o);
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -216,15 +191,14 @@ int main(int argc, char **argv)
         return pgn_main(argc - 2, argv + 2);
     if (strcmp(cmd, "variants") == 0)
         return cmd_variants();
-    if (strcmp(cmd, "tune") == 0)
-        return cmd_tune(argc - 2, argv + 2);
-    if (strcmp(cmd, "train") == 0)
-        return train_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "belief") == 0)
-        return belief_main(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        fputs(usage, stdout);
+        print_usage(stdout);
         return 0;
+    }
+    const game_tool *tool = game_tool_find(cmd);
+    if (tool) {
+        const game_tool_env env = { .search = &search_tool, .bad_usage = bad_usage };
+        return tool->run(argc - 2, argv + 2, &env);
     }
     return bad_usage("unknown command");
 }

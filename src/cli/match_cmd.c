@@ -29,10 +29,10 @@
 #include "../ai/match_seats.h"
 #include "../ai/multi_bot.h"
 #include "../ai/stats.h"
+#include "../base/file.h"
 #include "../base/timer.h"
 #include "../games/pgn.h"
 #include "match_cmd.h"
-#include "pgn_cmd.h"
 
 static const char match_usage[] =
     "usage: citadel match A B [options]\n"
@@ -432,7 +432,7 @@ static int read_openings(const match_config *cfg, const char *path, int plies,
 {
     char err[320];
     size_t len = 0;
-    char *text = pgn_file_read(path, &len, err, sizeof err);
+    char *text = file_read_all(path, PGN_FILE_MAX, &len, err, sizeof err);
     if (!text) {
         fprintf(stderr, "citadel: --openings: %s\n", err);
         return -1;

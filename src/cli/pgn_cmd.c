@@ -9,11 +9,11 @@
  * The exit status says whether every game was sound. */
 #include "pgn_cmd.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/file.h"
 #include "../games/pgn.h"
 
 static const char pgn_usage[] =
@@ -25,56 +25,11 @@ static const char pgn_usage[] =
     "the game's rules decide it. One line per game, then a summary; exit status 0\n"
     "when every game is sound, 1 otherwise.\n";
 
-char *pgn_file_read(const char *path, size_t *len, char *err, size_t errlen)
-{
-    if (errlen)
-        err[0] = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 >= cap) {
-            char *more = cap < PGN_FILE_MAX ? realloc(buf, cap * 2) : NULL;
-            if (!more) {
-                snprintf(err, errlen, "%s: %s", path,
-                         cap < PGN_FILE_MAX ? "out of memory" : "larger than 256 MiB");
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = more;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        if (got == 0) {
-            if (ferror(f)) {
-                snprintf(err, errlen, "cannot read %s", path);
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-        n += got;
-    }
-    if (!buf && n == 0 && !err[0])
-        snprintf(err, errlen, "out of memory");
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        *len = n;
-    }
-    return buf;
-}
-
 static int check(const char *path)
 {
     char err[256] = "";
     size_t len = 0;
-    char *text = pgn_file_read(path, &len, err, sizeof err);
+    char *text = file_read_all(path, PGN_FILE_MAX, &len, err, sizeof err);
     if (!text) {
         fprintf(stderr, "citadel: %s\n", err);
         return 1;

@@ -4,7 +4,8 @@
  * header. A game (Rampart, Stratego, Keeps & Moats) is a set of *variants*,
  * each a static `game_variant` that names it and points at the game's
  * `game_ops`. Adding a game means adding a folder under src/games and listing
- * its variants in registry.c; nothing else changes.
+ * its variants in registry.c (and any tools in tool_registry.c); nothing
+ * else changes.
  *
  * Positions.  A position is a plain block of `ops->pos_size` bytes owned by
  * the caller (on the stack, in an array, anywhere). It holds no pointers to
@@ -46,6 +47,14 @@
  * Bots.  A game's own bots live in its folder and are offered through
  * `game_ops.bots` (game_bot_ops, below); src/ai asks that factory and never
  * a game's name.
+ *
+ * Tools.  A game's command-line tools (Rampart's `tune` and `train`,
+ * Stratego's `belief`) live in its folder too, as tool_*.c files, and are
+ * offered through `game_tools` (game_tool, below): the command line runs
+ * them by their command and never names a game. They are native programs
+ * (files, threads) that the WebAssembly build leaves out. A tool that
+ * searches is lent a searcher by its caller (game_searcher): src/ai stands
+ * above the games, which reach its search only through that table.
  *
  * Threads.  Game modules keep no mutable global state; any number of threads
  * may use different positions at once.
@@ -390,6 +399,41 @@ struct game_variant {
     const void *data;     /* the game's own description of the variant */
 };
 
+/* A searcher lent to a game's tools by their caller: `citadel` lends
+ * src/ai's alpha-beta searcher (search.h, search_tool.c). create: one with
+ * a hash table of about hash_mb megabytes, NULL if memory is short;
+ * new_game: forget everything learnt, play at level (1 .. levels, the
+ * strongest) with random choices from seed, contempt on (1, the default)
+ * or off (0: draws score 0 for both sides); run: the best move of pos (not
+ * changed) within lim, GAME_MOVE_NONE if the game is over, and if score is
+ * not NULL the last finished iteration's score for the side to move. */
+typedef struct game_searcher {
+    int levels;
+    void *(*create)(size_t hash_mb);
+    void (*destroy)(void *searcher);
+    void (*new_game)(void *searcher, int level, uint64_t seed, int contempt);
+    game_move (*run)(void *searcher, const game_variant *v, const void *pos,
+                     const game_limits *lim, int *score);
+} game_searcher;
+
+/* What a tool is given besides its arguments. bad_usage writes "what" and
+ * the command line's usage to stderr and returns the exit status for a
+ * bad command line (2), for a tool that keeps no usage of its own. */
+typedef struct game_tool_env {
+    const game_searcher *search;
+    int (*bad_usage)(const char *what);
+} game_tool_env;
+
+/* A command-line tool of a game: `citadel <command> ARGS...`. run gets
+ * the arguments after the command, prints its own output and returns the
+ * process's exit status (2 for a bad command line). usage is its lines in
+ * `citadel help`, each ending in a newline. */
+typedef struct game_tool {
+    const char *command;     /* "tune" */
+    const char *usage;
+    int (*run)(int argc, char **argv, const game_tool_env *env);
+} game_tool;
+
 /* Fills err (if not NULL) with one line made like printf's, and returns
  * -1: the shared way a game reports an error. */
 int game_fail(game_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -407,6 +451,13 @@ const game_variant *const *game_variants(void);
 
 /* The variant of that name, or NULL. */
 const game_variant *game_variant_find(const char *name);
+
+/* Every game's tools (tool_registry.c; not in the WebAssembly build), in
+ * the order of the menu's games, ending with NULL. */
+const game_tool *const *game_tools(void);
+
+/* The tool run by that command, or NULL. */
+const game_tool *game_tool_find(const char *command);
 
 /* Counts the leaf nodes of the move tree `depth` plies deep, through the
  * interface alone (the slow, obviously correct path). pos is restored. */

@@ -38,6 +38,8 @@
 #define PGN_NAME_MAX 32      /* bytes of a tag's name, NUL included */
 #define PGN_VALUE_MAX 512    /* bytes of a tag's value, NUL included */
 #define PGN_MOVE_MAX 32      /* bytes of a move's text, NUL included */
+/* The largest PGN file the command line and the games' tools read. */
+#define PGN_FILE_MAX ((size_t)256 << 20)
 #define PGN_PLIES_MAX 200000
 
 /* A tag pair beyond those the writer makes itself. */

@@ -534,7 +534,7 @@ int eng_bot(int i, int movetime_ms, int nodes)
     if (!s)
         return -1;
     const game_bot_ops *bots = s->v->ops->bots;
-    if (!bots || !bots->report) {
+    if (!bots || !bots->analyst || !bots->report) {
         snprintf(buf, sizeof buf, "%s has no bot that analyses", s->v->name);
         return -1;
     }

@@ -1,5 +1,5 @@
 /* test_nnue.c -- Rampart's learnt evaluation (src/games/rampart/nnue.h) and
- * its trainer (src/cli/train.h).
+ * its trainer (src/games/rampart/tool_train.h).
  *
  * What must hold: a net file is read only when every field is right (the
  * layout of nnue.c's head comment, written here independently); the
@@ -24,7 +24,7 @@
 
 #include "../../src/ai/search.h"
 #include "../../src/base/rng.h"
-#include "../../src/cli/train.h"
+#include "../../src/games/rampart/tool_train.h"
 #include "../../src/games/rampart/nnue.h"
 
 #define NET_BYTES (64 + 2 * RN_FEATURES * RN_HIDDEN + 2 * RN_HIDDEN + 4 * RN_HIDDEN)

@@ -192,6 +192,11 @@ int rp_evaluate_with(const rp_pos *pos, const rp_weights *w);
  * opponent. The levels are src/ai's generic searcher. */
 extern const game_bot_ops rp_bots;
 
+/* tool_*.c: the game's command-line tools (game.h's game_tools; native
+ * builds only): `citadel tune` fits eval.c's weights (tool_tune.c),
+ * `citadel train gen|fit` the learnt evaluation (tool_train.h). */
+extern const game_tool rp_tool_tune, rp_tool_train;
+
 /* variants.c */
 typedef struct rp_variant_data {
     int w, h;

@@ -5,7 +5,12 @@
  * enemy both pieces are revealed and S5 decides who stays. Then the mover's
  * two-square state (S6) is brought up to date, the ply counted and the turn
  * passed. A move is written from-square to-square ("a4a5", "b2b7"), attacks
- * alike; combat outcomes are not part of the move.
+ * alike; combat outcomes are not part of the move. Perft (bulk-counted,
+ * copy-make) is here too, as it makes moves.
+ *
+ * Layering: the top of the engine's moves; it calls movegen.c (st_gen,
+ * the two-square rule) and rules.c (st_result, st_legal), neither of
+ * which calls back.
  */
 #include <assert.h>
 #include <stdarg.h>
@@ -141,4 +146,21 @@ size_t st_format_move(const st_pos *pos, game_move m, char *buf, size_t size)
     st_square_name(ST_FROM(m), a);
     st_square_name(ST_TO(m), b);
     return (size_t)snprintf(buf, size, "%s%s", a, b);
+}
+
+uint64_t st_perft(const st_pos *pos, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    game_move list[ST_MAX_MOVES];
+    int n = st_legal(pos, list);
+    if (depth == 1)
+        return (uint64_t)n;
+    uint64_t nodes = 0;
+    for (int i = 0; i < n; i++) {
+        st_pos child = *pos;
+        st_make(&child, list[i]);
+        nodes += st_perft(&child, depth - 1);
+    }
+    return nodes;
 }

@@ -1,4 +1,4 @@
-/* movegen.c -- the moves of S4 and the two-square rule of S6, and perft.
+/* movegen.c -- the moves of S4 and the two-square rule of S6.
  *
  * Every piece but a Bomb or a Flag steps one square orthogonally onto an
  * empty square or an enemy; a Scout runs over empty squares and may stop on
@@ -8,6 +8,10 @@
  *
  * S6: a side whose last three turns moved one piece A->B, B->A, A->B
  * (two_count == 3) may not play B->A next.
+ *
+ * The bottom of the engine's moves: it reads a position and calls no other
+ * file of the game. rules.c (game ends, st_legal) builds on it, and
+ * move.c (make, move text, perft) on both.
  */
 #include "stratego.h"
 
@@ -72,28 +76,4 @@ int st_gen_attacks(const st_pos *pos, game_move *out)
         }
     }
     return n;
-}
-
-int st_legal(const st_pos *pos, game_move *out)
-{
-    if (st_board_end(pos, NULL) != ST_ONGOING)
-        return 0;
-    return st_gen(pos, out);
-}
-
-uint64_t st_perft(const st_pos *pos, int depth)
-{
-    if (depth <= 0)
-        return 1;
-    game_move list[ST_MAX_MOVES];
-    int n = st_legal(pos, list);
-    if (depth == 1)
-        return (uint64_t)n;
-    uint64_t nodes = 0;
-    for (int i = 0; i < n; i++) {
-        st_pos child = *pos;
-        st_make(&child, list[i]);
-        nodes += st_perft(&child, depth - 1);
-    }
-    return nodes;
 }

@@ -5,6 +5,9 @@
  * ("move-limit", a draw once `ply` reaches it); the side to move has no
  * legal move and loses ("no-moves"). The move limit comes before the last
  * check because a game ended by it has no further turn to start.
+ * st_legal is st_gen (movegen.c) cut off by those ends.
+ *
+ * Layering: of the move files it calls movegen.c alone; move.c calls it.
  */
 #include <string.h>
 
@@ -36,6 +39,13 @@ int st_board_end(const st_pos *pos, int *winner)
     if (winner)
         *winner = w;
     return end;
+}
+
+int st_legal(const st_pos *pos, game_move *out)
+{
+    if (st_board_end(pos, NULL) != ST_ONGOING)
+        return 0;
+    return st_gen(pos, out);
 }
 
 game_result st_result(const st_pos *pos)

@@ -153,12 +153,8 @@ int st_pos_ok(const st_pos *pos);
 int st_gen(const st_pos *pos, game_move *out);
 /* The attacks among st_gen's moves (for quiescence search). */
 int st_gen_attacks(const st_pos *pos, game_move *out);
-/* Legal moves: st_gen, or 0 once the game is over. */
-int st_legal(const st_pos *pos, game_move *out);
 /* 1 if the move (from, to) would break the two-square rule (S6). */
 int st_two_square_banned(const st_pos *pos, int from, int to);
-/* Bulk-counted perft by copy-make. */
-uint64_t st_perft(const st_pos *pos, int depth);
 
 /* move.c */
 enum { ST_ATTACKER_WINS, ST_DEFENDER_WINS, ST_BOTH_DIE };
@@ -168,12 +164,16 @@ void st_make(st_pos *pos, game_move m);
 /* Parses a move ("a4a5", also "a4-a5", "a4xa5") and checks it is legal. */
 int st_parse_move(const st_pos *pos, const char *text, game_move *m, game_error *err);
 size_t st_format_move(const st_pos *pos, game_move m, char *buf, size_t size);
+/* Bulk-counted perft by copy-make. */
+uint64_t st_perft(const st_pos *pos, int depth);
 
 /* rules.c */
 enum { ST_ONGOING = 0, ST_END_FLAG, ST_END_NO_MOVES, ST_END_MOVE_LIMIT };
 /* The ends that need no move generation: a Flag taken, the move limit.
  * Returns ST_ONGOING or the end; *winner gets the winning side or -1. */
 int st_board_end(const st_pos *pos, int *winner);
+/* Legal moves: st_gen, or 0 once the game is over. */
+int st_legal(const st_pos *pos, game_move *out);
 game_result st_result(const st_pos *pos);
 int st_over(const st_pos *pos);
 /* S7: side's clock ran out in pos. The board's own decision, if any,
@@ -217,6 +217,11 @@ void st_start_seed(st_pos *pos, uint64_t seed);
 /* bots.c: the game's own bots (game_ops.bots): the sampling levels of
  * bot.h and cautious.h's reference opponent. */
 extern const game_bot_ops st_bots;
+
+/* tool_belief.c: the game's command-line tool (game.h's game_tools;
+ * native builds only): `citadel belief` scores bot.h's belief against
+ * recorded games. */
+extern const game_tool st_tool_belief;
 
 /* variants.c */
 extern const game_variant st_variant;

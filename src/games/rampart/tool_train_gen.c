@@ -1,13 +1,15 @@
-/* train_gen.c -- `citadel train gen`: self-play positions for Rampart's net.
+/* tool_train_gen.c -- `citadel train gen`: self-play positions for
+ * Rampart's net.
  *
- * The strongest level plays both sides with a node limit per move, from
+ * The strongest level of the searcher the caller lends (game.h's
+ * game_searcher) plays both sides with a node limit per move, from
  * openings of random plies, under the move limit, so every game ends.
  * Each position it searched is kept with the search's score for the side
- * to move (searched without contempt, search.h), unless the move played captures or encloses (the score of a
- * position in the middle of an exchange says little about the position as
- * it stands); when the game ends, each kept position gets its result from
- * the side to move's view. A game's positions are written together, so an
- * interrupted run leaves whole games.
+ * to move (searched without contempt), unless the move played captures
+ * or encloses (the score of a position in the middle of an exchange says
+ * little about the position as it stands); when the game ends, each kept
+ * position gets its result from the side to move's view. A game's
+ * positions are written together, so an interrupted run leaves whole games.
  *
  * Invariant: the output holds only whole rn_sample records after its
  * magic; threads share one file under one lock.
@@ -17,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ai/search.h"
-#include "../base/rng.h"
-#include "../base/timer.h"
-#include "train.h"
+#include "../../base/rng.h"
+#include "../../base/timer.h"
+#include "tool_train.h"
 
 typedef struct gen_shared {
     const train_gen_options *o;
+    const game_searcher *search;
     const game_variant *variants[2];
     int nvariants;
     FILE *out;
@@ -77,13 +79,15 @@ static void *gen_thread(void *arg)
 {
     gen_shared *sh = arg;
     const train_gen_options *o = sh->o;
-    searcher *se = search_new(16);
+    const game_searcher *sr = sh->search;
+    void *se = sr->create(16);
     rn_sample *batch = malloc(sizeof *batch * 4096);
     if (!se || !batch) {
         pthread_mutex_lock(&sh->lock);
         sh->failed = 1;
         pthread_mutex_unlock(&sh->lock);
-        search_free(se);
+        if (se)
+            sr->destroy(se);
         free(batch);
         return NULL;
     }
@@ -94,11 +98,10 @@ static void *gen_thread(void *arg)
         rp_pos p;
         v->ops->start(v, &p, rng_next(&g));
         p.move_limit = o->move_limit;
-        search_clear(se);
-        search_set_level(se, SEARCH_LEVELS, rng_next(&g));
-        /* Contempt would make every level position look worse for the
-         * side to move, whose search it is: a tempo the net would learn. */
-        search_set_contempt(se, 0);
+        /* The strongest level, without contempt: contempt would make
+         * every level position look worse for the side to move, whose
+         * search it is: a tempo the net would learn. */
+        sr->new_game(se, sr->levels, rng_next(&g), 0);
         int plies = o->plies_min +
                     (int)rng_below(&g, (uint64_t)(o->plies_max - o->plies_min + 1));
         size_t n = 0;
@@ -111,14 +114,14 @@ static void *gen_thread(void *arg)
             if (ply < plies) {
                 m = list[rng_below(&g, (uint64_t)nm)];
             } else {
-                search_limits lim = { .nodes = o->nodes, .time = { -1, -1 } };
-                search_report rep;
-                m = search_run(se, v, &p, &lim, NULL, NULL, NULL, &rep);
+                game_limits lim = { .nodes = o->nodes, .time = { -1, -1 } };
+                int score = 0;
+                m = sr->run(se, v, &p, &lim, &score);
                 if (!RP_CAP(m) && !rp_encloses(&p, m) && n < 4096) {
                     rn_sample *s = &batch[n++];
                     memset(s, 0, sizeof *s);
                     memcpy(s->pc, p.pc, sizeof s->pc);
-                    int sc = rep.score;
+                    int sc = score;
                     sc = sc > TRAIN_SCORE_MAX ? TRAIN_SCORE_MAX
                          : sc < -TRAIN_SCORE_MAX ? -TRAIN_SCORE_MAX : sc;
                     s->score = (int16_t)sc;
@@ -136,14 +139,14 @@ static void *gen_thread(void *arg)
             batch[i].result = (int8_t)(r.winner < 0 ? 0 : r.winner == batch[i].stm ? 1 : -1);
         put_game(sh, batch, n);
     }
-    search_free(se);
+    sr->destroy(se);
     free(batch);
     return NULL;
 }
 
-int train_gen(const train_gen_options *o)
+int train_gen(const train_gen_options *o, const game_searcher *search)
 {
-    gen_shared sh = { .o = o, .t0 = timer_ns() };
+    gen_shared sh = { .o = o, .search = search, .t0 = timer_ns() };
     if (strcmp(o->variant, "both") == 0) {
         sh.variants[sh.nvariants++] = &rp_variant_classic;
         sh.variants[sh.nvariants++] = &rp_variant_xl;

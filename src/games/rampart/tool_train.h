@@ -1,5 +1,5 @@
-/* train.h -- `citadel train`: Rampart's learnt evaluation (games/rampart/nnue.h)
- * from self-play.
+/* tool_train.h -- `citadel train`: Rampart's learnt evaluation (nnue.h)
+ * from self-play, a tool of game.h (rp_tool_train, tool_train.c).
  *
  *   citadel train gen --out FILE [...]   plays games, keeps labelled positions
  *   citadel train fit --out NET DATA...  fits one net per board in the data
@@ -8,12 +8,12 @@
  * 80 bytes each, in the machine's byte order (little-endian wherever the
  * engine runs: nnue.c needs it).
  */
-#ifndef CITADEL_TRAIN_H
-#define CITADEL_TRAIN_H
+#ifndef CITADEL_RAMPART_TOOL_TRAIN_H
+#define CITADEL_RAMPART_TOOL_TRAIN_H
 
 #include <stdint.h>
 
-#include "../games/rampart/rampart.h"
+#include "rampart.h"
 
 #define TRAIN_SCORE_MAX 3000
 
@@ -50,13 +50,12 @@ typedef struct train_fit_options {
     uint64_t seed;
 } train_fit_options;
 
-/* Each returns the process's exit status, having said what went wrong. */
-int train_gen(const train_gen_options *o);
+/* Each returns the process's exit status, having said what went wrong.
+ * train_gen plays with the searcher its caller lends (game.h). */
+int train_gen(const train_gen_options *o, const game_searcher *search);
 int train_fit(const train_fit_options *o);
-/* Parses `citadel train ...` (argv after "train") and runs it. */
-int train_main(int argc, char **argv);
 
-/* train_gen.c: rebuilds the position of a sample; 0, or -1 for a board
+/* tool_train_gen.c: rebuilds the position of a sample; 0, or -1 for a board
  * Rampart has not. */
 int train_sample_pos(const rn_sample *s, rp_pos *pos);
 

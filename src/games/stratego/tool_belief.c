@@ -1,4 +1,5 @@
-/* belief.c -- `citadel belief RECORDS`: how good Stratego's belief is.
+/* tool_belief.c -- `citadel belief RECORDS`: how good Stratego's belief
+ * is. A tool of game.h (st_tool_belief).
  *
  * Replays every Stratego game of a records file (`citadel match
  * --records`), and before every move gives the side to move's view to a
@@ -17,16 +18,14 @@
  * its top three ranks on unknown pieces, and the games in which it lost
  * its Marshal. An attack is judged on the attacker's view before it.
  */
-#include "belief.h"
-#include "pgn_cmd.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../games/pgn.h"
-#include "../games/stratego/bot.h"
-#include "../games/stratego/stratego.h"
+#include "../../base/file.h"
+#include "../pgn.h"
+#include "bot.h"
+#include "stratego.h"
 
 typedef struct tally {
     double belief, counts;
@@ -41,17 +40,23 @@ typedef struct play {
     long unmoved_attacks, scout_unmoved_attacks, top_unknown_attacks, marshal_lost;
 } play;
 
-static play players[PLAYERS_MAX];
-static int nplayers;
+/* Everything one run adds up (on the heap: a game module keeps no
+ * mutable global state, and the beliefs are large). */
+typedef struct report {
+    tally t[3];
+    play players[PLAYERS_MAX];
+    int nplayers;
+    st_belief bel, cnt;
+} report;
 
-static play *player(const char *name)
+static play *player(report *r, const char *name)
 {
-    for (int i = 0; i < nplayers; i++)
-        if (strcmp(players[i].name, name) == 0)
-            return &players[i];
-    if (nplayers == PLAYERS_MAX)
+    for (int i = 0; i < r->nplayers; i++)
+        if (strcmp(r->players[i].name, name) == 0)
+            return &r->players[i];
+    if (r->nplayers == PLAYERS_MAX)
         return NULL;
-    play *p = &players[nplayers++];
+    play *p = &r->players[r->nplayers++];
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", name);
     return p;
@@ -60,8 +65,9 @@ static play *player(const char *name)
 /* Scores the beliefs of both sides over one game, and adds its play to
  * its players'; returns its plies, or -1 if the record is not a Stratego
  * game this can read. */
-static int score_game(const pgn_record *rec, uint64_t seed, tally t[3])
+static int score_game(const pgn_record *rec, uint64_t seed, report *out)
 {
+    tally *t = out->t;
     const char *variant = pgn_tag_of(rec, "Variant"), *fen = pgn_tag_of(rec, "FEN");
     if (!variant || strcmp(variant, "stratego") != 0)
         return -1;
@@ -74,12 +80,12 @@ static int score_game(const pgn_record *rec, uint64_t seed, tally t[3])
     const char *red = pgn_tag_of(rec, "Red"), *blue = pgn_tag_of(rec, "Blue");
     if (result && reason && strcmp(result, "*") != 0) {
         if (red)
-            who[0] = player(red);
+            who[0] = player(out, red);
         if (blue)
-            who[1] = player(blue);
+            who[1] = player(out, blue);
     }
     stbot *bots[2] = { stbot_new(STB_LEVELS, seed), stbot_new(STB_LEVELS, seed + 1) };
-    static st_belief bel, cnt;
+    st_belief *bel = &out->bel, *cnt = &out->cnt;
     int plies = 0;
     for (int ply = 0; bots[0] && bots[1] && ply < rec->nmoves; ply++) {
         const char *tok = rec->moves[ply];
@@ -89,7 +95,7 @@ static int score_game(const pgn_record *rec, uint64_t seed, tally t[3])
         int side = pos.stm;
         st_pos view;
         st_view(&pos, side, &view);
-        if (stbot_belief(bots[side], &view, &bel, &cnt) == 0) {
+        if (stbot_belief(bots[side], &view, bel, cnt) == 0) {
             for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
                 uint8_t v = view.sq[c];
                 if (!ST_IS_PIECE(v) || ST_KIND(v) != ST_UNKNOWN)
@@ -98,8 +104,8 @@ static int score_game(const pgn_record *rec, uint64_t seed, tally t[3])
                 for (int i = 0; i < 3; i++) {
                     if ((i == 1 && (v & ST_MOVED)) || (i == 2 && !(v & ST_MOVED)))
                         continue;
-                    t[i].belief += bel.p[c][k];
-                    t[i].counts += cnt.p[c][k];
+                    t[i].belief += bel->p[c][k];
+                    t[i].counts += cnt->p[c][k];
                     t[i].n++;
                 }
             }
@@ -136,20 +142,27 @@ static int score_game(const pgn_record *rec, uint64_t seed, tally t[3])
     return plies;
 }
 
-int belief_main(int argc, char **argv)
+static int belief_run(int argc, char **argv, const game_tool_env *env)
 {
+    (void)env;
     if (argc != 1) {
         fprintf(stderr, "usage: citadel belief RECORDS  (a file of `citadel match --records`)\n");
         return 2;
     }
     char err[256];
     size_t len = 0;
-    char *all = pgn_file_read(argv[0], &len, err, sizeof err);
+    char *all = file_read_all(argv[0], PGN_FILE_MAX, &len, err, sizeof err);
     if (!all) {
         fprintf(stderr, "citadel belief: %s\n", err);
         return 1;
     }
-    tally t[3] = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } };
+    report *r = calloc(1, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "citadel belief: out of memory\n");
+        free(all);
+        return 1;
+    }
+    const tally *t = r->t;
     int games = 0;
     long plies = 0;
     pgn_record rec;
@@ -161,7 +174,7 @@ int belief_main(int argc, char **argv)
             fprintf(stderr, "citadel belief: %s: %s (skipped)\n", argv[0], err);
             continue;
         }
-        int p = score_game(&rec, (uint64_t)games * 2 + 1, t);
+        int p = score_game(&rec, (uint64_t)games * 2 + 1, r);
         if (p >= 0) {
             games++;
             plies += p;
@@ -177,8 +190,8 @@ int belief_main(int argc, char **argv)
                t[i].n ? t[i].belief / (double)t[i].n : 0.0, t[i].n ? t[i].counts / (double)t[i].n : 0.0);
     printf("\n%-24s %6s %13s %9s %15s %11s %14s %13s\n", "player", "games", "won-lost-drawn",
            "no-moves", "unmoved/game", "scouts/game", "top3/game", "marshal lost");
-    for (int i = 0; i < nplayers; i++) {
-        const play *p = &players[i];
+    for (int i = 0; i < r->nplayers; i++) {
+        const play *p = &r->players[i];
         double g = p->games ? (double)p->games : 1.0;
         char wld[48];
         snprintf(wld, sizeof wld, "%ld-%ld-%ld", p->won, p->lost, p->drawn);
@@ -186,5 +199,14 @@ int belief_main(int argc, char **argv)
                p->no_moves, (double)p->unmoved_attacks / g, (double)p->scout_unmoved_attacks / g,
                (double)p->top_unknown_attacks / g, p->marshal_lost);
     }
+    free(r);
     return games > 0 ? 0 : 1;
 }
+
+const game_tool st_tool_belief = {
+    .command = "belief",
+    .usage = "  belief RECORDS           Stratego: how likely the bots' belief finds each\n"
+             "                           unknown piece's true rank in recorded games, and\n"
+             "                           how each player played (attacks on the unknown)\n",
+    .run = belief_run,
+};

@@ -1,5 +1,5 @@
-/* tune.c -- `citadel tune`: fits the Rampart evaluation's weights to
- * self-play results (Texel's method).
+/* tool_tune.c -- `citadel tune`: fits the Rampart evaluation's weights to
+ * self-play results (Texel's method). A tool of game.h (rp_tool_tune).
  *
  * 1. Play games: the searcher at a given level plays both sides from
  *    openings of random plies, with the move limit, so every game ends.
@@ -10,19 +10,27 @@
  *    a step up or down while the mean squared error falls.
  * The fitted weights are printed as a C initializer for eval.c. Whether
  * they play better is a question for `citadel match`, not for this tool.
+ * The games are played by the searcher the caller lends (game_searcher).
  */
-#include "tune.h"
-
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ai/search.h"
-#include "../base/rng.h"
-#include "../base/timer.h"
-#include "../games/rampart/rampart.h"
+#include "../../base/rng.h"
+#include "../../base/timer.h"
+#include "rampart.h"
+
+typedef struct tune_options {
+    int games;          /* self-play games, half Classic, half XL */
+    int level, depth;   /* who plays them, and how deep */
+    int move_limit;     /* R7.3 limit for those games */
+    int opening_plies;  /* random plies before the searcher takes over */
+    int concurrency;    /* threads */
+    int passes;         /* at most this many passes over the weights */
+    uint64_t seed;
+} tune_options;
 
 typedef struct sample {
     rp_pos pos;
@@ -36,6 +44,7 @@ typedef struct dataset {
 } dataset;
 
 typedef struct player_job {
+    const game_searcher *search;
     const game_variant *v;
     int games, level, depth, move_limit, plies;
     uint64_t seed;
@@ -66,10 +75,12 @@ static int add(dataset *d, const sample *batch, size_t n)
 static void *play_games(void *arg)
 {
     player_job *j = arg;
-    searcher *se = search_new(8);
+    const game_searcher *sr = j->search;
+    void *se = sr->create(8);
     sample *batch = malloc(sizeof *batch * 2048);
     if (!se || !batch) {
-        search_free(se);
+        if (se)
+            sr->destroy(se);
         free(batch);
         return NULL;
     }
@@ -79,8 +90,7 @@ static void *play_games(void *arg)
         rp_pos p;
         j->v->ops->start(j->v, &p, rng_next(&g));
         p.move_limit = j->move_limit;
-        search_clear(se);
-        search_set_level(se, j->level, rng_next(&g));
+        sr->new_game(se, j->level, rng_next(&g), 1);
         size_t n = 0;
         for (int ply = 0; ply < 4000; ply++) {
             game_move list[RP_MAX_MOVES];
@@ -97,8 +107,8 @@ static void *play_games(void *arg)
                     batch[n].result = 0.5f;
                     n++;
                 }
-                search_limits lim = { .depth = j->depth, .time = { -1, -1 } };
-                m = search_run(se, j->v, &p, &lim, NULL, NULL, NULL, NULL);
+                game_limits lim = { .depth = j->depth, .time = { -1, -1 } };
+                m = sr->run(se, j->v, &p, &lim, NULL);
             }
             rp_make(&p, m);
         }
@@ -109,7 +119,7 @@ static void *play_games(void *arg)
         if (add(j->data, batch, n) != 0)
             break;
     }
-    search_free(se);
+    sr->destroy(se);
     free(batch);
     return NULL;
 }
@@ -157,7 +167,7 @@ static void print_weights(const rp_weights *w, FILE *out)
             w->centre);
 }
 
-int tune_main(const tune_options *o)
+static int tune(const tune_options *o, const game_searcher *search)
 {
     dataset data = { .s = NULL };
     pthread_mutex_init(&data.lock, NULL);
@@ -168,7 +178,7 @@ int tune_main(const tune_options *o)
     for (int v = 0; v < 2; v++) {
         const game_variant *var = v ? &rp_variant_xl : &rp_variant_classic;
         for (int t = 0; t < threads; t++) {
-            jobs[t] = (player_job){ var, o->games / 2 / threads, o->level, o->depth,
+            jobs[t] = (player_job){ search, var, o->games / 2 / threads, o->level, o->depth,
                                     o->move_limit, o->opening_plies,
                                     o->seed * 1000 + (uint64_t)(v * 100 + t), &data };
             pthread_create(&tid[t], NULL, play_games, &jobs[t]);
@@ -228,3 +238,52 @@ int tune_main(const tune_options *o)
     pthread_mutex_destroy(&data.lock);
     return 0;
 }
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int tune_run(int argc, char **argv, const game_tool_env *env)
+{
+    tune_options o = { .games = 400, .level = 4, .depth = 3, .move_limit = 100,
+                       .opening_plies = 6, .concurrency = 2, .passes = 50, .seed = 1 };
+    for (int i = 0; i < argc; i++) {
+        long v;
+        if (i + 1 >= argc || parse_int(argv[i + 1], 0, 100000000L, &v))
+            return env->bad_usage("every tune option needs a whole number");
+        const char *a = argv[i++];
+        if (strcmp(a, "--games") == 0)
+            o.games = (int)v;
+        else if (strcmp(a, "--depth") == 0 && v >= 1 && v <= 20)
+            o.depth = (int)v;
+        else if (strcmp(a, "--level") == 0 && v >= 1 && v <= env->search->levels)
+            o.level = (int)v;
+        else if (strcmp(a, "--move-limit") == 0)
+            o.move_limit = (int)v;
+        else if (strcmp(a, "--plies") == 0)
+            o.opening_plies = (int)v;
+        else if (strcmp(a, "--concurrency") == 0)
+            o.concurrency = (int)v;
+        else if (strcmp(a, "--passes") == 0)
+            o.passes = (int)v;
+        else if (strcmp(a, "--seed") == 0)
+            o.seed = (uint64_t)v;
+        else
+            return env->bad_usage("unknown or out-of-range tune option");
+    }
+    return tune(&o, env->search);
+}
+
+const game_tool rp_tool_tune = {
+    .command = "tune",
+    .usage = "  tune [--games N] [--depth D] [--level L] [--move-limit M] [--plies P]\n"
+             "       [--concurrency C] [--passes K] [--seed S]\n"
+             "                           fit Rampart's evaluation weights to self-play\n",
+    .run = tune_run,
+};

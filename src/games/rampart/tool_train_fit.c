@@ -1,4 +1,4 @@
-/* train_fit.c -- `citadel train fit`: fits Rampart's nets (games/rampart/nnue.h)
+/* tool_train_fit.c -- `citadel train fit`: fits Rampart's nets (nnue.h)
  * to labelled self-play positions, and writes the net file nnue.c reads.
  *
  * For each board in the data, one net. The target of a position is
@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/rng.h"
-#include "../base/timer.h"
-#include "../games/rampart/nnue.h"
-#include "train.h"
+#include "../../base/rng.h"
+#include "../../base/timer.h"
+#include "nnue.h"
+#include "tool_train.h"
 
 #define H RN_HIDDEN
 #define F RN_FEATURES

@@ -1,9 +1,10 @@
-/* train.c -- `citadel train gen|fit`: the command line of train.h.
+/* tool_train.c -- `citadel train gen|fit`: the command line of
+ * tool_train.h, offered through game.h as rp_tool_train.
  *
  * Every option takes one value; a bad one prints what is wrong and the
  * usage, and the exit status is 2.
  */
-#include "train.h"
+#include "tool_train.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,7 @@ static int real(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
-static int gen_main(int argc, char **argv)
+static int gen_main(int argc, char **argv, const game_searcher *search)
 {
     train_gen_options o = { .variant = "both", .games = 1000, .nodes = 5000,
                             .move_limit = 100, .plies_min = 4, .plies_max = 10,
@@ -86,7 +87,7 @@ static int gen_main(int argc, char **argv)
     }
     if (!o.out)
         return bad("gen needs --out FILE");
-    return train_gen(&o);
+    return train_gen(&o, search);
 }
 
 static int fit_main(int argc, char **argv)
@@ -141,11 +142,18 @@ static int fit_main(int argc, char **argv)
     return rc;
 }
 
-int train_main(int argc, char **argv)
+static int train_run(int argc, char **argv, const game_tool_env *env)
 {
     if (argc >= 1 && strcmp(argv[0], "gen") == 0)
-        return gen_main(argc - 1, argv + 1);
+        return gen_main(argc - 1, argv + 1, env->search);
     if (argc >= 1 && strcmp(argv[0], "fit") == 0)
         return fit_main(argc - 1, argv + 1);
     return bad("train needs gen or fit");
 }
+
+const game_tool rp_tool_train = {
+    .command = "train",
+    .usage = "  train gen|fit ...        Rampart's learnt evaluation from self-play\n"
+             "                           (`citadel train` lists the options)\n",
+    .run = train_run,
+};
