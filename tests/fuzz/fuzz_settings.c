@@ -14,14 +14,14 @@
  * for rated variants, options the variant has within their ranges), and
  * they say what the message said (or its defaults). When it refuses the
  * message: there is a reason, and made valid UTF-8 as client_error makes
- * it (req_text_utf8: the reason quotes input cut at a byte count) it is valid
+ * it (text_utf8: the reason quotes input cut at a byte count) it is valid
  * UTF-8, which a JSON error needs. msg_parse, given the same message:
  * when it takes it, the kind is the message's type, every field is one the
  * kind lists, and a kind that makes a game has settings as above; when it
  * refuses, it says why in UTF-8 as above.
  *
  * A first byte of 0x7f..0xff with bit 1 set (mod 4 == 2 or 3, above 0x7e)
- * instead gives the rest to req_text_utf8 alone: the result must be valid
+ * instead gives the rest to text_utf8 alone: the result must be valid
  * UTF-8, as long as the input, and the input itself if that was valid.
  */
 #include <jansson.h>
@@ -234,10 +234,10 @@ static void check_reason(json_t *msg, const char *who, char *err, size_t size)
     size_t n = strnlen(err, size);
     if (n == size || n == 0)
         fake_fail("%s refused without a reason", who);
-    req_text_utf8(err);
+    text_utf8(err);
     if (!fake_utf8_ok(err, strlen(err))) {
         char *text = json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII);
-        fake_fail("%s's reason is not UTF-8 even after req_text_utf8, so client_error cannot "
+        fake_fail("%s's reason is not UTF-8 even after text_utf8, so client_error cannot "
                   "send it: \"%s\" for %s",
                   who, err, text ? text : "?");
     }
@@ -283,7 +283,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     json_t *msg;
     if (data[0] > 0x7e && (data[0] & 2)) {
-        /* req_text_utf8 on its own */
+        /* text_utf8 on its own */
         char *text = malloc(size);
         if (!text)
             return 0;
@@ -292,9 +292,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t n = strlen(text);
         int valid = fake_utf8_ok(text, n);
         char *before = strdup(text);
-        req_text_utf8(text);
+        text_utf8(text);
         if (strlen(text) != n || !fake_utf8_ok(text, n) || (valid && strcmp(text, before) != 0))
-            fake_fail("req_text_utf8 made \"%s\" into \"%s\"", before, text);
+            fake_fail("text_utf8 made \"%s\" into \"%s\"", before, text);
         free(before);
         free(text);
         return 0;

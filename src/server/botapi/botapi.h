@@ -26,7 +26,7 @@ enum { SC_BOT = 1, SC_BOARD = 2, SC_CHALLENGE = 4 };
  * scopes in `want` (0: any), within its request rate: 0 with its id, or
  * -1 after answering 401, 429 or 500. */
 int tokens_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
-             int64_t *token_id);
+              int64_t *token_id);
 /* /api/account/tokens[/ID] (rest: what follows "/api/account/tokens"). */
 void tokens_http(srv *s, net_http *h, const net_request *req, const char *rest);
 

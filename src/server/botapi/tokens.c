@@ -165,7 +165,7 @@ void tokens_http(srv *s, net_http *h, const net_request *req, const char *rest)
     const char *d = desc ? json_string_value(desc) : "";
     if (bad) {
         reply_error(h, 400, "scopes: a list of bot:play, board:play, challenge:write");
-    } else if (!d || req_text_check(d, STORE_TOKEN_DESC_MAX, 0, 1, "description", err,
+    } else if (!d || text_check(d, STORE_TOKEN_DESC_MAX, 0, 1, "description", err,
                                 sizeof err) != 0) {
         reply_error(h, 400, d ? err : "description: a string");
     } else {

@@ -54,7 +54,7 @@ static const category *category_find(const char *name)
 
 /* body[key] checked as text of 1..max bytes (`what` names it in errors):
  * 0 with *out the text, or NULL if absent (or null) and optional; -1 after
- * answering 400 (req_text_check: blanks alone are empty too). */
+ * answering 400 (text_check: blanks alone are empty too). */
 static int text_field(net_http *h, json_t *body, const char *key, const char *what,
                       size_t max, int multiline, int required, const char **out)
 {
@@ -75,7 +75,7 @@ static int text_field(net_http *h, json_t *body, const char *key, const char *wh
         return -1;
     }
     if (strlen(text) != json_string_length(v) ||
-        req_text_check(text, max, multiline, 0, what, err, sizeof err) != 0) {
+        text_check(text, max, multiline, 0, what, err, sizeof err) != 0) {
         if (strlen(text) != json_string_length(v))
             snprintf(err, sizeof err, "the %s holds a NUL character", what);
         reply_error(h, 400, err);
@@ -514,7 +514,7 @@ static void search_page(srv *s, net_http *h, const net_request *req)
     /* the net has decoded the query already (net.h): "c%2B%2B" is "c++" */
     int got = req_query_param(req->query, "q", q, sizeof q);
     if (got == -1 || (got == 1 && q[0] &&
-                      req_text_check(q, SEARCH_MAX, 0, 1, "search", err, sizeof err) != 0)) {
+                      text_check(q, SEARCH_MAX, 0, 1, "search", err, sizeof err) != 0)) {
         if (got == -1)
             snprintf(err, sizeof err, "the search is too long (at most %d bytes)", SEARCH_MAX);
         reply_error(h, 400, err);

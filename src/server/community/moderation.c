@@ -28,7 +28,7 @@ static const char *reason_of(net_http *h, json_t *body, int *ok)
     const char *text = r ? json_string_value(r) : "";
     char err[160];
     *ok = 0;
-    if (!text || req_text_check(text, STORE_REASON_MAX, 1, 1, "reason", err, sizeof err) != 0) {
+    if (!text || text_check(text, STORE_REASON_MAX, 1, 1, "reason", err, sizeof err) != 0) {
         reply_error(h, 400, text ? err : "want reason as text");
         return NULL;
     }
@@ -358,7 +358,8 @@ static void set_role(srv *s, net_http *h, const ident *me, const char *name, jso
         return;
     }
     char what[96];
-    snprintf(what, sizeof what, "%s: %s -> %s", p.name, req_role_name(st.role), req_role_name(role));
+    snprintf(what, sizeof what, "%s: %s -> %s", p.name, req_role_name(st.role),
+             req_role_name(role));
     audit(s, me, "role", "player", p.id, "", what);
     reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
 }

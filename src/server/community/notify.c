@@ -16,7 +16,8 @@
 static json_t *note_json(srv *s, const store_note *n)
 {
     json_t *j = json_pack("{s:I, s:s, s:o, s:s, s:I, s:b}", "id", (json_int_t)n->id, "kind",
-                          n->kind, "from", n->from ? req_player_ref(s, n->from, n->from_name) : json_null(),
+                          n->kind, "from",
+                          n->from ? req_player_ref(s, n->from, n->from_name) : json_null(),
                           "title", n->title, "created", (json_int_t)n->created, "read", n->read);
     if (n->thread)
         json_object_set_new(j, "thread", json_integer(n->thread));

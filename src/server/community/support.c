@@ -96,8 +96,8 @@ static void support_new(srv *s, net_http *h, const net_request *req)
         reply_error(h, 400, "want kind: \"bug\", \"account\" or \"question\"");
         goto out;
     }
-    if (req_text_check(subject, STORE_TITLE_MAX, 0, 0, "subject", err, sizeof err) != 0 ||
-        req_text_check(text, STORE_POST_MAX, 1, 0, "body", err, sizeof err) != 0) {
+    if (text_check(subject, STORE_TITLE_MAX, 0, 0, "subject", err, sizeof err) != 0 ||
+        text_check(text, STORE_POST_MAX, 1, 0, "body", err, sizeof err) != 0) {
         reply_error(h, 400, err);
         goto out;
     }
@@ -208,7 +208,7 @@ static void ticket_reply(srv *s, net_http *h, const net_request *req, int64_t id
     int64_t msg;
     /* staff answering their own ticket are its sender there */
     int answer = staff && t.player != me.id;
-    if (req_text_check(text, STORE_POST_MAX, 1, 0, "body", err, sizeof err) != 0)
+    if (text_check(text, STORE_POST_MAX, 1, 0, "body", err, sizeof err) != 0)
         reply_error(h, 400, err);
     else if (!req_may_write(s, &me, &st, err, sizeof err))
         reply_error(h, 403, err);

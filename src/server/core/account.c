@@ -119,7 +119,8 @@ static void signed_in(srv *s, net_http *h, int64_t player, int status)
 {
     char token[65], headers[256];
     ident me;
-    if (ident_session_new(s, player, SRV_SESSION_MS, token) != 0 || ident_load(s, player, &me) != 0) {
+    if (ident_session_new(s, player, SRV_SESSION_MS, token) != 0 ||
+        ident_load(s, player, &me) != 0) {
         reply_error(h, 500, "could not store the session; try again");
         return;
     }

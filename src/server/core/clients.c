@@ -125,7 +125,7 @@ void client_error(client *c, json_t *ref, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    req_text_utf8(buf);  /* a quoted input cut short may end in half a character */
+    text_utf8(buf);  /* a quoted input cut short may end in half a character */
     json_t *m = json_pack("{s:s, s:s}", "type", "error", "error", buf);
     if (ref)
         json_object_set(m, "ref", ref);

@@ -17,23 +17,24 @@
 /* account.c: /api/me, /api/signup, /api/signin, /api/signout */
 void account_http(srv *s, net_http *h, const net_request *req, const char *path);
 
-/* request.c */
-/* Makes s valid UTF-8 in place: each byte of a broken or cut sequence
- * becomes '?' (JSON strings must be UTF-8; an error quoting input may cut
- * a character in two). */
-void req_text_utf8(char *s);
+/* text.c */
 /* 0 if text is valid UTF-8 of 1..max bytes (0..max if may_be_empty)
  * without control characters (multiline: newlines and tabs allowed);
  * else -1 with why in err ("the title is too long (at most 200 bytes)",
  * `what` naming the field). */
-int req_text_check(const char *text, size_t max, int multiline, int may_be_empty,
+int text_check(const char *text, size_t max, int multiline, int may_be_empty,
                const char *what, char *err, size_t errlen);
+/* Makes s valid UTF-8 in place: each byte of a broken or cut sequence
+ * becomes '?' (JSON strings must be UTF-8; an error quoting input may cut
+ * a character in two). */
+void text_utf8(char *s);
+/* request.c */
 /* {"id", "name", "bot", "guest"} of a stored player; name alone if the
  * store does not know it. */
 json_t *req_player_ref(srv *s, int64_t id, const char *name);
 /* 1 if the player may write now: not muted, not closed; else 0 with why. */
 int req_may_write(srv *s, const ident *me, const struct store_standing *st, char *err,
-              size_t errlen);
+                  size_t errlen);
 /* "player", "moderator", "admin" and back (-1: none of them). */
 const char *req_role_name(int role);
 int req_role_parse(const char *name);

@@ -28,6 +28,6 @@ void reply_error(net_http *h, int status, const char *what)
 {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", what);
-    req_text_utf8(buf);
+    text_utf8(buf);
     reply_json(h, status, json_pack("{s:s}", "error", buf), NULL);
 }

@@ -37,7 +37,7 @@ struct net_stream {
 };
 
 net_stream *net_stream_new(struct lws *wsi, int status, const char *content_type,
-                       net_stream_gone gone, void *arg)
+                           net_stream_gone gone, void *arg)
 {
     net_stream *st = calloc(1, sizeof *st);
     if (!st)

@@ -9,7 +9,7 @@
 struct lws;
 
 net_stream *net_stream_new(struct lws *wsi, int status, const char *content_type,
-                       net_stream_gone gone, void *arg);
+                           net_stream_gone gone, void *arg);
 /* The connection may be written: the headers, then one queued chunk at a
  * time; -1 to close it (the stream has ended or was cut off). */
 int net_stream_writeable(net_stream *st);

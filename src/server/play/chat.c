@@ -105,7 +105,7 @@ void chat_request(srv *s, client *c, const cmsg *cm)
         client_error(c, ref, "the text holds a control character (U+0000)");
         return;
     }
-    if (req_text_check(text, STORE_CHAT_MAX, 0, 0, "text", err, sizeof err) != 0) {
+    if (text_check(text, STORE_CHAT_MAX, 0, 0, "text", err, sizeof err) != 0) {
         client_error(c, ref, "%s", err);
         return;
     }
