@@ -43,6 +43,10 @@ SRVTEST := test_store test_store_results test_store_community test_writer test_q
            test_client_selftest test_server test_hidden test_guard test_faults \
            test_effects_live test_keeps_live test_community test_support test_moderation \
            test_group_commit test_cluster test_review
+# The test client, which the tests over the wire link: HTTP and WebSocket
+# (client.c, its framing in wsframe.c), the server under test (fixture.c).
+SRV_CLIENT := tests/server/client.c tests/server/fixture.c tests/server/wire.c \
+              tests/server/wirelog.c tests/server/wsframe.c tests/server/smtp_sink.c
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 release_CFLAGS := -O3 -march=native -DNDEBUG
@@ -99,13 +103,10 @@ build/$(1)/tests/test_markdown: tests/server/test_markdown.c src/server/markdown
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
 	    tests/server/test_markdown.c src/server/markdown.c src/server/mail_text.c -o $$@ \
 	    -lcmark -lcmocka $$(LIBS)
-build/$(1)/tests/test_%: tests/server/test_%.c $$(wildcard tests/server/*.h) \
-                         tests/server/client.c tests/server/wire.c tests/server/wirelog.c \
-                         tests/server/smtp_sink.c
+build/$(1)/tests/test_%: tests/server/test_%.c $$(wildcard tests/server/*.h) $$(SRV_CLIENT)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
-	    tests/server/client.c tests/server/wire.c tests/server/wirelog.c tests/server/smtp_sink.c \
-	    -o $$@ -ljansson -lsqlite3 -lpq -lcmocka -lcrypto \
+	    $$(SRV_CLIENT) -o $$@ -ljansson -lsqlite3 -lpq -lcmocka -lsodium -lcrypto \
 	    $$(LIBS)
 $(1): build/$(1)/citadel
 $(1)-tests: $$(addprefix build/$(1)/tests/,$$(UNIT) $$(SRVTEST))
