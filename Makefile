@@ -167,9 +167,12 @@ run: release
 
 # The load generator for `citadel serve` (tools/load/README.md).
 load: build/release/load
-build/release/load: $(wildcard tools/load/*.c tools/load/*.h)
+# Its WebSocket framing is the tests' (tests/server/wsframe.c).
+build/release/load: $(wildcard tools/load/*.c tools/load/*.h) tests/server/wsframe.c \
+        tests/server/wsframe.h
 	@mkdir -p $(dir $@)
-	$(CC) $(STD) -D_DEFAULT_SOURCE $(WARN) $(release_CFLAGS) $(filter %.c,$^) -o $@ -ljansson -lcrypto
+	$(CC) $(STD) -D_DEFAULT_SOURCE $(WARN) $(release_CFLAGS) -Itests/server $(filter %.c,$^) -o $@ \
+	    -ljansson -lsodium -lcrypto
 
 bench: release
 	./build/release/citadel bench
