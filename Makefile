@@ -102,7 +102,7 @@ build/$(1)/tests/test_markdown: tests/server/test_markdown.c src/server/markdown
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
 	    tests/server/test_markdown.c src/server/markdown.c src/server/mail_text.c -o $$@ \
-	    -lcmark -lcmocka $$(LIBS)
+	    -lcmark -lsodium -lcmocka $$(LIBS)
 build/$(1)/tests/test_%: tests/server/test_%.c $$(wildcard tests/server/*.h) $$(SRV_CLIENT)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
