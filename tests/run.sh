@@ -19,6 +19,9 @@
 #                the server (HTTP, WebSocket clients, game settings), a
 #                bounded run each (FUZZ_SECONDS, default 20)
 #
+# The tests of tests/server, and the tiers each runs in, are listed once, in
+# tests/server/tests.list (which the Makefile reads too).
+#
 # Each test case counts once; the last line is "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +64,31 @@ run_cmocka() {
     fi
 }
 
+# The tests of tests/server/tests.list that tier $1 runs, in the list's order.
+SRV_LIST=tests/server/tests.list
+tier_tests() {
+    sed 's/#.*//' "$SRV_LIST" | awk -v tier="$1" 'NF >= 2 && index("," $2 ",", "," tier ",") { print $1 }'
+}
+
+# Runs tier $1's tests of tests/server: the test binaries of build $2,
+# against the server binary $3 (none for tests that start no server).
+run_tier() {
+    local tier=$1 build=$2 server=${3:-}
+    for t in $(tier_tests "$tier"); do
+        CITADEL=$server run_cmocka "build/$build/tests/$t" "$tier"
+    done
+}
+
+# 0 if test binary $1 runs in tier $2: any test of tests/unit, and the
+# tests of tests/server that the list puts in that tier.
+in_tier() {
+    local name
+    name=$(basename "$1")
+    if awk -v n="$name" '$1 == n { found = 1 } END { exit !found }' "$SRV_LIST"; then
+        tier_tests "$2" | grep -qx "$name"
+    fi
+}
+
 # --- builds ---------------------------------------------------------------
 build release load
 build debug debug-tests
@@ -68,13 +96,9 @@ build asan asan-tests
 
 # --- unit -----------------------------------------------------------------
 note "unit (debug build)"
-# the tests that start a server (tests/server) run in their own tier below
-over_the_wire() {
-    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults|test_keeps_live|test_effects_live|test_community|test_support|test_moderation|test_group_commit|test_cluster|test_review) return 0 ;; esac
-    return 1
-}
+# the tests of tests/server that start a server run in their own tiers below
 for t in build/debug/tests/test_*; do
-    over_the_wire "$t" && continue
+    in_tier "$t" unit || continue
     [ -x "$t" ] && run_cmocka "$t" unit
 done
 
@@ -82,7 +106,7 @@ note "unit (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in build/asan/tests/test_*; do
-    over_the_wire "$t" && continue
+    in_tier "$t" asan || continue
     [ -x "$t" ] && run_cmocka "$t" asan
 done
 
@@ -97,10 +121,8 @@ pg_dir=
 if pg_env=$(bash tests/pg.sh start 2>&1); then
     eval "$pg_env"
     pg_dir=$CITADEL_TEST_PG_DIR
-    for t in test_store test_store_results test_store_community test_writer; do
-        run_cmocka build/debug/tests/$t pg
-        run_cmocka build/asan/tests/$t pg-asan
-    done
+    run_tier pg debug
+    run_tier pg-asan asan
     pg_uri=$CITADEL_TEST_PG
     unset CITADEL_TEST_PG CITADEL_TEST_PG_DIR
 else
@@ -125,25 +147,17 @@ wire_log=$PWD/build/wire-server.log
 rm -f "$wire_log"
 export CITADEL_WIRE_LOG=$wire_log
 note "server (release build)"
-for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_review test_group_commit; do
-    CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-release
-done
+run_tier server-release debug build/release/citadel
 if [ -n "$pg_dir" ]; then
     note "server on PostgreSQL (release build; test_group_commit: ASan + UBSan build)"
-    for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_review; do
-        CITADEL_TEST_PG=$pg_uri CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-pg
-    done
-    CITADEL_TEST_PG=$pg_uri CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_group_commit server-pg-asan
-    # several servers on the one database (cluster.c): both builds
-    CITADEL_TEST_PG=$pg_uri CITADEL=build/release/citadel run_cmocka build/debug/tests/test_cluster server-pg
-    CITADEL_TEST_PG=$pg_uri CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_cluster server-pg-asan
+    # several servers on the one database (test_cluster): both builds
+    CITADEL_TEST_PG=$pg_uri run_tier server-pg debug build/release/citadel
+    CITADEL_TEST_PG=$pg_uri run_tier server-pg-asan debug build/asan/citadel
     bash tests/pg.sh stop "$pg_dir"
     pg_dir=
 fi
 note "server (ASan + UBSan build)"
-for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_review test_group_commit; do
-    CITADEL=build/asan/citadel run_cmocka build/debug/tests/$t server-asan
-done
+run_tier server-asan debug build/asan/citadel
 note "short soak (ASan + UBSan build)"
 # 300 games with spectators and clients that come and go (tests/soak.sh);
 # each check prints "ok NAME" or "FAIL NAME: why".
@@ -156,7 +170,7 @@ if ! echo "$out" | grep -q '^ok '; then
     record fail "soak:crashed"
 fi
 note "store faults (ASan + UBSan build)"
-CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_faults faults-asan
+run_tier faults-asan debug build/asan/citadel
 unset CITADEL_WIRE_LOG
 
 # --- the contract -------------------------------------------------------------
