@@ -292,9 +292,9 @@ void send_frame(conn *p, int op, const void *data, size_t len)
                               (unsigned char)(m >> 16), (unsigned char)(m >> 24) };
     unsigned char h[WSFRAME_HEAD_MAX];
     buf_add(&p->out, h, wsframe_head(h, op, 1, len, mask));
-    unsigned char *d = (unsigned char *)p->out.p + p->out.len;
+    size_t at = p->out.len;   /* buf_add may move the buffer: mask after it */
     buf_add(&p->out, data, len);
-    wsframe_mask(d, len, mask);
+    wsframe_mask((unsigned char *)p->out.p + at, len, mask);
 }
 
 /* Brings p's pacing tokens up to now (--rate messages a second, BURST at once). */
