@@ -36,13 +36,21 @@ SRC_LIB += $(GEN_NET)
 SRC_SRV := $(wildcard src/server/*.c src/server/*/*.c) $(wildcard src/store/*.c)
 SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lpq -lsodium -lcmark -lcurl
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
-# Tests of the server: the store on its own, the test client on its own, and
-# the real server driven over the wire by that client.
-SRVTEST := test_store test_store_results test_store_community test_writer test_quota test_clock \
-           test_markdown test_msg \
-           test_client_selftest test_server test_hidden test_guard test_faults \
-           test_effects_live test_keeps_live test_community test_support test_moderation \
-           test_group_commit test_cluster test_review
+# Tests of the server, each once in tests/server/tests.list: its name, the
+# tiers of tests/run.sh that run it, and what it links. A line becomes one
+# word here ("test_quota:unit,asan:-D_DEFAULT_SOURCE:src/server/quota.c").
+SRV_LIST   := tests/server/tests.list
+SRV_LINES  := $(shell sed -e 's/\#.*//' -e 's/^ *//' -e 's/ *$$//' -e '/^$$/d' -e 's/  */:/g' $(SRV_LIST))
+SRVTEST    := $(foreach l,$(SRV_LINES),$(firstword $(subst :, ,$(l))))
+# what test $(1) links: its words after the tiers
+srv_links   = $(wordlist 3,99,$(subst :, ,$(filter $(1):%,$(SRV_LINES))))
+# the tests that link parts of the program themselves; the others talk to
+# the server over the wire through the test client (SRV_CLIENT)
+SRV_LINKED := $(foreach t,$(SRVTEST),$(if $(call srv_links,$(t)),$(t)))
+# The test client, which the tests over the wire link: HTTP and WebSocket
+# (client.c, its framing in wsframe.c), the server under test (fixture.c).
+SRV_CLIENT := tests/server/client.c tests/server/fixture.c tests/server/wire.c \
+              tests/server/wirelog.c tests/server/wsframe.c tests/server/smtp_sink.c
 FUZZ    := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
 release_CFLAGS := -O3 -march=native -DNDEBUG
@@ -70,43 +78,10 @@ build/$(1)/tests/%: tests/unit/%.c $$(wildcard tests/unit/*.h) build/$(1)/libcit
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
 	    build/$(1)/libcitadel.a -o $$@ -lcmocka $$(LIBS)
-build/$(1)/tests/test_store build/$(1)/tests/test_store_results build/$(1)/tests/test_store_community: build/$(1)/tests/%: \
-        tests/server/%.c tests/server/store_fixture.h $$(wildcard src/store/*.c src/store/*.h)
-	@mkdir -p $$(dir $$@)
-	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    $$< $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lpq -lcmocka $$(LIBS)
-build/$(1)/tests/test_writer: tests/server/test_writer.c tests/server/store_fixture.h \
-        $$(wildcard src/store/*.c src/store/*.h)
-	@mkdir -p $$(dir $$@)
-	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    $$< $$(wildcard src/store/*.c) -o $$@ -lsqlite3 -lpq -lcmocka $$(LIBS)
-build/$(1)/tests/test_quota: tests/server/test_quota.c src/server/core/quota.c src/server/core/quota.h
-	@mkdir -p $$(dir $$@)
-	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    tests/server/test_quota.c src/server/core/quota.c -o $$@ -lcmocka $$(LIBS)
-build/$(1)/tests/test_clock: tests/server/test_clock.c src/server/play/clock.c src/server/play/clock.h
-	@mkdir -p $$(dir $$@)
-	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    tests/server/test_clock.c src/server/play/clock.c -o $$@ -lcmocka $$(LIBS)
-build/$(1)/tests/test_msg: tests/server/test_msg.c src/server/core/msg.c src/server/core/msg.h \
-        build/$(1)/libcitadel.a
-	@mkdir -p $$(dir $$@)
-	$$(CC) $$(STD) $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    tests/server/test_msg.c src/server/core/msg.c build/$(1)/libcitadel.a -o $$@ \
-	    -ljansson -lcmocka $$(LIBS)
-build/$(1)/tests/test_markdown: tests/server/test_markdown.c src/server/community/markdown.c \
-        src/server/community/mail_text.c src/server/community/markdown.h src/server/community/mail.h
-	@mkdir -p $$(dir $$@)
-	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) -Isrc \
-	    tests/server/test_markdown.c src/server/community/markdown.c src/server/community/mail_text.c -o $$@ \
-	    -lcmark -lcmocka $$(LIBS)
-build/$(1)/tests/test_%: tests/server/test_%.c $$(wildcard tests/server/*.h) \
-                         tests/server/client.c tests/server/wire.c tests/server/wirelog.c \
-                         tests/server/smtp_sink.c
+build/$(1)/tests/test_%: tests/server/test_%.c $$(wildcard tests/server/*.h) $$(SRV_CLIENT)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(STD) -D_DEFAULT_SOURCE $$(WARN) -Wno-missing-prototypes $$($(1)_CFLAGS) $$< \
-	    tests/server/client.c tests/server/wire.c tests/server/wirelog.c tests/server/smtp_sink.c \
-	    -o $$@ -ljansson -lsqlite3 -lpq -lcmocka -lcrypto \
+	    $$(SRV_CLIENT) -o $$@ -ljansson -lsqlite3 -lpq -lcmocka -lsodium -lcrypto \
 	    $$(LIBS)
 $(1): build/$(1)/citadel
 $(1)-tests: $$(addprefix build/$(1)/tests/,$$(UNIT) $$(SRVTEST))
@@ -115,6 +90,21 @@ endef
 $(eval $(call BUILD,release))
 $(eval $(call BUILD,debug))
 $(eval $(call BUILD,asan))
+
+# A test of tests/server that links parts of the program itself ($(2)) in
+# build $(1): the sources, -D flags and -l libraries its line names, and
+# `lib`, the build's libcitadel.a.
+define LINKED_TEST
+$(1)_$(2)_SRC := $$(wildcard $$(filter-out -% lib,$$(call srv_links,$(2))))
+$(1)_$(2)_LIB := $$(if $$(filter lib,$$(call srv_links,$(2))),build/$(1)/libcitadel.a)
+build/$(1)/tests/$(2): tests/server/$(2).c $$($(1)_$(2)_SRC) $$($(1)_$(2)_LIB) \
+        $$(wildcard tests/server/*.h $$(addsuffix *.h,$$(sort $$(dir $$($(1)_$(2)_SRC)))))
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(STD) $$(filter -D%,$$(call srv_links,$(2))) $$(WARN) -Wno-missing-prototypes \
+	    $$($(1)_CFLAGS) -Isrc $$< $$($(1)_$(2)_SRC) $$($(1)_$(2)_LIB) -o $$@ \
+	    $$(filter -l%,$$(call srv_links,$(2))) -lcmocka $$(LIBS)
+endef
+$(foreach b,release debug asan,$(foreach t,$(SRV_LINKED),$(eval $(call LINKED_TEST,$(b),$(t)))))
 
 
 build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*/*.h src/*/*/*.h)
@@ -172,9 +162,12 @@ run: release
 
 # The load generator for `citadel serve` (tools/load/README.md).
 load: build/release/load
-build/release/load: $(wildcard tools/load/*.c tools/load/*.h)
+# Its WebSocket framing is the tests' (tests/server/wsframe.c).
+build/release/load: $(wildcard tools/load/*.c tools/load/*.h) tests/server/wsframe.c \
+        tests/server/wsframe.h
 	@mkdir -p $(dir $@)
-	$(CC) $(STD) -D_DEFAULT_SOURCE $(WARN) $(release_CFLAGS) $(filter %.c,$^) -o $@ -ljansson -lcrypto
+	$(CC) $(STD) -D_DEFAULT_SOURCE $(WARN) $(release_CFLAGS) -Itests/server $(filter %.c,$^) -o $@ \
+	    -ljansson -lsodium -lcrypto
 
 bench: release
 	./build/release/citadel bench

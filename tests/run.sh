@@ -19,45 +19,145 @@
 #                the server (HTTP, WebSocket clients, game settings), a
 #                bounded run each (FUZZ_SECONDS, default 20)
 #
-# Each test case counts once; the last line is "N passed, N failed".
+# The tests of tests/server, and the tiers each runs in, are listed once, in
+# tests/server/tests.list (which the Makefile reads too).
+#
+# Every tier prints its results in one format, TAP ("ok N - NAME", "not ok
+# N - NAME", "# " lines for what went wrong, a plan "1..N"): the cmocka
+# tests (CMOCKA_MESSAGE_OUTPUT=TAP), the shell tests (tests/integration/
+# lib.sh, tests/soak.sh), and the node ones (tests/wasm/compare.mjs,
+# tests/browser/run.mjs). One reader, tap_read, records each result, and the
+# summary counts them: build/test-results.tap holds the whole run as one
+# TAP stream. Each test case counts once (a skipped one not at all); the
+# last line is "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-export RESULTS
 RESULTS=$(mktemp)
 trap 'rm -f "$RESULTS"' EXIT
 JOBS=$(nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+export CMOCKA_MESSAGE_OUTPUT=TAP
 
 note() { printf '\n== %s\n' "$*"; }
-record() { echo "$1 $2" >>"$RESULTS"; }  # record pass|fail name
+
+# record pass|fail|skip NAME: one result, kept as a TAP line.
+record() {
+    case $1 in
+    pass) echo "ok - $2" ;;
+    fail) echo "not ok - $2" ;;
+    skip) echo "ok - $2 # SKIP" ;;
+    esac >>"$RESULTS"
+}
 
 build() {
     note "build $*"
     if ! make -s -j"$JOBS" "$@" >/tmp/citadel-build.log 2>&1; then
         cat /tmp/citadel-build.log
-        record fail "build:$*"
+        record fail "build: $*"
         return 1
     fi
-    record pass "build:$*"
+    record pass "build: $*"
+}
+
+# tap_read TIER NAME RC: reads the TAP a test program printed (stdin) and
+# records each result as "TIER: NAME: test" ("TIER: test" if NAME is
+# empty); prints each failure with its "# " lines, then one line of counts.
+# The program exited with RC ("-": its status says nothing); a status other
+# than 0 with no failure reported, or fewer results than its plan, is a
+# failure of its own (a crash). Returns 1 if anything failed.
+tap_read() {
+    local tier=$1 name=$2 rc=$3 line test plan= n=0 ok=0 bad=0 skip=0 show=0
+    local where="$tier: ${name:+$name: }"
+    while IFS= read -r line; do
+        case $line in
+        "ok "*"# SKIP"* | "not ok "*"# SKIP"*)
+            test=${line#*# SKIP}
+            test=${test# }
+            [ -n "$test" ] || test=$(tap_test "${line%%# SKIP*}")
+            n=$((n + 1)) skip=$((skip + 1)) show=0
+            record skip "$where$test" ;;
+        "not ok"*)
+            n=$((n + 1)) bad=$((bad + 1)) show=1
+            record fail "$where$(tap_test "$line")"
+            echo "$where$line" ;;
+        "ok "* | ok)
+            n=$((n + 1)) ok=$((ok + 1)) show=0
+            record pass "$where$(tap_test "$line")" ;;
+        "#"*)
+            [ $show = 1 ] && echo "    $line" ;;
+        1..*)
+            plan=${line#1..}
+            plan=${plan%% *} ;;
+        esac
+    done
+    if [ "$rc" != - ] && [ "$rc" -ne 0 ] && [ $bad -eq 0 ]; then
+        record fail "${where}exit status $rc"
+        echo "${where}not ok - exit status $rc"
+        bad=1
+    elif [ -n "$plan" ] && [ "$n" -lt "$plan" ] && [ $bad -eq 0 ]; then
+        record fail "${where}ran $n of $plan"
+        echo "${where}not ok - ran $n of $plan"
+        bad=1
+    fi
+    echo "$where$ok ok, $bad failed, $skip skipped"
+    [ $bad -eq 0 ]
+}
+
+# The name in a TAP result line: after "ok N - " or "not ok N - ".
+tap_test() {
+    local t=${1#not ok}
+    t=${t#ok}
+    t=${t#"${t%%[![:space:]0-9]*}"}
+    t=${t#- }
+    echo "${t% }"
+}
+
+# run_tap TIER NAME COMMAND...: runs a test program (at most TAP_TIMEOUT
+# seconds, default 600; 0: no bound) and reads its TAP; on a failure, the
+# end of what it printed on stderr follows. TAP_STATUS=ignore: its exit
+# status says nothing (the shell tests, whose results are all in their TAP).
+run_tap() {
+    local tier=$1 name=$2 out err rc
+    shift 2
+    out=$(mktemp)
+    err=$(mktemp)
+    timeout "${TAP_TIMEOUT:-600}" "$@" >"$out" 2>"$err"
+    rc=$?
+    [ "${TAP_STATUS:-}" = ignore ] && rc=-
+    if ! tap_read "$tier" "$name" "$rc" <"$out"; then
+        tail -n 40 "$err"
+    fi
+    rm -f "$out" "$err"
 }
 
 # Runs one cmocka binary and records each of its test cases.
 run_cmocka() {
-    local bin=$1 tier=$2 out
-    out=$(timeout 600 "$bin" 2>&1)
-    local rc=$?
-    echo "$out" | grep -E '^\[  (FAILED|ERROR|PASSED)|^\[==========\]' | sed "s|^|$tier $(basename "$bin"): |"
-    local ok bad
-    ok=$(echo "$out" | grep -cE '^\[       OK \]')
-    # cmocka's summary: "[  FAILED  ] N test(s), listed below:"
-    bad=$(echo "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:$/\1/p')
-    bad=${bad:-0}
-    for _ in $(seq 1 "$ok"); do record pass "$tier:$(basename "$bin")"; done
-    for _ in $(seq 1 "$bad"); do record fail "$tier:$(basename "$bin")"; done
-    if [ $rc -ne 0 ] && [ "$bad" -eq 0 ]; then
-        echo "$out" | tail -n 40
-        record fail "$tier:$(basename "$bin"):crashed"
+    run_tap "$2" "$(basename "$1")" "$1"
+}
+
+# The tests of tests/server/tests.list that tier $1 runs, in the list's order.
+SRV_LIST=tests/server/tests.list
+tier_tests() {
+    sed 's/#.*//' "$SRV_LIST" | awk -v tier="$1" 'NF >= 2 && index("," $2 ",", "," tier ",") { print $1 }'
+}
+
+# Runs tier $1's tests of tests/server: the test binaries of build $2,
+# against the server binary $3 (none for tests that start no server).
+run_tier() {
+    local tier=$1 build=$2 server=${3:-}
+    for t in $(tier_tests "$tier"); do
+        CITADEL=$server run_cmocka "build/$build/tests/$t" "$tier"
+    done
+}
+
+# 0 if test binary $1 runs in tier $2: any test of tests/unit, and the
+# tests of tests/server that the list puts in that tier.
+in_tier() {
+    local name
+    name=$(basename "$1")
+    if awk -v n="$name" '$1 == n { found = 1 } END { exit !found }' "$SRV_LIST"; then
+        tier_tests "$2" | grep -qx "$name"
     fi
 }
 
@@ -68,13 +168,9 @@ build asan asan-tests
 
 # --- unit -----------------------------------------------------------------
 note "unit (debug build)"
-# the tests that start a server (tests/server) run in their own tier below
-over_the_wire() {
-    case "$(basename "$1")" in test_server|test_hidden|test_guard|test_faults|test_keeps_live|test_effects_live|test_community|test_support|test_moderation|test_group_commit|test_cluster|test_review) return 0 ;; esac
-    return 1
-}
+# the tests of tests/server that start a server run in their own tiers below
 for t in build/debug/tests/test_*; do
-    over_the_wire "$t" && continue
+    in_tier "$t" unit || continue
     [ -x "$t" ] && run_cmocka "$t" unit
 done
 
@@ -82,7 +178,7 @@ note "unit (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in build/asan/tests/test_*; do
-    over_the_wire "$t" && continue
+    in_tier "$t" asan || continue
     [ -x "$t" ] && run_cmocka "$t" asan
 done
 
@@ -97,15 +193,13 @@ pg_dir=
 if pg_env=$(bash tests/pg.sh start 2>&1); then
     eval "$pg_env"
     pg_dir=$CITADEL_TEST_PG_DIR
-    for t in test_store test_store_results test_store_community test_writer; do
-        run_cmocka build/debug/tests/$t pg
-        run_cmocka build/asan/tests/$t pg-asan
-    done
+    run_tier pg debug
+    run_tier pg-asan asan
     pg_uri=$CITADEL_TEST_PG
     unset CITADEL_TEST_PG CITADEL_TEST_PG_DIR
 else
     echo "$pg_env" | tail -n 20
-    record fail "pg:cluster"
+    record fail "pg: cluster"
 fi
 trap 'rm -f "$RESULTS"; [ -n "$pg_dir" ] && bash tests/pg.sh stop "$pg_dir"' EXIT
 
@@ -125,38 +219,22 @@ wire_log=$PWD/build/wire-server.log
 rm -f "$wire_log"
 export CITADEL_WIRE_LOG=$wire_log
 note "server (release build)"
-for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_review test_group_commit; do
-    CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-release
-done
+run_tier server-release debug build/release/citadel
 if [ -n "$pg_dir" ]; then
     note "server on PostgreSQL (release build; test_group_commit: ASan + UBSan build)"
-    for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_review; do
-        CITADEL_TEST_PG=$pg_uri CITADEL=build/release/citadel run_cmocka build/debug/tests/$t server-pg
-    done
-    CITADEL_TEST_PG=$pg_uri CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_group_commit server-pg-asan
-    # several servers on the one database (cluster.c): both builds
-    CITADEL_TEST_PG=$pg_uri CITADEL=build/release/citadel run_cmocka build/debug/tests/test_cluster server-pg
-    CITADEL_TEST_PG=$pg_uri CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_cluster server-pg-asan
+    # several servers on the one database (test_cluster): both builds
+    CITADEL_TEST_PG=$pg_uri run_tier server-pg debug build/release/citadel
+    CITADEL_TEST_PG=$pg_uri run_tier server-pg-asan debug build/asan/citadel
     bash tests/pg.sh stop "$pg_dir"
     pg_dir=
 fi
 note "server (ASan + UBSan build)"
-for t in test_server test_hidden test_guard test_keeps_live test_effects_live test_community test_support test_moderation test_review test_group_commit; do
-    CITADEL=build/asan/citadel run_cmocka build/debug/tests/$t server-asan
-done
+run_tier server-asan debug build/asan/citadel
 note "short soak (ASan + UBSan build)"
-# 300 games with spectators and clients that come and go (tests/soak.sh);
-# each check prints "ok NAME" or "FAIL NAME: why".
-out=$(CITADEL=build/asan/citadel LOAD=build/release/load timeout 600 bash tests/soak.sh 2>&1)
-echo "$out" | grep -E '^(ok|FAIL) |^soak:' | sed 's/^/soak: /'
-for _ in $(seq 1 "$(echo "$out" | grep -c '^ok ')"); do record pass "soak"; done
-for _ in $(seq 1 "$(echo "$out" | grep -c '^FAIL ')"); do record fail "soak"; done
-if ! echo "$out" | grep -q '^ok '; then
-    echo "$out" | tail -n 40
-    record fail "soak:crashed"
-fi
+# 300 games with spectators and clients that come and go (tests/soak.sh)
+CITADEL=build/asan/citadel LOAD=build/release/load run_tap soak "" bash tests/soak.sh
 note "store faults (ASan + UBSan build)"
-CITADEL=build/asan/citadel run_cmocka build/debug/tests/test_faults faults-asan
+run_tier faults-asan debug build/asan/citadel
 unset CITADEL_WIRE_LOG
 
 # --- the contract -------------------------------------------------------------
@@ -176,17 +254,19 @@ schema_check() {  # NAME COMMAND...: one result from a checker of tests/schema
 # python3 on the PATH that has the module
 py=python3
 /usr/bin/python3 -c 'import jsonschema' 2>/dev/null && py=/usr/bin/python3
-schema_check schema:server-wire $py tests/schema/check_wire.py "$wire_log"
-schema_check schema:docs $py tests/schema/check_docs.py
+schema_check "schema: server-wire" $py tests/schema/check_wire.py "$wire_log"
+schema_check "schema: docs" $py tests/schema/check_docs.py
 
 # --- integration ------------------------------------------------------------
 note "integration (release build)"
 for t in tests/integration/test_*.sh; do
-    CITADEL=build/release/citadel TIER=release bash "$t"
+    CITADEL=build/release/citadel TIER=release TAP_TIMEOUT=0 TAP_STATUS=ignore \
+        run_tap integration-release "$(basename "$t" .sh)" bash "$t"
 done
 note "integration (ASan + UBSan build)"
 for t in tests/integration/test_*.sh; do
-    CITADEL=build/asan/citadel TIER=asan bash "$t"
+    CITADEL=build/asan/citadel TIER=asan TAP_TIMEOUT=0 TAP_STATUS=ignore \
+        run_tap integration-asan "$(basename "$t" .sh)" bash "$t"
 done
 
 # --- the engines as WebAssembly ------------------------------------------------
@@ -195,47 +275,27 @@ done
 # every variant, every answer equal (tests/wasm/compare.mjs).
 note "engines as WebAssembly"
 if build wasm; then
-    out=$(timeout 600 node tests/wasm/compare.mjs 2>&1)
-    rc=$?
-    echo "$out" | grep -E '^(ok|FAIL) ' | sed 's/^/wasm: /'
-    okn=$(echo "$out" | grep -c '^ok ')
-    badn=$(echo "$out" | grep -c '^FAIL ')
-    for _ in $(seq 1 "$okn"); do record pass "wasm"; done
-    for _ in $(seq 1 "$badn"); do record fail "wasm"; done
-    if [ $rc -ne 0 ] && [ "$badn" -eq 0 ]; then
-        echo "$out" | tail -n 40
-        record fail "wasm:crashed"
-    fi
+    run_tap wasm "" node tests/wasm/compare.mjs
 fi
 
 # --- the web page ------------------------------------------------------------
 # Type-checked, bundled, then driven in Debian's Chromium (playwright-core)
-# against a real server; each browser test prints "ok NAME" or "FAIL NAME:
-# why", and keeps screenshots in build/screenshots.
+# against a real server; the browser tests print TAP (tests/browser/run.mjs),
+# and keep screenshots in build/screenshots.
 note "web page: type check and build"
 if out=$(node web/gen-types.mjs 2>&1 && npx --no-install tsc --noEmit -p web 2>&1); then
-    record pass "web:typecheck"
+    record pass "web: typecheck"
 else
     echo "$out" | tail -n 40
-    record fail "web:typecheck"
+    record fail "web: typecheck"
 fi
 if out=$(node web/build.mjs 2>&1); then
-    record pass "web:build"
+    record pass "web: build"
     note "web page: browser tests"
-    out=$(timeout 900 node tests/browser/run.mjs 2>&1)
-    rc=$?
-    echo "$out" | grep -E '^(ok|FAIL) ' | sed 's/^/browser: /'
-    okn=$(echo "$out" | grep -c '^ok ')
-    badn=$(echo "$out" | grep -c '^FAIL ')
-    for _ in $(seq 1 "$okn"); do record pass "browser"; done
-    for _ in $(seq 1 "$badn"); do record fail "browser"; done
-    if [ $rc -ne 0 ] && [ "$badn" -eq 0 ]; then
-        echo "$out" | tail -n 40
-        record fail "browser:crashed"
-    fi
+    TAP_TIMEOUT=900 run_tap browser "" node tests/browser/run.mjs
 else
     echo "$out" | tail -n 40
-    record fail "web:build"
+    record fail "web: build"
 fi
 
 # --- fuzz -----------------------------------------------------------------
@@ -252,23 +312,29 @@ if build fuzz; then
             -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "$work" \
             -artifact_prefix="$work/" >"$work/log" 2>&1; then
             echo "fuzz $name: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work/log" | grep -o '[0-9]*$') runs, no failure"
-            record pass "fuzz:$name"
+            record pass "fuzz: $name"
         else
             tail -n 40 "$work/log"
-            record fail "fuzz:$name"
+            record fail "fuzz: $name"
         fi
         rm -rf "$work"
     done
 fi
 
 # --- summary ----------------------------------------------------------------
-passed=$(grep -c '^pass ' "$RESULTS")
-failed=$(grep -c '^fail ' "$RESULTS")
+# The whole run as one TAP stream, numbered, in build/test-results.tap.
+mkdir -p build
+awk '{ sub(/^(not )?ok/, "& " NR); print } END { print "1.." NR }' "$RESULTS" \
+    >build/test-results.tap
+passed=$(grep -v '# SKIP' build/test-results.tap | grep -c '^ok ')
+failed=$(grep -v '# SKIP' build/test-results.tap | grep -c '^not ok ')
+skipped=$(grep -c '# SKIP' build/test-results.tap)
 if [ "$failed" -gt 0 ]; then
     echo
     echo "failures:"
-    grep '^fail ' "$RESULTS" | sort | uniq -c
+    grep '^not ok ' build/test-results.tap | sed 's/^not ok [0-9]* - //' | sort | uniq -c
 fi
 echo
+echo "($skipped skipped; every result: build/test-results.tap)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

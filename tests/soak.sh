@@ -11,8 +11,10 @@
 # spectators, churn 0.05, until 300 games have ended (240 s at most); then
 # checks /api/health, stops the server with SIGTERM and reads its log.
 #
-# One line per check, "ok NAME" or "FAIL NAME: why" (tests/run.sh counts
-# them), then the time taken. Exit status 0 only if every check passed.
+# TAP, as every tier of tests/run.sh prints: one "ok N - NAME" or "not ok
+# N - NAME" line per check (why, and what the tools printed, as "# " lines),
+# the time taken, and the plan "1..N" at the end. Exit status 0 only if
+# every check passed.
 # About 20 s on a 2-core machine: load paces each connection to 18 messages
 # a second, and that, not the server, sets the pace here. LSAN_OPTIONS
 # (suppressions=FILE, say) passes through to the server.
@@ -27,22 +29,26 @@ T0=$(date +%s.%N)
 work=$(mktemp -d)
 server_pid=
 failed=0
+checks=0
 cleanup() {
     if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
         kill -KILL "$server_pid" 2>/dev/null
         wait "$server_pid" 2>/dev/null
     fi
     rm -rf "$work"
+    echo "1..$checks"
 }
 trap cleanup EXIT
 
-ok() { echo "ok $1"; }
+ok() { checks=$((checks + 1)); echo "ok $checks - $1"; }
 fail() {
-    echo "FAIL $1: $2"
+    checks=$((checks + 1))
+    echo "not ok $checks - $1"
+    echo "# $2"
     failed=1
 }
-elapsed() { echo "soak: $(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"; }
-indent() { sed 's/^/    /'; }
+elapsed() { echo "# soak: $(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"; }
+indent() { sed 's/^/#     /'; }
 
 for bin in "$CITADEL" "$LOAD"; do
     if [ ! -x "$bin" ]; then

@@ -1,8 +1,9 @@
 // tests/browser/lib.mjs -- what every browser test shares: the real server
 // on a free loopback port with a throwaway database, headless Chromium, and a
-// tiny registry that prints one line per test (`ok NAME` or `FAIL NAME: why`),
-// saves a screenshot of each step to build/screenshots/, and exits non-zero
-// when any test failed.
+// tiny registry that prints TAP, as every tier of tests/run.sh does (one
+// `ok N - NAME` or `not ok N - NAME` line per test, why as a `# ` line, and
+// the plan), saves a screenshot of each step to build/screenshots/, and
+// exits non-zero when any test failed.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
@@ -114,11 +115,12 @@ export async function run() {
     server = await startServer();
     browser = await launchBrowser();
   } catch (e) {
-    for (const t of tests) console.log(`FAIL ${t.name}: ${e.message}`);
+    for (const [i, t] of tests.entries()) console.log(`not ok ${i + 1} - ${t.name}\n# ${e.message}`);
+    console.log(`1..${tests.length}`);
     await server?.stop();
     process.exit(1);
   }
-  for (const t of tests) {
+  for (const [i, t] of tests.entries()) {
     const contexts = [];
     const broken = [];  // messages against docs/api.schema.json (contract.mjs)
     const ctx = {
@@ -162,21 +164,22 @@ export async function run() {
       if (broken.length) {
         throw new Error(`${broken.length} messages not as docs/api.schema.json says; the first: ${broken[0]}`);
       }
-      console.log(`ok ${t.name}`);
+      console.log(`ok ${i + 1} - ${t.name}`);
     } catch (e) {
       failed++;
       // the first line, and what playwright was waiting for when it gave up
       const lines = String(e && e.message || e).split('\n');
       const waiting = lines.find((l) => /waiting for /.test(l));
-      console.log(`FAIL ${t.name}: ${lines[0]}${waiting ? ` (${waiting.trim()})` : ''}`);
-      for (const [i, c] of contexts.entries()) {
-        for (const [j, p] of c.pages().entries()) await ctx.shot(p, `failed-${i}-${j}`);
+      console.log(`not ok ${i + 1} - ${t.name}\n# ${lines[0]}${waiting ? ` (${waiting.trim()})` : ''}`);
+      for (const [k, c] of contexts.entries()) {
+        for (const [j, p] of c.pages().entries()) await ctx.shot(p, `failed-${k}-${j}`);
       }
     }
     for (const c of contexts) await c.close().catch(() => {});
   }
   await browser.close().catch(() => {});
   await server.stop();
+  console.log(`1..${tests.length}`);
   if (failed) process.exit(1);
 }
 

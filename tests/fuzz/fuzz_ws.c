@@ -48,7 +48,7 @@
  * A game is named by a byte: the client's own games newest first, or with
  * the top bit any game seen, newest first; seeks, tables and tokens alike.
  *
- * After every operation srv_check (the invariant of server.h). Checked
+ * After every operation srv_check (the invariant of core/srv.h). Checked
  * besides: every message sent is a JSON object with a known type; a
  * request the protocol always answers (ping, seek, challenge, table,
  * lobby, play_bot, local, accept, accept_challenge, watch, setup, chat, and

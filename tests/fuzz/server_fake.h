@@ -20,6 +20,7 @@
 
 #include "../../src/server/net/net.h"
 #include "../../src/server/core/srv.h"
+#include "../../src/server/server.h"
 #include "../../src/server/core/workers.h"
 
 /* --- the fake net ---------------------------------------------------------------- */

@@ -1,20 +1,29 @@
 # lib.sh -- helpers for integration tests that drive the built `citadel`.
 #
-# A test script sets nothing itself: CITADEL (the binary), TIER (a label) and
-# RESULTS (the file where outcomes are recorded) come from tests/run.sh.
-# Run one script alone with:
-#   CITADEL=build/release/citadel RESULTS=/dev/stdout bash tests/integration/test_uci.sh
+# A test script prints TAP (the format of every tier of tests/run.sh): one
+# "ok N - NAME" or "not ok N - NAME" line per check, what went wrong as "# "
+# lines under a failure, and the plan "1..N" when the script ends. CITADEL (the binary) and TIER (a label) come from
+# tests/run.sh, which reads that output. Run one script alone with:
+#   CITADEL=build/release/citadel bash tests/integration/test_uci.sh
+#
+# A script that must clean up when it ends says so with at_exit CMD (an
+# EXIT trap of its own would take the plan's place).
 
 : "${CITADEL:=build/release/citadel}"
 : "${TIER:=release}"
-: "${RESULTS:=/dev/null}"
-SCRIPT=$(basename "$0" .sh)
 
-pass() { echo "ok   $TIER $SCRIPT: $1"; echo "pass $TIER:$SCRIPT:$1" >>"$RESULTS"; }
+tap_count=0
+tap_at_exit=
+at_exit() { tap_at_exit="$tap_at_exit$1
+"; }
+trap 'eval "$tap_at_exit"; echo "1..$tap_count"' EXIT
+
+pass() { tap_count=$((tap_count + 1)); echo "ok $tap_count - $1"; }
 fail() {
-    echo "FAIL $TIER $SCRIPT: $1"
-    [ -n "${2:-}" ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/     | /'
-    echo "fail $TIER:$SCRIPT:$1" >>"$RESULTS"
+    tap_count=$((tap_count + 1))
+    echo "not ok $tap_count - $1"
+    [ -n "${2:-}" ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/#     /'
+    return 0
 }
 
 # expect NAME WANT GOT: passes when GOT equals WANT.

@@ -16,7 +16,7 @@ source "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
 pid=0
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+at_exit 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"'
 py=python3
 /usr/bin/python3 -c 'import jsonschema' 2>/dev/null && py=/usr/bin/python3
 

@@ -2,7 +2,7 @@
 source "$(dirname "$0")/lib.sh"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 
 out=$(timeout 120 "$CITADEL" match greedy random --games 4 --nodes 50 --movetime 20 \
     --move-limit 30 --seed 7 --records "$work/games.txt" --quiet 2>"$work/err")

@@ -5,7 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 strict() { python3 tests/pgn/strict_pgn.py "$@"; }
 
 # Two sound games from the match runner; the first on its own.

@@ -67,7 +67,7 @@ expect "S8 go on stratego is the view player, not the searcher" 0 \
 # Bots on Stratego through `citadel match` (views only; the variant's own
 # move limit of 1000 plies when none is given).
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 out=$(timeout 300 "$CITADEL" match level=1 attacker --variant stratego --games 2 --movetime 5 \
     --seed 3 --records "$work/games.txt" --quiet 2>&1)
 expect "a Stratego match exits 0" 0 "$?"

@@ -4,7 +4,7 @@
 source "$(dirname "$0")/lib.sh"
 
 dir=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+at_exit 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"'
 pid=0
 if ! openssl req -x509 -newkey rsa:2048 -nodes -keyout "$dir/key.pem" -out "$dir/cert.pem" \
         -days 2 -subj /CN=127.0.0.1 >/dev/null 2>&1; then

@@ -10,32 +10,24 @@
  */
 #include "client.h"
 #include "wirelog.h"
+#include "wsframe.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <libpq-fe.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <openssl/sha.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#define WS_GUID "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 /* --- time, sockets, buffers ---------------------------------------------- */
 
@@ -217,24 +209,6 @@ static void random_bytes(void *out, size_t len)
         p += n;
         len -= n;
     }
-}
-
-static void base64(const unsigned char *in, size_t len, char *out)
-{
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < len; i += 3) {
-        unsigned v = (unsigned)in[i] << 16;
-        if (i + 1 < len)
-            v |= (unsigned)in[i + 1] << 8;
-        if (i + 2 < len)
-            v |= in[i + 2];
-        out[o++] = tab[(v >> 18) & 63];
-        out[o++] = tab[(v >> 12) & 63];
-        out[o++] = i + 1 < len ? tab[(v >> 6) & 63] : '=';
-        out[o++] = i + 2 < len ? tab[v & 63] : '=';
-    }
-    out[o] = '\0';
 }
 
 /* --- HTTP responses ---------------------------------------------------------- */
@@ -517,31 +491,14 @@ struct ws_conn {
 
 static int ws_write_frame(ws_conn *c, int opcode, int fin, const void *data, size_t len)
 {
-    unsigned char head[14];
-    size_t h = 0;
-    head[h++] = (unsigned char)((fin ? 0x80 : 0) | (opcode & 0x0f));
-    if (len < 126) {
-        head[h++] = (unsigned char)(0x80 | len);
-    } else if (len <= 0xffff) {
-        head[h++] = 0x80 | 126;
-        head[h++] = (unsigned char)(len >> 8);
-        head[h++] = (unsigned char)len;
-    } else {
-        head[h++] = 0x80 | 127;
-        for (int i = 7; i >= 0; i--)
-            head[h++] = (unsigned char)((uint64_t)len >> (8 * i));
-    }
     unsigned char mask[4];
     random_bytes(mask, 4);
-    memcpy(head + h, mask, 4);
-    h += 4;
-    unsigned char *frame = malloc(h + len);
+    unsigned char *frame = malloc(WSFRAME_HEAD_MAX + len);
     if (!frame)
         return -1;
-    memcpy(frame, head, h);
-    const unsigned char *d = data;
-    for (size_t i = 0; i < len; i++)
-        frame[h + i] = d[i] ^ mask[i & 3];
+    size_t h = wsframe_head(frame, opcode, fin, len, mask);
+    memcpy(frame + h, data, len);
+    wsframe_mask(frame + h, len, mask);
     int rc = send_all(c->fd, frame, h + len, now_ms() + CLIENT_IO_MS);
     free(frame);
     return rc;
@@ -583,43 +540,20 @@ static int take_frame(ws_conn *c, int *opcode, int *fin, unsigned char **data, s
 {
     const unsigned char *p = (const unsigned char *)c->in.p;
     size_t have = c->in.len;
-    if (have < 2)
-        return 0;
-    if (p[0] & 0x70)
-        return -1;
-    if (p[1] & 0x80)
-        return -1;                 /* a server must not mask */
-    uint64_t n = p[1] & 0x7f;
-    size_t h = 2;
-    if (n == 126) {
-        if (have < 4)
-            return 0;
-        n = (uint64_t)p[2] << 8 | p[3];
-        h = 4;
-    } else if (n == 127) {
-        if (have < 10)
-            return 0;
-        n = 0;
-        for (int i = 0; i < 8; i++)
-            n = n << 8 | p[2 + i];
-        if (n >> 63)
-            return -1;
-        h = 10;
-    }
-    if (n > (1u << 30))
-        return -1;
-    if (have - h < n)
-        return 0;
-    *opcode = p[0] & 0x0f;
-    *fin = (p[0] & 0x80) != 0;
-    *len = (size_t)n;
-    *data = malloc((size_t)n + 1);
+    wsframe f;
+    int rc = wsframe_read(p, have, 1u << 30, &f);
+    if (rc <= 0)
+        return rc < 0 ? -1 : 0;
+    *opcode = f.opcode;
+    *fin = f.fin;
+    *len = f.len;
+    *data = malloc(f.len + 1);
     if (!*data)
         return -1;
-    memcpy(*data, p + h, (size_t)n);
-    (*data)[n] = '\0';
-    memmove(c->in.p, c->in.p + h + n, have - h - (size_t)n);
-    c->in.len = have - h - (size_t)n;
+    memcpy(*data, p + f.head, f.len);
+    (*data)[f.len] = '\0';
+    memmove(c->in.p, c->in.p + f.head + f.len, have - f.head - f.len);
+    c->in.len = have - f.head - f.len;
     return 1;
 }
 
@@ -719,8 +653,8 @@ ws_conn *ws_connect(const char *host, int port, const char *path, const char *co
         return NULL;
     unsigned char nonce[16];
     random_bytes(nonce, sizeof nonce);
-    char key[32];
-    base64(nonce, sizeof nonce, key);
+    char key[WSFRAME_KEY];
+    wsframe_key(nonce, key);
     char req[1024];
     int n = snprintf(req, sizeof req,
                      "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n"
@@ -743,13 +677,8 @@ ws_conn *ws_connect(const char *host, int port, const char *path, const char *co
         *http_status = status;
     if (status != 101)
         goto fail;
-    /* Sec-WebSocket-Accept = base64(SHA-1(key + GUID)) */
-    char want[64], got[128], v[128];
-    char cat[128];
-    snprintf(cat, sizeof cat, "%s%s", key, WS_GUID);
-    unsigned char digest[SHA_DIGEST_LENGTH];
-    SHA1((const unsigned char *)cat, strlen(cat), digest);
-    base64(digest, sizeof digest, want);
+    char want[WSFRAME_ACCEPT], got[128], v[128];
+    wsframe_accept(key, want);
     if (header_get(c->in.p, hl, "Sec-WebSocket-Accept", got, sizeof got) < 0 ||
         strcmp(got, want) != 0)
         goto fail;
@@ -849,188 +778,4 @@ json_t *ws_expect(ws_conn *c, const char *type, int timeout_ms)
 const char *ws_last_error(const ws_conn *c)
 {
     return c->last_error;
-}
-
-/* --- the server process ------------------------------------------------------ */
-
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -1;
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-    socklen_t al = sizeof a;
-    int port = -1;
-    if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
-        getsockname(fd, (struct sockaddr *)&a, &al) == 0)
-        port = ntohs(a.sin_port);
-    close(fd);
-    return port;
-}
-
-static pid_t spawn(const server_proc *s, const char *binary, const char *extra_args)
-{
-    char listen[64];
-    snprintf(listen, sizeof listen, "127.0.0.1:%d", s->port);
-    char *extra = strdup(extra_args ? extra_args : "");
-    char *argv[64];
-    int argc = 0;
-    argv[argc++] = (char *)binary;
-    argv[argc++] = "serve";
-    argv[argc++] = "--listen";
-    argv[argc++] = listen;
-    argv[argc++] = "--db";
-    argv[argc++] = (char *)s->db;
-    char *save = NULL;
-    for (char *t = strtok_r(extra, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
-        argv[argc++] = t;
-    argv[argc] = NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);   /* never outlive a crashed test */
-        int out = open(s->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        int nul = open("/dev/null", O_RDONLY);
-        if (out >= 0) {
-            dup2(out, 1);
-            dup2(out, 2);
-        }
-        if (nul >= 0)
-            dup2(nul, 0);
-        execv(binary, argv);
-        _exit(127);
-    }
-    free(extra);
-    return pid;
-}
-
-/* A new, empty PostgreSQL database beside the one uri names (the cluster
- * of tests/pg.sh): its URI into out. Each server a test starts gets its
- * own, as each gets its own SQLite file. */
-static int pg_new_database(const char *uri, char *out, size_t size)
-{
-    static int made;
-    const char *name = strstr(uri, ":///"), *query = strchr(uri, '?');
-    if (!name || !query || query < name)
-        return -1;
-    char db[64];
-    snprintf(db, sizeof db, "citadel_%ld_%d", (long)getpid(), ++made);
-    PGconn *conn = PQconnectdb(uri);
-    int ok = PQstatus(conn) == CONNECTION_OK;
-    if (ok) {
-        char sql[160];
-        snprintf(sql, sizeof sql, "CREATE DATABASE %s", db);
-        PGresult *res = PQexec(conn, sql);
-        ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-        PQclear(res);
-    }
-    if (!ok)
-        fprintf(stderr, "creating a database in %s: %s", uri, PQerrorMessage(conn));
-    PQfinish(conn);
-    snprintf(out, size, "%.*s%s%s", (int)(name + 4 - uri), uri, db, query);
-    return ok ? 0 : -1;
-}
-
-/* s made ready for a server on db_path (or a new database): its db and log. */
-static int server_prepare(server_proc *s, const char *db_path)
-{
-    memset(s, 0, sizeof *s);
-    const char *pg = getenv("CITADEL_TEST_PG");
-    if (!db_path) {
-        snprintf(s->dir, sizeof s->dir, "/tmp/citadel-test-XXXXXX");
-        if (!mkdtemp(s->dir))
-            return -1;
-    }
-    if (db_path) {
-        snprintf(s->db, sizeof s->db, "%s", db_path);
-    } else if (pg && pg[0]) {
-        if (pg_new_database(pg, s->db, sizeof s->db) != 0)
-            return -1;
-    } else {
-        snprintf(s->db, sizeof s->db, "%s/citadel.db", s->dir);
-    }
-    if (strstr(s->db, "://")) {  /* a database URI: the log goes in a folder of its own */
-        if (!s->dir[0]) {
-            snprintf(s->dir, sizeof s->dir, "/tmp/citadel-test-XXXXXX");
-            if (!mkdtemp(s->dir))
-                return -1;
-        }
-        snprintf(s->log, sizeof s->log, "%s/server.log", s->dir);
-    } else {
-        snprintf(s->log, sizeof s->log, "%s.log", s->db);
-    }
-    return 0;
-}
-
-int server_wait_up(server_proc *s, int ms)
-{
-    long long deadline = now_ms() + ms;
-    while (now_ms() < deadline) {
-        int st;
-        if (waitpid(s->pid, &st, WNOHANG) == s->pid) {
-            s->pid = 0;
-            return -1;
-        }
-        http_resp r;
-        if (http_request("127.0.0.1", s->port, "GET", "/api/health", NULL, NULL, &r) == 0) {
-            int ok = r.status == 200;
-            http_resp_free(&r);
-            if (ok)
-                return 0;
-        }
-        struct timespec ts = { 0, 50 * 1000000L };
-        nanosleep(&ts, NULL);
-    }
-    return -1;
-}
-
-int server_spawn(server_proc *s, const char *binary, const char *db_path, const char *extra_args)
-{
-    if (server_prepare(s, db_path) != 0 || (s->port = free_port()) < 0)
-        return -1;
-    s->pid = spawn(s, binary, extra_args);
-    return s->pid > 0 ? 0 : -1;
-}
-
-int server_start(server_proc *s, const char *binary, const char *db_path, const char *extra_args)
-{
-    if (server_prepare(s, db_path) != 0)
-        return -1;
-    for (int attempt = 0; attempt < 3; attempt++) {   /* the port may be taken meanwhile */
-        s->port = free_port();
-        if (s->port < 0)
-            return -1;
-        s->pid = spawn(s, binary, extra_args);
-        if (s->pid < 0)
-            return -1;
-        if (server_wait_up(s, 20000) == 0)
-            return 0;
-        if (s->pid > 0) {  /* alive, but not answering */
-            server_kill(s, SIGKILL);
-            return -1;
-        }
-    }
-    return -1;
-}
-
-int server_kill(server_proc *s, int sig)
-{
-    if (s->pid <= 0)
-        return -1;
-    kill(s->pid, sig);
-    int st = -1;
-    long long deadline = now_ms() + 10000;
-    for (;;) {
-        pid_t r = waitpid(s->pid, &st, WNOHANG);
-        if (r == s->pid || (r < 0 && errno != EINTR))
-            break;
-        if (now_ms() > deadline) {
-            kill(s->pid, SIGKILL);
-            waitpid(s->pid, &st, 0);
-            break;
-        }
-        struct timespec ts = { 0, 10 * 1000000L };
-        nanosleep(&ts, NULL);
-    }
-    s->pid = 0;
-    return st;
 }

@@ -7,14 +7,18 @@
  * in time: nothing here waits longer than its timeout, or CLIENT_IO_MS where
  * a call takes none, so a broken server fails a test instead of hanging it.
  *
- * Link with -ljansson -lcrypto (OpenSSL's SHA-1 for Sec-WebSocket-Accept).
+ * The WebSocket framing is wsframe.c's, shared with the load generator; the
+ * server under test is fixture.h's.
+ *
+ * Link with wsframe.c, -ljansson, -lsodium and -lcrypto.
  */
 #ifndef CITADEL_TEST_CLIENT_H
 #define CITADEL_TEST_CLIENT_H
 
 #include <jansson.h>
 #include <stddef.h>
-#include <sys/types.h>
+
+#include "wsframe.h"
 
 #define CLIENT_IO_MS 10000   /* bound on any call that takes no timeout */
 
@@ -67,8 +71,6 @@ int http_parse(const char *buf, size_t len, http_resp *out);
 
 /* --- WebSocket ------------------------------------------------------------ */
 
-enum { WS_CONT = 0, WS_TEXT = 1, WS_BINARY = 2, WS_CLOSE = 8, WS_PING = 9, WS_PONG = 10 };
-
 typedef struct ws_conn ws_conn;
 
 /* Opens a WebSocket at path with a real handshake (random Sec-WebSocket-Key,
@@ -120,35 +122,5 @@ json_t *ws_expect(ws_conn *c, const char *type, int timeout_ms);
 /* The "error" text of the last error message ws_expect skipped or returned;
  * "" if none. Valid until the next call on c. */
 const char *ws_last_error(const ws_conn *c);
-
-/* --- the server as a child process ---------------------------------------- */
-
-typedef struct server_proc {
-    pid_t pid;
-    int port;
-    char db[256];
-    char log[280];           /* stdout and stderr of the server */
-    char dir[200];           /* the temp directory made for db == NULL; "" otherwise */
-} server_proc;
-
-/* Runs `<binary> serve --listen 127.0.0.1:PORT --db DB [extra_args]` on a
- * free loopback port, DB being db_path or a fresh file in a new temp
- * directory (or, when CITADEL_TEST_PG names a PostgreSQL database, a new
- * database in its cluster), output to a log next to the db (for a database
- * URI, in the temp directory); extra_args is split on spaces.
- * Waits up to 20 s for GET /api/health to answer 200. Returns 0, or -1 (the
- * child killed, the log left for reading) if the server did not come up. */
-int server_start(server_proc *s, const char *binary, const char *db_path,
-                 const char *extra_args);
-/* The same server started without waiting for it: 0 once it runs. */
-int server_spawn(server_proc *s, const char *binary, const char *db_path,
-                 const char *extra_args);
-/* Waits up to ms for s to answer GET /api/health with 200: 0, or -1 (it
- * exited, or never answered). */
-int server_wait_up(server_proc *s, int ms);
-
-/* Sends sig and waits for the server to exit (SIGKILL after 10 s). Returns
- * the wait status (see WIFEXITED), or -1 if there was no child. */
-int server_kill(server_proc *s, int sig);
 
 #endif

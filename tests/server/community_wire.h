@@ -330,22 +330,4 @@ static inline int mail_to(const smtp_mail *m, const char *addr)
     return 0;
 }
 
-/* Runs the rest of a test on a server of its own, started with args;
- * `saved` keeps the group's server, put back by own_server_end (which
- * wants the own server to exit cleanly on SIGTERM). */
-static inline void own_server(server_proc *saved, const char *args)
-{
-    *saved = server;
-    if (server_start(&server, server_binary(), NULL, args) != 0)
-        fail_msg("server with '%s' did not start; log: %s", args, server.log);
-}
-
-static inline void own_server_end(server_proc *saved)
-{
-    client_headers(NULL);
-    int st = server_kill(&server, SIGTERM);
-    server = *saved;
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-}
-
 #endif

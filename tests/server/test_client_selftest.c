@@ -27,6 +27,7 @@
 #include <netinet/in.h>
 #include <openssl/sha.h>
 #include <pthread.h>
+#include <sodium.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "fixture.h"
 
 #define HOST "127.0.0.1"
 
@@ -85,21 +87,15 @@ static void pause_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* Sec-WebSocket-Accept for key, computed apart from the client's code. */
+/* Sec-WebSocket-Accept for key, computed apart from the client's code
+ * (base64 is libsodium's, as everywhere in the project). */
 static void accept_of(const char *key, char out[29])
 {
-    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     char cat[128];
-    snprintf(cat, sizeof cat, "%s258EAFA5-E914-47DA-95CA-C5AB0DC85B11", key);
-    unsigned char d[21] = { 0 };
+    snprintf(cat, sizeof cat, "%.64s258EAFA5-E914-47DA-95CA-C5AB0DC85B11", key);
+    unsigned char d[SHA_DIGEST_LENGTH];
     SHA1((const unsigned char *)cat, strlen(cat), d);
-    for (int i = 0, o = 0; i < 21; i += 3) {
-        uint32_t v = (uint32_t)d[i] << 16 | (uint32_t)d[i + 1] << 8 | d[i + 2];
-        for (int k = 0; k < 4; k++)
-            out[o++] = b64[(v >> (18 - 6 * k)) & 63];
-    }
-    out[27] = '=';   /* 20 bytes: 27 digits and one pad */
-    out[28] = '\0';
+    sodium_bin2base64(out, 29, d, sizeof d, sodium_base64_VARIANT_ORIGINAL);
 }
 
 /* One server frame, unmasked. */
@@ -427,6 +423,9 @@ static void test_accept_matches_rfc6455(void **state)
     char acc[29];
     accept_of("dGhlIHNhbXBsZSBub25jZQ==", acc);   /* RFC 6455, section 1.3 */
     assert_string_equal(acc, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+    char mine[WSFRAME_ACCEPT];                     /* and the client's own */
+    wsframe_accept("dGhlIHNhbXBsZSBub25jZQ==", mine);
+    assert_string_equal(mine, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
 }
 
 static void test_http_content_length_and_cookie(void **state)

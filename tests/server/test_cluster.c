@@ -25,39 +25,14 @@
 #define SERVER_ARGS                                                                    \
     "--limit signups-per-hour=0 --limit guests-per-hour=0 --limit new-games-per-hour=0"
 
-static server_proc servers[3];
-
 /* Talks to server i from now on (wire.h's helpers use `server`). */
 static void use(int i)
 {
     server = servers[i];
 }
 
-static int start(void **state)
-{
-    (void)state;
-    if (!getenv("CITADEL_TEST_PG"))
-        return 0;
-    if (server_start(&servers[0], server_binary(), NULL, SERVER_ARGS) != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", servers[0].log);
-        return -1;
-    }
-    for (int i = 1; i < 3; i++)
-        if (server_start(&servers[i], server_binary(), servers[0].db, SERVER_ARGS) != 0) {
-            fprintf(stderr, "server %d did not start; log: %s\n", i, servers[i].log);
-            return -1;
-        }
-    return 0;
-}
-
-static int stop(void **state)
-{
-    (void)state;
-    for (int i = 0; i < 3; i++)
-        if (servers[i].pid > 0)
-            server_kill(&servers[i], SIGTERM);
-    return 0;
-}
+/* Three servers on one database, only with CITADEL_TEST_PG. */
+static const fixture_spec fixture = { .args = SERVER_ARGS, .count = 3, .pg_only = 1 };
 
 static void need_pg(void)
 {
@@ -369,5 +344,5 @@ int main(void)
         cmocka_unit_test(test_moderation_reaches_every_server),
         cmocka_unit_test(test_sigkill_owner_another_server_takes_over),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

@@ -25,23 +25,7 @@
 #include "community_wire.h"
 #include "wire.h"
 
-static int start(void **state)
-{
-    (void)state;
-    if (server_start(&server, server_binary(), NULL, NO_LIMITS) != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", server.log);
-        return -1;
-    }
-    return 0;
-}
-
-static int stop(void **state)
-{
-    (void)state;
-    client_headers(NULL);
-    server_kill(&server, SIGTERM);
-    return 0;
-}
+static const fixture_spec fixture = { .args = NO_LIMITS };
 
 /* --- reading HTML -------------------------------------------------------- */
 
@@ -965,7 +949,7 @@ static void test_posts_per_hour(void **state)
 {
     (void)state;
     server_proc saved;
-    own_server(&saved, NO_LIMITS " --limit posts-per-hour=3");
+    fixture_own_server(&saved, NO_LIMITS " --limit posts-per-hour=3");
     char pat[80], quinn[80], path[128];
     signup("pat", pat);
     signup("quinn", quinn);
@@ -982,7 +966,7 @@ static void test_posts_per_hour(void **state)
     assert_int_equal(threads, 1);
     reply_to(quinn, t, "quinn is not pat");
     assert_int_equal(posts_of(t), 4);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
 }
 
 /* Accounts less than a day old have new-account-posts-per-hour. */
@@ -990,7 +974,7 @@ static void test_new_account_posts_per_hour(void **state)
 {
     (void)state;
     server_proc saved;
-    own_server(&saved, NO_LIMITS " --limit new-account-posts-per-hour=2");
+    fixture_own_server(&saved, NO_LIMITS " --limit new-account-posts-per-hour=2");
     char ray[80], path[128];
     signup("ray", ray);
     json_int_t t = new_thread(ray, "general", "New here", "one", NULL);
@@ -998,18 +982,18 @@ static void test_new_account_posts_per_hour(void **state)
     refused(429, "POST", path_fmt(path, sizeof path, "/api/forum/threads/%lld", (long long)t), ray,
             json_pack("{s:s}", "body", "three"), NULL);
     assert_int_equal(posts_of(t), 2);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
 }
 
 static void test_searches_per_minute(void **state)
 {
     (void)state;
     server_proc saved;
-    own_server(&saved, NO_LIMITS " --limit searches-per-minute=3");
+    fixture_own_server(&saved, NO_LIMITS " --limit searches-per-minute=3");
     for (int i = 0; i < 3; i++)
         json_decref(search("anything", NULL));
     refused(429, "GET", "/api/forum/search?q=anything", NULL, NULL, NULL);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
 }
 
 int main(void)
@@ -1031,5 +1015,5 @@ int main(void)
         cmocka_unit_test(test_new_account_posts_per_hour),
         cmocka_unit_test(test_searches_per_minute),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

@@ -22,22 +22,7 @@
 #define SERVER_ARGS \
     "--limit guests-per-hour=0 --limit new-games-per-hour=0 --limit messages-per-second=0"
 
-static int start(void **state)
-{
-    (void)state;
-    if (server_start(&server, server_binary(), NULL, SERVER_ARGS) != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", server.log);
-        return -1;
-    }
-    return 0;
-}
-
-static int stop(void **state)
-{
-    (void)state;
-    server_kill(&server, SIGTERM);
-    return 0;
-}
+static const fixture_spec fixture = { .args = SERVER_ARGS };
 
 /* A Rampart board read from a position string (R9: rows from the top, a
  * digit a run of empty squares; upper case Bottom, lower case Top): the
@@ -214,5 +199,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_R4_R5_effects_are_what_the_positions_show),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

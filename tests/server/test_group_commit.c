@@ -37,8 +37,6 @@ static long long mono_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int delayed;  /* the build has the writer's delay (test builds) */
-
 static int log_says(const char *what)
 {
     FILE *f = fopen(server.log, "r");
@@ -52,25 +50,13 @@ static int log_says(const char *what)
     return found;
 }
 
-static int start(void **state)
-{
-    (void)state;
-    setenv("CITADEL_WRITER_DELAY_MS", "300", 1);
-    int rc = server_start(&server, server_binary(), NULL, ARGS);
-    unsetenv("CITADEL_WRITER_DELAY_MS");
-    if (rc != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", server.log);
-        return -1;
-    }
-    delayed = log_says("each batch of writes waits");
-    return 0;
-}
+/* The group's server runs with its writer slowed down (test builds only). */
+static const fixture_spec fixture = { .args = ARGS, .env = "CITADEL_WRITER_DELAY_MS=300" };
 
-static int stop(void **state)
+/* 1 if the server has the writer's delay (its log says so: test builds). */
+static int delayed(void)
 {
-    (void)state;
-    server_kill(&server, SIGTERM);
-    return 0;
+    return log_says("each batch of writes waits");
 }
 
 /* The next message of c that is not chat or lobby news; NULL on timeout. */
@@ -115,7 +101,7 @@ static void test_resign_behind_a_move_waits_for_it(void **state)
     assert_int_equal(jint(m, "ply"), 0);
     assert_int_equal(jint(m, "ref"), 1);
     assert_string_equal(json_string_value(json_object_get(m, "move")), move);
-    if (delayed)
+    if (delayed())
         assert_true(mono_ms() - t0 >= DELAY_MS - 20);
     json_decref(m);
     /* then the resignation, run on the position after the move */
@@ -216,7 +202,7 @@ static void test_messages_before_the_hello_wait_in_order(void **state)
         json_decref(m);
     }
     ws_close(c);
-    if (!delayed)
+    if (!delayed())
         skip();  /* without the delay the session is read before 17 can arrive */
     c = ws_connect(HOST, server.port, "/ws", cookie, NULL);
     assert_non_null(c);
@@ -238,5 +224,5 @@ int main(void)
         cmocka_unit_test(test_two_ends_at_once_rate_one_after_the_other),
         cmocka_unit_test(test_messages_before_the_hello_wait_in_order),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

@@ -49,42 +49,7 @@ static void sleep_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
-static int start(void **state)
-{
-    (void)state;
-    if (server_start(&server, server_binary(), NULL, GROUP_ARGS) != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", server.log);
-        return -1;
-    }
-    return 0;
-}
-
-static int stop(void **state)
-{
-    (void)state;
-    client_source(NULL);
-    client_headers(NULL);
-    server_kill(&server, SIGTERM);
-    return 0;
-}
-
-/* Runs the rest of a test on a server of its own, with these arguments;
- * `saved` keeps the group's server to put back with own_server_end. */
-static void own_server(server_proc *saved, const char *args)
-{
-    *saved = server;
-    if (server_start(&server, server_binary(), NULL, args) != 0)
-        fail_msg("server with '%s' did not start; log: %s", args, server.log);
-}
-
-static void own_server_end(server_proc *saved)
-{
-    client_source(NULL);
-    client_headers(NULL);
-    int st = server_kill(&server, SIGTERM);
-    server = *saved;
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-}
+static const fixture_spec fixture = { .args = GROUP_ARGS };
 
 /* The server answers, and its process is still the one started. */
 static void assert_healthy(void)
@@ -445,7 +410,7 @@ static void test_foreign_origins_are_refused(void **state)
     free(resp);
 
     server_proc saved;
-    own_server(&saved, "--allow-origin https://play.example --behind-tls " OPEN_LIMITS);
+    fixture_own_server(&saved, "--allow-origin https://play.example --behind-tls " OPEN_LIMITS);
     guest(cookie);
     client_headers("Origin: https://play.example\r\n");
     assert_int_equal(ws_status(cookie), 101);
@@ -460,7 +425,7 @@ static void test_foreign_origins_are_refused(void **state)
     assert_non_null(strstr(resp, "citadel_session="));
     assert_non_null(strstr(resp, "; Secure"));
     free(resp);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
 }
 
 /* --- 6. quotas ----------------------------------------------------------------------- */
@@ -531,7 +496,7 @@ static void test_quotas_hold(void **state)
 {
     (void)state;
     server_proc saved;
-    own_server(&saved, "--limit guests-per-hour=3 --limit ws-per-address=3 "
+    fixture_own_server(&saved, "--limit guests-per-hour=3 --limit ws-per-address=3 "
                        "--limit games-at-once=2 --limit bot-games-at-once=1 "
                        "--limit seeks-at-once=3 --limit new-games-per-hour=4 "
                        "--limit signups-per-hour=0 --limit hashing-queue=1");
@@ -634,7 +599,7 @@ static void test_quotas_hold(void **state)
     ws_close(w[0]);
     ws_close(w[1]);
     ws_close(w[3]);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
 }
 
 /* A WebSocket that answers nothing, not even the server's pings, is closed
@@ -643,7 +608,7 @@ static void test_silent_websocket_is_closed(void **state)
 {
     (void)state;
     server_proc saved;
-    own_server(&saved, "--limit ws-idle-seconds=2 " OPEN_LIMITS);
+    fixture_own_server(&saved, "--limit ws-idle-seconds=2 " OPEN_LIMITS);
     char ca[80], cb[80];
     guest(ca);
     guest(cb);
@@ -663,7 +628,7 @@ static void test_silent_websocket_is_closed(void **state)
     json_decref(pong);
     ws_close(quiet);
     ws_close(live);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
 }
 
 /* A burst of lobby changes (110 seeks opened at once) reaches a subscriber
@@ -801,7 +766,7 @@ static void test_static_files_carry_their_policy(void **state)
     write_file(dir, ".env", "SECRET=1");
     server_proc saved;
     snprintf(args, sizeof args, "--web %s " OPEN_LIMITS, dir);
-    own_server(&saved, args);
+    fixture_own_server(&saved, args);
     char *resp = raw("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", NULL, NULL);
     assert_non_null(strstr(resp, " 200 "));
     assert_non_null(strstr(header_of(resp, "content-security-policy", h, sizeof h),
@@ -829,7 +794,7 @@ static void test_static_files_carry_their_policy(void **state)
     resp = raw("GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", NULL, NULL);
     assert_string_equal(header_of(resp, "cache-control", h, sizeof h), "no-store");
     free(resp);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
@@ -842,7 +807,7 @@ static void test_a_silent_bot_does_not_resign(void **state)
 {
     (void)state;
     server_proc saved;
-    own_server(&saved, "--abandon-ms 3000 --bot bot-broken=uci:false " OPEN_LIMITS);
+    fixture_own_server(&saved, "--abandon-ms 3000 --bot bot-broken=uci:false " OPEN_LIMITS);
     char c[80];
     guest(c);
     ws_conn *w = connect_as(c, NULL);
@@ -861,7 +826,7 @@ static void test_a_silent_bot_does_not_resign(void **state)
     assert_string_equal(str(json_object_get(end, "result"), "reason"), "abandoned");
     json_decref(end);
     ws_close(w);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
 }
 
 /* RFC 6455: a client's frames are masked, and come only after the answer
@@ -920,5 +885,5 @@ int main(void)
         cmocka_unit_test(test_a_silent_bot_does_not_resign),
         cmocka_unit_test(test_unmasked_frames_close_the_connection),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

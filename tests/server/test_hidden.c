@@ -26,22 +26,7 @@
     "--abandon-ms 4000 --limit signups-per-hour=0 --limit guests-per-hour=0 "           \
     "--limit new-games-per-hour=0"
 
-static int start(void **state)
-{
-    (void)state;
-    if (server_start(&server, server_binary(), NULL, SERVER_ARGS) != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", server.log);
-        return -1;
-    }
-    return 0;
-}
-
-static int stop(void **state)
-{
-    (void)state;
-    server_kill(&server, SIGTERM);
-    return 0;
-}
+static const fixture_spec fixture = { .args = SERVER_ARGS };
 
 /* --- Stratego: nobody is ever sent a rank it may not see (S8) -------------------- */
 
@@ -394,5 +379,5 @@ int main(void)
         cmocka_unit_test(test_S8_bot_and_one_device_games_send_no_hidden_rank),
         cmocka_unit_test(test_S3_saved_setups),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

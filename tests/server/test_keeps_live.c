@@ -30,22 +30,7 @@
     "--abandon-ms 4000 --limit signups-per-hour=0 --limit guests-per-hour=0 "           \
     "--limit new-games-per-hour=0 --limit bot-games-at-once=0 --limit games-at-once=1"
 
-static int start(void **state)
-{
-    (void)state;
-    if (server_start(&server, server_binary(), NULL, SERVER_ARGS) != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", server.log);
-        return -1;
-    }
-    return 0;
-}
-
-static int stop(void **state)
-{
-    (void)state;
-    server_kill(&server, SIGTERM);
-    return 0;
-}
+static const fixture_spec fixture = { .args = SERVER_ARGS };
 
 static const char *jstr(json_t *o, const char *key)
 {
@@ -570,5 +555,5 @@ int main(void)
         cmocka_unit_test(test_K6_resign_at_a_four_seat_table),
         cmocka_unit_test(test_K6_resign_while_a_bot_thinks),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

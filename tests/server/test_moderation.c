@@ -27,23 +27,7 @@
 
 static char mia[80], ada[80];   /* a moderator, an admin */
 
-static int start(void **state)
-{
-    (void)state;
-    if (server_start(&server, server_binary(), NULL, NO_LIMITS) != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", server.log);
-        return -1;
-    }
-    return 0;
-}
-
-static int stop(void **state)
-{
-    (void)state;
-    client_headers(NULL);
-    server_kill(&server, SIGTERM);
-    return 0;
-}
+static const fixture_spec fixture = { .args = NO_LIMITS };
 
 static void staff(void)
 {
@@ -297,7 +281,7 @@ static void test_chat_per_minute(void **state)
 {
     (void)state;
     server_proc saved;
-    own_server(&saved, NO_LIMITS " --limit chat-per-minute=4");
+    fixture_own_server(&saved, NO_LIMITS " --limit chat-per-minute=4");
     char pa[80], pb[80];
     signup("fasta", pa);
     signup("fastb", pb);
@@ -331,7 +315,7 @@ static void test_chat_per_minute(void **state)
     json_decref(d.state);
     ws_close(a);
     ws_close(b);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
 }
 
 /* --- mutes -------------------------------------------------------------------------------- */
@@ -976,7 +960,7 @@ static void test_reports_per_hour(void **state)
 {
     (void)state;
     server_proc saved;
-    own_server(&saved, NO_LIMITS " --limit reports-per-hour=2");
+    fixture_own_server(&saved, NO_LIMITS " --limit reports-per-hour=2");
     char a[80], b[80];
     signup("reporter", a);
     signup("reported", b);
@@ -988,7 +972,7 @@ static void test_reports_per_hour(void **state)
     refused(429, "POST", "/api/reports", a,
             json_pack("{s:s, s:I, s:s}", "kind", "post", "id", (json_int_t)post, "reason", "3"),
             NULL);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
 }
 
 int main(void)
@@ -1009,5 +993,5 @@ int main(void)
         cmocka_unit_test(test_moderation_bad_ids_and_other_sites),
         cmocka_unit_test(test_reports_per_hour),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

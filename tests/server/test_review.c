@@ -27,22 +27,7 @@
     "--limit guests-per-hour=0 --limit new-games-per-hour=0 --limit messages-per-second=0 " \
     "--limit reviews-per-day=3"
 
-static int start(void **state)
-{
-    (void)state;
-    if (server_start(&server, server_binary(), NULL, SERVER_ARGS) != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", server.log);
-        return -1;
-    }
-    return 0;
-}
-
-static int stop(void **state)
-{
-    (void)state;
-    server_kill(&server, SIGTERM);
-    return 0;
-}
+static const fixture_spec fixture = { .args = SERVER_ARGS };
 
 static void sleep_ms(int ms)
 {
@@ -278,5 +263,5 @@ int main(void)
         cmocka_unit_test(test_review_asked_queued_done_and_limited),
         cmocka_unit_test(test_review_waiting_is_done_after_a_restart),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

@@ -27,22 +27,7 @@
     "--abandon-ms 4000 --limit signups-per-hour=0 --limit guests-per-hour=0 "           \
     "--limit new-games-per-hour=0 --limit imports-per-hour=3"
 
-static int start(void **state)
-{
-    (void)state;
-    if (server_start(&server, server_binary(), NULL, SERVER_ARGS) != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", server.log);
-        return -1;
-    }
-    return 0;
-}
-
-static int stop(void **state)
-{
-    (void)state;
-    server_kill(&server, SIGTERM);
-    return 0;
-}
+static const fixture_spec fixture = { .args = SERVER_ARGS };
 
 static void test_R8_rated_game_with_clocks_and_elo(void **state)
 {
@@ -1064,5 +1049,5 @@ int main(void)
         cmocka_unit_test(test_static_files_stay_in_the_web_root),
         cmocka_unit_test(test_import_a_game_from_pgn),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

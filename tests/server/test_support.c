@@ -29,31 +29,20 @@ static int sink_port;
 static char group_args[1024];
 static char mia[80];   /* a moderator */
 
-static int start(void **state)
+/* The group's server mails through an SMTP server inside this test. */
+static int sink_up(void)
 {
-    (void)state;
     sink_port = smtp_sink_start(0);
     if (sink_port < 0) {
         fprintf(stderr, "the SMTP sink did not start\n");
         return -1;
     }
     snprintf(group_args, sizeof group_args, NO_LIMITS " " MAIL_ARGS_FMT, sink_port);
-    if (server_start(&server, server_binary(), NULL, group_args) != 0) {
-        fprintf(stderr, "server did not start; log: %s\n", server.log);
-        return -1;
-    }
     return 0;
 }
 
-static int stop(void **state)
-{
-    (void)state;
-    client_headers(NULL);
-    client_source(NULL);
-    server_kill(&server, SIGTERM);
-    smtp_sink_stop();
-    return 0;
-}
+static const fixture_spec fixture = { .args = group_args, .before = sink_up,
+                                      .after = smtp_sink_stop };
 
 static void staff(void)
 {
@@ -413,7 +402,7 @@ static void test_support_per_hour(void **state)
 {
     (void)state;
     server_proc saved;
-    own_server(&saved, NO_LIMITS " --limit support-per-hour=2");
+    fixture_own_server(&saved, NO_LIMITS " --limit support-per-hour=2");
     send_ticket(NULL, "question", "One", "first", "one@example.net");
     send_ticket(NULL, "question", "Two", "second", "two@example.net");
     refused(429, "POST", "/api/support", NULL,
@@ -423,7 +412,7 @@ static void test_support_per_hour(void **state)
     client_source("127.0.0.7");   /* another address has its own count */
     send_ticket(NULL, "question", "Elsewhere", "from another address", "four@example.net");
     client_source(NULL);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
 }
 
 /* A port where nothing listens (the sink's, once it stopped). */
@@ -454,7 +443,7 @@ static void test_mail_waits_while_the_mail_server_is_down(void **state)
     char args[1024];
     snprintf(args, sizeof args, NO_LIMITS " " MAIL_ARGS_FMT, port);
     server_proc saved;
-    own_server(&saved, args);
+    fixture_own_server(&saved, args);
     int base = smtp_sink_count();
     send_ticket(NULL, "bug", "While down", "quuxwhiledown please", "down@example.net");
     sleep_ms(1500);   /* an attempt or two fail meanwhile */
@@ -465,7 +454,7 @@ static void test_mail_waits_while_the_mail_server_is_down(void **state)
     assert_true(mail_to(smtp_sink_get(i), "ops@example.org"));
     sleep_ms(1500);
     assert_int_equal(mails_with("quuxwhiledown", base), 1);   /* once */
-    own_server_end(&saved);
+    fixture_own_end(&saved);
     smtp_sink_stop();
     assert_int_equal(smtp_sink_start(sink_port), sink_port);
 }
@@ -479,7 +468,7 @@ static void test_mail_waits_across_a_restart(void **state)
     char args[1024];
     snprintf(args, sizeof args, NO_LIMITS " " MAIL_ARGS_FMT, port);
     server_proc saved;
-    own_server(&saved, args);
+    fixture_own_server(&saved, args);
     int base = smtp_sink_count();
     send_ticket(NULL, "bug", "Across a restart", "quuxacrossrestart please",
                 "restart@example.net");
@@ -496,7 +485,7 @@ static void test_mail_waits_across_a_restart(void **state)
     assert_true(mail_to(smtp_sink_get(i), "ops@example.org"));
     sleep_ms(1500);
     assert_int_equal(mails_with("quuxacrossrestart", base), 1);
-    own_server_end(&saved);
+    fixture_own_end(&saved);
     smtp_sink_stop();
     assert_int_equal(smtp_sink_start(sink_port), sink_port);
 }
@@ -512,5 +501,5 @@ int main(void)
         cmocka_unit_test(test_mail_waits_while_the_mail_server_is_down),
         cmocka_unit_test(test_mail_waits_across_a_restart),
     };
-    return cmocka_run_group_tests(tests, start, stop);
+    return fixture_run_group(tests, &fixture);
 }

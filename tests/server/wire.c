@@ -11,14 +11,6 @@
 
 #include "wire.h"
 
-server_proc server;
-
-const char *server_binary(void)
-{
-    const char *b = getenv("CITADEL");
-    return b && *b ? b : "build/release/citadel";
-}
-
 json_t *get_json(const char *path, const char *cookie, int want_status)
 {
     http_resp r;

@@ -1,7 +1,7 @@
 /* wire.h -- what the tests of the server over the wire share: the server
- * under test (one per test group, in `server`), and helpers that talk to
- * it as the page would and fail the running cmocka test when the answer is
- * not what they need.
+ * under test (fixture.h: one per test group, in `server`), and helpers that
+ * talk to it as the page would and fail the running cmocka test when the
+ * answer is not what they need.
  */
 #ifndef CITADEL_TEST_WIRE_H
 #define CITADEL_TEST_WIRE_H
@@ -10,14 +10,10 @@
 #include <stddef.h>
 
 #include "client.h"
+#include "fixture.h"
 
 #define HOST "127.0.0.1"
 #define WAIT 15000   /* ms: generous, for sanitizer builds on a loaded machine */
-
-extern server_proc server;
-
-/* The binary under test: $CITADEL, default build/release/citadel. */
-const char *server_binary(void);
 
 /* GET path (with the session cookie, if not NULL), expecting want_status
  * and a JSON body; the body parsed (caller decrefs). */

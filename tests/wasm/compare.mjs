@@ -11,7 +11,8 @@
 // the engine says stands where, and bad input is refused by both alike.
 //
 //   node tests/wasm/compare.mjs [GAMES_PER_VARIANT] [MAX_PLIES]
-// Prints "ok NAME" or "FAIL NAME: why" per check; exit status 1 on a failure.
+// Prints TAP, as every tier of tests/run.sh does: "ok N - NAME" or "not ok N -
+// NAME" (why as a "# " line) per check, then the plan; exit status 1 on a failure.
 import { build } from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,9 +34,12 @@ await build({
 const { Engine, EngineError } = await import(pathToFileURL(wrapper).href);
 const engine = await Engine.load(readFileSync(join(root, 'build', 'wasm', 'engine.wasm')));
 
-let failed = 0;
-const ok = (name) => console.log(`ok ${name}`);
-const fail = (name, why) => { failed++; console.log(`FAIL ${name}: ${why}`); };
+let failed = 0, checks = 0;
+const ok = (name) => console.log(`ok ${++checks} - ${name}`);
+const fail = (name, why) => {
+  failed++;
+  console.log(`not ok ${++checks} - ${name}\n# ${String(why).replace(/\n/g, '\n# ')}`);
+};
 
 // A small seeded generator (xorshift32), so a failure can be played again.
 function rng(seed) {
@@ -160,7 +164,7 @@ for (const v of engine.variants()) {
   }
   if (all) ok(name);
 }
-console.log(`(${plies} plies compared)`);
+console.log(`# ${plies} plies compared`);
 if (botCalls > 0 && botAnswers === botCalls) ok(`the hidden game's bot and belief answer (${botCalls} calls)`);
 else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCalls} calls answered`);
 
@@ -365,4 +369,5 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
 }
 
 rmSync(tmp, { recursive: true, force: true });
+console.log(`1..${checks}`);
 process.exit(failed ? 1 : 0);

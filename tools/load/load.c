@@ -61,20 +61,24 @@ typedef struct pair {
     long long sent_ns;
 } pair;
 
-struct options opt = { .host = "127.0.0.1", .delay_ms = 1000, .move_limit = 100, .rate = 18,
+#define MAX_PORTS 16
+
+struct options {
+    const char *host;
+    int port, games, seconds, delay_ms, move_limit, spectators, rate;
+    int ports[MAX_PORTS], nports;  /* --port P1,P2,...: several servers */
+    int timeline;        /* print each second's moves and slowest latency */
+    long games_total;
+    double churn;
+    const char *variant;
+};
+
+static struct options opt = { .host = "127.0.0.1", .delay_ms = 1000, .move_limit = 100, .rate = 18,
                        .variant = "rampart" };
 
-conn *conns;
 static pair *pairs;
 static int nplayers;
-int nconns;
-int epfd;
-struct timer_heap heap;
 static volatile sig_atomic_t stop_now;
-int stopping;
-uint64_t rng_state = 0x9e3779b97f4a7c15u;
-
-struct stats st;
 
 /* --- players ---------------------------------------------------------------------- */
 
@@ -374,7 +378,7 @@ static void on_error(conn *p, json_t *m)
     sample(what, e);
 }
 
-void on_message(conn *p, const char *text, size_t len)
+static void on_message(conn *p, const char *text, size_t len)
 {
     json_t *m = json_loadb(text, len, 0, NULL);
     const char *type = json_string_value(json_object_get(m, "type"));
@@ -510,7 +514,7 @@ static void on_signal(int sig)
     stop_now = 1;
 }
 
-int conn_port(const conn *p)
+static int conn_port(const conn *p)
 {
     if (opt.nports < 2)
         return opt.port;
@@ -602,6 +606,8 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    wire = (struct wire){ .host = opt.host, .rate = opt.rate, .several = opt.nports > 1,
+                          .port_of = conn_port, .on_message = on_message };
     nplayers = 2 * opt.games;
     nconns = nplayers + opt.spectators;
     struct rlimit rl;
@@ -679,7 +685,7 @@ int main(int argc, char **argv)
         conn *p = &conns[i];
         if (p->state == OPEN) {
             unsigned char code[2] = { 1000 >> 8, 1000 & 0xff };
-            send_frame(p, OP_CLOSE, code, 2);
+            send_frame(p, WS_CLOSE, code, 2);
             flush(p);
         }
         close_socket(p);

@@ -1,15 +1,18 @@
 /* load.h -- what the two files of the load generator share: the connection
- * and timer types, the state of the run, and the functions one file calls in
- * the other.
+ * and timer types, the state of the run, and what wire.c offers load.c.
  *
  * wire.c moves the bytes: sockets, the session cookie, the WebSocket
- * handshake and frames, the timer heap and the small helpers. load.c plays:
- * players, pairs, spectators, churn, the report and main. wire.c hands every
- * whole text message to on_message; load.c sends with send_json and
- * send_game and touches sockets only to close them all at the end.
+ * handshake and frames (tests/server/wsframe.c's, shared with the tests'
+ * client), the timer heap and the small helpers. load.c plays: players,
+ * pairs, spectators, churn, the report and main. Calls go one way only,
+ * load.c to wire.c: wire.c reaches the player through the two functions
+ * load.c gives it in `wire` (the port of a connection's server, and every
+ * whole text message); load.c sends with send_json and send_game and
+ * touches sockets only to close them all at the end.
  *
- * Every variable declared here is defined once, in load.c, and lives for the
- * whole run; anything else a file keeps stays static in it.
+ * Every variable declared here is defined once, in wire.c, and lives for the
+ * whole run; anything else a file keeps (load.c: the command line's options,
+ * the pairs) stays static in it.
  */
 #ifndef CITADEL_LOAD_H
 #define CITADEL_LOAD_H
@@ -18,8 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wsframe.h"   /* tests/server: the WebSocket framing the tests use too */
+
 enum { WAIT, HTTP, SHAKE, OPEN, AWAY, DEAD };
-enum { OP_CONT = 0, OP_TEXT = 1, OP_CLOSE = 8, OP_PING = 9, OP_PONG = 10 };
 enum { T_MOVE, T_BACK, T_LEAVE, T_LOBBY };      /* what a timer does */
 enum { S_IDLE, S_LOBBY, S_WATCHING };           /* a spectator */
 
@@ -58,18 +62,6 @@ typedef struct timer {
     unsigned gen;
 } timer;
 
-#define MAX_PORTS 16
-
-struct options {
-    const char *host;
-    int port, games, seconds, delay_ms, move_limit, spectators, rate;
-    int ports[MAX_PORTS], nports;  /* --port P1,P2,...: several servers */
-    int timeline;        /* print each second's moves and slowest latency */
-    long games_total;
-    double churn;
-    const char *variant;
-};
-
 struct timer_heap {
     timer *t;
     size_t len, cap;
@@ -94,7 +86,20 @@ struct stats {
     size_t nsteady, capsteady;
 };
 
-extern struct options opt;      /* the command line's options */
+/* --- wire.c --- */
+
+/* What wire.c needs of the run, set by load.c before the first connection. */
+struct wire {
+    const char *host;    /* the servers' loopback address */
+    int rate;            /* messages a second a connection may send; 0: no pacing */
+    int several;         /* more than one server: a closed connection moves on */
+    /* The port of p's server (it may change with p->shift). */
+    int (*port_of)(const conn *p);
+    /* One whole text message from the server on p. */
+    void (*on_message)(conn *p, const char *text, size_t len);
+};
+
+extern struct wire wire;
 extern conn *conns;             /* players first (2k, 2k+1: pair k), then spectators */
 extern int nconns;
 extern int epfd;
@@ -102,15 +107,6 @@ extern struct timer_heap heap;  /* the pending timers, soonest at heap.t[0] */
 extern int stopping;            /* the run is over: no new seeks, moves or connections */
 extern uint64_t rng_state;
 extern struct stats st;         /* what the report prints */
-
-/* --- load.c --- */
-
-/* The port of p's server: with several, pair k's seeker is on server k mod
- * N and its other player on the same server for even k, on the next for
- * odd k (half the games cross servers); spectator i on server i mod N. */
-int conn_port(const conn *p);
-
-/* --- wire.c --- */
 
 /* The monotonic clock in ns. */
 long long now_ns(void);
@@ -152,10 +148,5 @@ void reconnect(conn *p);
 void start_next(void);
 /* Handles what epoll reported for p's socket. */
 void on_event(conn *p, uint32_t events);
-
-/* --- load.c --- */
-
-/* One whole text message from the server on p. */
-void on_message(conn *p, const char *text, size_t len);
 
 #endif

@@ -19,8 +19,12 @@
  * soonest first; a timer carries its connection's generation number, and
  * on_timer (load.c) ignores it if the connection's state moved on since.
  *
- * Every whole text frame from the server goes to on_message (load.c); pings
- * are answered and close frames handled here.
+ * Every whole text frame from the server goes to wire.on_message (load.c's);
+ * pings are answered and close frames handled here. The frames themselves
+ * are made and read by tests/server/wsframe.c, as the tests' client does.
+ *
+ * This file owns the run's shared state (load.h) and calls nothing in
+ * load.c but the two functions load.c put in `wire`.
  */
 #include "load.h"
 
@@ -28,7 +32,6 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +44,15 @@
 #define MAX_CONNECTING 64
 #define MAX_FRAME (1u << 24)
 #define BURST 50.0           /* messages a connection may send at once (the server allows 60) */
-#define WS_GUID "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+struct wire wire;
+conn *conns;
+int nconns;
+int epfd;
+struct timer_heap heap;
+int stopping;
+uint64_t rng_state = 0x9e3779b97f4a7c15u;
+struct stats st;
 
 static int connecting, next_to_start;
 
@@ -156,24 +167,6 @@ void timer_pop(void)
         heap.t[i] = last;
 }
 
-static void base64(const unsigned char *in, size_t len, char *out)
-{
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < len; i += 3) {
-        unsigned v = (unsigned)in[i] << 16;
-        if (i + 1 < len)
-            v |= (unsigned)in[i + 1] << 8;
-        if (i + 2 < len)
-            v |= in[i + 2];
-        out[o++] = tab[(v >> 18) & 63];
-        out[o++] = tab[(v >> 12) & 63];
-        out[o++] = i + 1 < len ? tab[(v >> 6) & 63] : '=';
-        out[o++] = i + 2 < len ? tab[v & 63] : '=';
-    }
-    out[o] = '\0';
-}
-
 /* The value of header `name` in the head of length hlen into out; 0 or -1. */
 static int header(const char *head, size_t hlen, const char *name, char *out, size_t outsz)
 {
@@ -218,8 +211,8 @@ static void watch(conn *p, int add)
 /* Starts a connection to the server: 0, or -1 at once. */
 static int open_socket(conn *p)
 {
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)conn_port(p)) };
-    inet_pton(AF_INET, opt.host, &a.sin_addr);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)wire.port_of(p)) };
+    inet_pton(AF_INET, wire.host, &a.sin_addr);
     p->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (p->fd < 0)
         return -1;
@@ -294,37 +287,21 @@ static void die(conn *p, long *counter, const char *why)
 
 void send_frame(conn *p, int op, const void *data, size_t len)
 {
-    unsigned char h[14];
-    size_t n = 0;
-    h[n++] = (unsigned char)(0x80 | op);
-    if (len < 126) {
-        h[n++] = (unsigned char)(0x80 | len);
-    } else if (len < 65536) {
-        h[n++] = 0x80 | 126;
-        h[n++] = (unsigned char)(len >> 8);
-        h[n++] = (unsigned char)len;
-    } else {
-        h[n++] = 0x80 | 127;
-        for (int i = 7; i >= 0; i--)
-            h[n++] = (unsigned char)((uint64_t)len >> (8 * i));
-    }
     uint32_t m = (uint32_t)rng();
     unsigned char mask[4] = { (unsigned char)m, (unsigned char)(m >> 8),
                               (unsigned char)(m >> 16), (unsigned char)(m >> 24) };
-    memcpy(h + n, mask, 4);
-    n += 4;
-    buf_add(&p->out, h, n);
-    unsigned char *d = (unsigned char *)p->out.p + p->out.len;
+    unsigned char h[WSFRAME_HEAD_MAX];
+    buf_add(&p->out, h, wsframe_head(h, op, 1, len, mask));
+    size_t at = p->out.len;   /* buf_add may move the buffer: mask after it */
     buf_add(&p->out, data, len);
-    for (size_t i = 0; i < len; i++)
-        d[i] ^= mask[i & 3];
+    wsframe_mask((unsigned char *)p->out.p + at, len, mask);
 }
 
 /* Brings p's pacing tokens up to now (--rate messages a second, BURST at once). */
 void refill(conn *p)
 {
     long long now = now_ns();
-    p->tokens += (double)(now - p->tokens_ns) * opt.rate / 1e9;
+    p->tokens += (double)(now - p->tokens_ns) * wire.rate / 1e9;
     if (p->tokens > BURST)
         p->tokens = BURST;
     p->tokens_ns = now;
@@ -337,11 +314,11 @@ void send_json(conn *p, json_t *msg)
     json_decref(msg);
     if (!text)
         return;
-    if (opt.rate) {
+    if (wire.rate) {
         refill(p);
         p->tokens -= 1;
     }
-    send_frame(p, OP_TEXT, text, strlen(text));
+    send_frame(p, WS_TEXT, text, strlen(text));
     free(text);
     if (flush(p) < 0)
         die(p, &st.err_closed, "write failed");
@@ -358,7 +335,7 @@ void drop(conn *p)
 {
     if (!p->spec && rng() % 2) {
         unsigned char code[2] = { 1001 >> 8, 1001 & 0xff };
-        send_frame(p, OP_CLOSE, code, 2);
+        send_frame(p, WS_CLOSE, code, 2);
         flush(p);
     }
     st.drops[p->spec]++;
@@ -377,55 +354,34 @@ void drop(conn *p)
 static int read_frames(conn *p)
 {
     for (;;) {
-        const unsigned char *b = (const unsigned char *)p->in.p;
-        size_t have = p->in.len;
-        if (have < 2)
+        wsframe f;
+        int rc = wsframe_read((const unsigned char *)p->in.p, p->in.len, MAX_FRAME, &f);
+        if (rc == 0)
             return 0;
-        if ((b[0] & 0x70) || (b[1] & 0x80)) {
-            die(p, &st.err_proto, "bad frame from server");
+        if (rc < 0) {
+            die(p, &st.err_proto, rc == -2 ? "frame too long" : "bad frame from server");
             return -1;
         }
-        uint64_t n = b[1] & 127;
-        size_t h = 2;
-        if (n == 126) {
-            if (have < 4)
-                return 0;
-            n = (uint64_t)b[2] << 8 | b[3];
-            h = 4;
-        } else if (n == 127) {
-            if (have < 10)
-                return 0;
-            n = 0;
-            for (int i = 0; i < 8; i++)
-                n = n << 8 | b[2 + i];
-            h = 10;
-        }
-        if (n > MAX_FRAME) {
-            die(p, &st.err_proto, "frame too long");
-            return -1;
-        }
-        if (have - h < n)
-            return 0;
-        int op = b[0] & 15, fin = b[0] >> 7;
+        int op = f.opcode, fin = f.fin;
+        size_t h = f.head, len = f.len;
         const char *data = p->in.p + h;
-        size_t len = (size_t)n;
-        if (op == OP_PING) {
-            send_frame(p, OP_PONG, data, len);
+        if (op == WS_PING) {
+            send_frame(p, WS_PONG, data, len);
             if (flush(p) < 0) {
                 die(p, &st.err_closed, "write failed");
                 return -1;
             }
-        } else if (op == OP_CLOSE) {
+        } else if (op == WS_CLOSE) {
             if (!stopping)
                 die(p, &st.err_closed, "server closed the WebSocket");
             else
                 die(p, NULL, NULL);
             return -1;
-        } else if (op == OP_TEXT && fin) {
-            on_message(p, data, len);
+        } else if (op == WS_TEXT && fin) {
+            wire.on_message(p, data, len);
             if (p->state != OPEN)
                 return -1;
-        } else if (op == OP_TEXT || op == OP_CONT) {
+        } else if (op == WS_TEXT || op == WS_CONT) {
             /* The server sends whole messages; fragments would be a surprise. */
             die(p, &st.err_proto, "fragmented message");
             return -1;
@@ -440,7 +396,7 @@ static void begin_http(conn *p)
 {
     char req[256];
     snprintf(req, sizeof req, "GET /api/me HTTP/1.1\r\nHost: %s:%d\r\nConnection: close\r\n\r\n",
-             opt.host, conn_port(p));
+             wire.host, wire.port_of(p));
     buf_add(&p->out, req, strlen(req));
 }
 
@@ -449,18 +405,15 @@ static void begin_shake(conn *p)
     unsigned char nonce[16];
     for (int i = 0; i < 16; i++)
         nonce[i] = (unsigned char)rng();
-    char key[32], cat[96];
-    base64(nonce, 16, key);
-    snprintf(cat, sizeof cat, "%s%s", key, WS_GUID);
-    unsigned char d[SHA_DIGEST_LENGTH];
-    SHA1((const unsigned char *)cat, strlen(cat), d);
-    base64(d, sizeof d, p->accept);
+    char key[WSFRAME_KEY];
+    wsframe_key(nonce, key);
+    wsframe_accept(key, p->accept);
     char req[700];
     snprintf(req, sizeof req,
              "GET /ws HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
              "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n"
              "Cookie: citadel_session=%s\r\n\r\n",
-             opt.host, conn_port(p), key, p->cookie);
+             wire.host, wire.port_of(p), key, p->cookie);
     buf_add(&p->out, req, strlen(req));
 }
 
@@ -627,7 +580,7 @@ void on_event(conn *p, uint32_t events)
  * its games again; else it is dead. */
 static void closed_by_server(conn *p)
 {
-    if (opt.nports > 1 && !stopping) {
+    if (wire.several && !stopping) {
         /* its server stopped: as a page behind one address would, it comes
          * back on another server and watches its games again */
         st.moved++;

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sodium.h>
+
 #include "../core/sbuf.h"
 #include "mail.h"
 
@@ -70,19 +72,12 @@ static void put_date(sbuf *b, int64_t now_ms)
 
 /* --- Subject --------------------------------------------------------------------- */
 
+/* The n bytes at s in standard base64 (libsodium's), n at most WORD_BYTES. */
 static void put_base64(sbuf *b, const unsigned char *s, size_t n)
 {
-    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)s[i] << 16;
-        if (i + 1 < n)
-            v |= (unsigned)s[i + 1] << 8;
-        if (i + 2 < n)
-            v |= s[i + 2];
-        char q[4] = {abc[(v >> 18) & 63], abc[(v >> 12) & 63],
-                     i + 1 < n ? abc[(v >> 6) & 63] : '=', i + 2 < n ? abc[v & 63] : '='};
-        sb_put(b, q, 4);
-    }
+    char q[WORD_BYTES / 3 * 4 + 5];
+    sodium_bin2base64(q, sizeof q, s, n, sodium_base64_VARIANT_ORIGINAL);
+    sb_puts(b, q);
 }
 
 /* Whether the (cleaned) subject must be encoded: not ASCII, or looking
