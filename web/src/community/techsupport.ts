@@ -6,6 +6,7 @@
 // really does (docs/api.md): there is no password reset by mail, the clocks
 // are the server's, ratings are Elo from 1500.
 
+import { route } from '../router';
 import { h, link } from '../ui';
 
 export type HelpGame = 'rampart' | 'stratego' | 'keeps';
@@ -92,3 +93,6 @@ export function renderTechSupport(host: HTMLElement, game: HelpGame): void {
     ...techSupportBody(game),
     h('p', {}, link(rules, rulesTitle), ' · ', link('/', 'Back to the start page')));
 }
+
+route(/^\/stratego\/help\/support\/?$/, (host) => renderTechSupport(host, 'stratego'), 'Stratego: Technical Support');
+route(/^\/rampart\/help\/support\/?$/, (host) => renderTechSupport(host, 'rampart'), 'Rampart: Technical Support');

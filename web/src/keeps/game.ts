@@ -14,7 +14,7 @@
 
 import { Result } from '../api';
 import { h, link, formatTimeControl } from '../ui';
-import { Cleanup } from '../main';
+import { Cleanup } from '../router';
 import { KeepsBoard } from './board';
 import { keepsReason } from '../review/keeps';
 import { GameControls } from '../play/controls';

@@ -8,7 +8,7 @@
 
 import { localPosition } from '../engine/position';
 import { h, link } from '../ui';
-import { Cleanup } from '../main';
+import { Cleanup, route } from '../router';
 import { KeepsBoard } from './board';
 import { KINGDOMS, moveSquares, parsePosition } from './notation';
 import { choiceWords, swatch } from './game';
@@ -164,3 +164,5 @@ export function renderKeepsHelp(host: HTMLElement, slug = ''): Cleanup {
   for (const { box, d } of filling) void fill(box, d, boards);
   return () => boards.forEach((b) => b.destroy());
 }
+
+route(/^\/keeps\/help(?:\/([a-z-]+))?\/?$/, renderKeepsHelp, 'Keeps & Moats: how to play');

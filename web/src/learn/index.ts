@@ -3,6 +3,7 @@
 // and a puzzle) with links to the previous and next ones. The last lesson
 // sends the learner to play a beginner bot.
 
+import { route } from '../router';
 import { pieceIcon } from '../pieces';
 import { KIND_NAMES, type Kind } from '../rampart';
 import { h, link } from '../ui';
@@ -153,3 +154,5 @@ function renderLesson(host: HTMLElement, index: number): () => void {
     next ? link(lessonPath(next), `${next.title} →`) : link(FIRST_BOT_LINK, 'Play a bot →')));
   return () => stops.forEach((stop) => stop());
 }
+
+route(/^\/learn(\/.*)?$/, (host) => renderLearn(host, location.pathname), 'Learn');

@@ -32,7 +32,7 @@ import { beliefNotes } from '../stratego/belief';
 import { Engine, EngineError, Position, Setting } from '../engine/engine';
 import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';
-import { Cleanup } from '../main';
+import { Cleanup, route } from '../router';
 import { copyText, h, link, SIDE_TITLES } from '../ui';
 import { Drawn, Editor } from '../analysis/editor';
 
@@ -532,3 +532,5 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     board.destroy();
   };
 }
+
+route(/^\/analysis\/([a-z-]+)$/, renderAnalysis, 'Analysis');

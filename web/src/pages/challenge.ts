@@ -7,7 +7,7 @@ import { api, ApiError, Challenge } from '../api';
 import { h, link, errorText, formatTimeControl, playerName } from '../ui';
 import { me } from '../session';
 import { socket } from '../ws';
-import { navigate, Cleanup } from '../main';
+import { navigate, Cleanup, route } from '../router';
 import { isStratego } from '../stratego/api';
 
 /** "100 full moves, then decided by material" and the like. */
@@ -88,3 +88,5 @@ export async function renderChallenge(host: HTMLElement, token: string): Promise
   }));
   return () => offs.forEach((off) => off());
 }
+
+route(/^\/play\/([^/]+)$/, renderChallenge, 'Challenge');

@@ -16,7 +16,7 @@ import { parsePosition, pieceAt } from '../rampart';
 import { pieceIcon } from '../pieces';
 import { h, resultHeadline, SIDE_TITLES } from '../ui';
 import { drawMoveList } from '../movelist';
-import { Cleanup } from '../main';
+import { Cleanup, route } from '../router';
 import { isStratego } from '../stratego/api';
 import { renderStrategoGame } from '../stratego/game';
 import { renderKeepsGame } from '../keeps/game';
@@ -167,3 +167,5 @@ export function renderGame(host: HTMLElement, idText: string, first: Game | null
     board.destroy();
   };
 }
+
+route(/^\/game\/(\d+)$/, renderGamePage, 'Game');

@@ -9,7 +9,7 @@ import { myGames } from './mygames';
 import { h, link, toast, errorText, formatTimeControl, copyText, playerName } from '../ui';
 import { me, onSessionChange } from '../session';
 import { socket } from '../ws';
-import { navigate, Cleanup } from '../main';
+import { navigate, Cleanup, route } from '../router';
 import { isStratego } from '../stratego/api';
 import { KEEPS, isKeeps, tableFields, tableList, TableSeek } from '../keeps/table';
 
@@ -314,3 +314,5 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     if (pendingSeek !== null) socket.send({ type: 'cancel', seek: pendingSeek });
   };
 }
+
+route(/^\/$/, renderHome, 'Play');

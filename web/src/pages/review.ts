@@ -5,7 +5,7 @@
 
 import { api, ApiError, Game, PositionsAnswer } from '../api';
 import { h, link, toast, errorText, copyText, formatTimeControl, SIDE_TITLES, formatDate } from '../ui';
-import { Cleanup } from '../main';
+import { Cleanup, route } from '../router';
 import { Replayer, ReviewGame, sideTitle } from '../review/replayer';
 import { rampartReplayer } from '../review/rampart';
 import { strategoReplayer } from '../review/stratego';
@@ -158,3 +158,5 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
     replay.destroy();
   };
 }
+
+route(/^\/review\/(\d+)$/, renderReview, 'Review');

@@ -20,7 +20,7 @@
 
 import { api, Game, Player, Result } from '../api';
 import { socket } from '../ws';
-import { navigate } from '../main';
+import { navigate } from '../router';
 import { beep, setSound, soundOn } from '../sound';
 import { h, link, toast, formatClock, formatTimeControl, reasonText } from '../ui';
 import type { EndMessage, ErrorMessage, LiveGame, MoveMessage } from './protocol';

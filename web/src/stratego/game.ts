@@ -18,7 +18,7 @@
 import type { Game } from '../api';
 import { h, link, toast, resultHeadline } from '../ui';
 import { socket } from '../ws';
-import { Cleanup } from '../main';
+import { Cleanup } from '../router';
 import { StrategoBoard } from './board';
 import { SetupEditor } from './setup';
 import { StrategoGame } from './api';

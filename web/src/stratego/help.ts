@@ -5,7 +5,7 @@
 // The diagrams are positions written here by hand; nothing is computed.
 
 import { h, link } from '../ui';
-import { Cleanup } from '../main';
+import { Cleanup, route } from '../router';
 import { StrategoBoard } from './board';
 import { Cell, KINDS, KIND_ORDER, LAKES, Piece, SIZE, View, squareIndex } from './notation';
 import { pieceBadge } from './pieces';
@@ -142,3 +142,5 @@ export function renderStrategoHelp(host: HTMLElement): Cleanup {
     h('p', {}, link('/', 'Back to the start page')));
   return () => boards.forEach((b) => b.destroy());
 }
+
+route(/^\/stratego\/help$/, renderStrategoHelp, 'Stratego: how to play');
