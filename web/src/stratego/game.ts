@@ -21,7 +21,6 @@ import { socket } from '../ws';
 import { Cleanup } from '../router';
 import { StrategoBoard } from './board';
 import { SetupEditor } from './setup';
-import { StrategoGame } from './api';
 import { ARMY_SIZE, KINDS, KIND_ORDER, Kind, SIDE_NAMES, View, countOnBoard, lossesFromCombats, moveSquares, combatOf, parseSetup, parseView, setupView } from './notation';
 import { pieceBadge } from './pieces';
 import { strategoReason } from '../review/stratego';
@@ -50,8 +49,8 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
   host.append(title, h('div', { class: 'game play-game st-game' }, boardCol, sideCol));
 
   const board = new StrategoBoard(boardHost);
-  const inSetup = (g: StrategoGame | null) => !!g && g.status === 'live' && g.phase === 'setup';
-  const controls: GameControls<StrategoGame> = new GameControls<StrategoGame>(id, {
+  const inSetup = (g: Game | null) => !!g && g.status === 'live' && g.phase === 'setup';
+  const controls: GameControls<Game> = new GameControls<Game>(id, {
     sideName: (side) => SIDE_NAMES[side] ?? `Side ${side}`,
     badge: (side) => pieceBadge({ side, kind: 'X', revealed: false, moved: false, scout: false }, 22),
     headline: (r, g) => resultHeadline(r, g.players, SIDE_NAMES),
@@ -138,7 +137,7 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
     return null;
   }
 
-  function setupStatus(g: StrategoGame): string {
+  function setupStatus(g: Game): string {
     const waitingFor = [0, 1].filter((s) => !(g.ready ?? []).includes(s));
     const mine = nextToSetUp();
     if (mine !== null) return `${SIDE_NAMES[mine]}: arrange your pieces, then press Ready`;
@@ -154,7 +153,7 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
   }
 
   /** The move list: one line per move, with what combat showed. */
-  function drawMoves(g: StrategoGame): void {
+  function drawMoves(g: Game): void {
     if (!g.moves.length) {
       moveList.replaceChildren(h('p', { class: 'empty' }, inSetup(g) ? 'The game starts when both armies are set up.' : 'No moves yet.'));
       return;
@@ -205,14 +204,14 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
   }
 
   /** The last move, its combat and the squares it touched. */
-  function lastMoveWords(g: StrategoGame): string {
+  function lastMoveWords(g: Game): string {
     if (!g.moves.length) return 'No move has been played yet.';
     const ply = g.moves.length - 1;
     const [from, to] = moveSquares(g.moves[ply]);
     return `${SIDE_NAMES[ply % 2]} moved ${from} to ${to}.`;
   }
 
-  function drawCover(g: StrategoGame): void {
+  function drawCover(g: Game): void {
     if (!cover) {
       coverBox.hidden = true;
       boardHost.removeAttribute('inert');
@@ -259,7 +258,7 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
   }
 
   /** A one-device game covers the board whenever the screen changes hands. */
-  function needCover(g: StrategoGame): { side: number; why: 'setup' | 'move' } | null {
+  function needCover(g: Game): { side: number; why: 'setup' | 'move' } | null {
     if (!isLocal() || g.status !== 'live' || coverShownFor === coverKey()) return null;
     if (inSetup(g)) {
       const s = nextToSetUp();
@@ -269,7 +268,7 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
     return { side: g.to_move, why: 'move' };
   }
 
-  function drawBoardAndSetup(g: StrategoGame): void {
+  function drawBoardAndSetup(g: Game): void {
     const setupSide = inSetup(g) ? nextToSetUp() : null;
     if (setupSide === null && editor) {
       editor.destroy();

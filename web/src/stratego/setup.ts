@@ -7,7 +7,7 @@
 import { h, link, toast, errorText } from '../ui';
 import { me } from '../session';
 import { StrategoBoard } from './board';
-import { setupsApi, NamedSetup } from './api';
+import { api, NamedSetup } from '../api';
 import { KINDS, KIND_ORDER, SIDE_NAMES, Setup, formatSetup, parseSetup, setupSlot, setupSquare, setupView, pieceName } from './notation';
 
 /** The army in a random order: only used when the server cannot be asked. */
@@ -97,7 +97,7 @@ export class SetupEditor {
 
   private async load(): Promise<void> {
     try {
-      const c = await setupsApi.list(this.variant);
+      const c = await api.setups(this.variant);
       this.library = c.library;
       this.saved = c.saved;
       this.use(c.random, 'A random setup. Swap pieces, or start from another one.');
@@ -109,7 +109,7 @@ export class SetupEditor {
 
   private async random(): Promise<void> {
     try {
-      const c = await setupsApi.list(this.variant);
+      const c = await api.setups(this.variant);
       this.use(c.random, 'A new random setup.');
     } catch {
       this.setup = shuffledArmy();
@@ -137,7 +137,7 @@ export class SetupEditor {
         return;
       }
       try {
-        await setupsApi.save(this.variant, name, formatSetup(this.setup));
+        await api.saveSetup(this.variant, name, formatSetup(this.setup));
         this.saved = [...this.saved.filter((s) => s.name !== name), { name, setup: formatSetup(this.setup) }];
         toast(`Saved "${name}"`);
         this.drawLists();
