@@ -10,7 +10,6 @@ import { Replayer, ReviewGame, sideTitle } from '../review/replayer';
 import { rampartReplayer } from '../review/rampart';
 import { strategoReplayer } from '../review/stratego';
 import { keepsReplayer } from '../review/keeps';
-import { isStratego } from '../stratego/api';
 import { ComputerReview } from '../review/computer';
 import { SIDE_NAMES as ST_SIDE_NAMES } from '../stratego/notation';
 import { KINGDOMS } from '../keeps/notation';
@@ -19,15 +18,6 @@ import { KINGDOMS } from '../keeps/notation';
  *  move. A game with hidden pieces answers only once it is over (403). */
 async function positionsOf(id: number): Promise<PositionsAnswer> {
   return api.positions(id);
-}
-
-/** The game's family ("rampart", "stratego", "keeps-moats") from /api/variants,
- *  or guessed from the variant's name if that list cannot be had. */
-async function familyOf(variant: string): Promise<string> {
-  const list = await api.variants().catch(() => []);
-  const v = list.find((x) => x.name === variant);
-  if (v) return v.family;
-  return isStratego(variant) ? 'stratego' : variant.startsWith('keeps') ? 'keeps-moats' : 'rampart';
 }
 
 function replayerFor(family: string, host: HTMLElement, g: ReviewGame, data: PositionsAnswer): Replayer {
@@ -62,8 +52,8 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   let data: PositionsAnswer;
   let family: string;
   try {
-    g = await api.game(id);
-    [data, family] = await Promise.all([positionsOf(id), familyOf(g.variant)]);
+    [g, data] = await Promise.all([api.game(id), positionsOf(id)]);
+    family = g.family;
   } catch (e) {
     host.append(h('p', { class: 'error' }, errorText(e)));
     if (e instanceof ApiError && e.status === 403) host.append(h('p', {}, link(`/game/${id}`, 'Watch the game live')));
