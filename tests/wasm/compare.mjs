@@ -165,7 +165,7 @@ if (botCalls > 0 && botAnswers === botCalls) ok(`the hidden game's bot and belie
 else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCalls} calls answered`);
 
 // --- the page's readers of position strings --------------------------------------
-// web/src/rampart.ts, stratego/notation.ts and keeps/notation.ts turn the
+// web/src/games/rampart/notation.ts, stratego/notation.ts and keeps/notation.ts turn the
 // engine's reading of a position (engine/read.ts, eng_squares) into the
 // boards the page draws. Each board, written back out square by square,
 // must be what the engine lists for every position and view of the random
@@ -174,9 +174,9 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
   const name = "the page's boards are the engine's reading";
   const readers = join(tmp, 'readers.mjs');
   await build({
-    stdin: { contents: `export * as rampart from './web/src/rampart.ts';
-      export * as stratego from './web/src/stratego/notation.ts';
-      export * as keeps from './web/src/keeps/notation.ts';
+    stdin: { contents: `export * as rampart from './web/src/games/rampart/notation.ts';
+      export * as stratego from './web/src/games/stratego/notation.ts';
+      export * as keeps from './web/src/games/keeps/notation.ts';
       export { useEngine } from './web/src/engine/read.ts';`, resolveDir: root, loader: 'ts' },
     bundle: true, format: 'esm', platform: 'node', outfile: readers, logLevel: 'warning',
   });

@@ -22,13 +22,13 @@ import './pages/challenge';
 import './pages/player';
 import './pages/ladder';
 import './pages/account';
-import './stratego/help';
+import './games/stratego/help';
 import './community/techsupport';
 import './community/forum';
 import './community/support';
 import './community/staff';
-import './keeps/help';
-import './learn/index';
+import './games/keeps/help';
+import './games/rampart/learn/index';
 
 let cleanup: Cleanup = undefined;
 let renderCount = 0;

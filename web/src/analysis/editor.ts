@@ -13,11 +13,11 @@
 // loses its two-square counters (S6) and its pieces' marks only where a
 // square changed: a piece placed is unmoved and unrevealed.
 
-import { KIND_NAMES, Kind, parsePosition, parseSquare, Position, Side } from '../rampart';
+import { KIND_NAMES, Kind, parsePosition, parseSquare, Position, Side } from '../games/rampart/notation';
 import { ALL_SQUARES, KIND_NAMES as KM_KINDS, KINGDOM_LETTERS, KINGDOMS, SIZE as KM_SIZE,
-  Position as KeepsPosition, exists, parsePiece, parsePosition as parseKeeps, squareName as kmSquare } from '../keeps/notation';
+  Position as KeepsPosition, exists, parsePiece, parsePosition as parseKeeps, squareName as kmSquare } from '../games/keeps/notation';
 import { KIND_ORDER, KINDS, LAKES, SIDE_NAMES as ST_SIDES, SIZE as ST_SIZE, View, parseView, pieceOfToken,
-  squareIndex, tokenOfPiece } from '../stratego/notation';
+  squareIndex, tokenOfPiece } from '../games/stratego/notation';
 import { SIDE_TITLES, h } from '../ui';
 
 /** One game's pieces and position string, as the editor changes them. */

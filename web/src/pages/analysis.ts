@@ -23,12 +23,12 @@
 // view the board plays no move whose combat it cannot know (an unknown
 // piece attacking or attacked): the outcome is not in the view.
 
-import { Board, MarkKind } from '../board';
-import { KeepsBoard } from '../keeps/board';
-import { GAME_TYPE_ORDER, GAME_TYPES, KING_RESULT_ORDER, KING_RESULTS, KINGDOMS, parsePosition as parseKeeps } from '../keeps/notation';
-import { StrategoBoard } from '../stratego/board';
-import { SIDE_NAMES as ST_SIDES, View, moveSquares as stSquares, parseView, squareIndex } from '../stratego/notation';
-import { beliefNotes } from '../stratego/belief';
+import { Board, MarkKind } from '../games/rampart/board';
+import { KeepsBoard } from '../games/keeps/board';
+import { GAME_TYPE_ORDER, GAME_TYPES, KING_RESULT_ORDER, KING_RESULTS, KINGDOMS, parsePosition as parseKeeps } from '../games/keeps/notation';
+import { StrategoBoard } from '../games/stratego/board';
+import { SIDE_NAMES as ST_SIDES, View, moveSquares as stSquares, parseView, squareIndex } from '../games/stratego/notation';
+import { beliefNotes } from '../games/stratego/belief';
 import { Engine, EngineError, Position, Setting } from '../engine/engine';
 import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';

@@ -11,15 +11,15 @@
 
 import { api, Game } from '../api';
 import { localPosition } from '../engine/position';
-import { Board, takenPieces } from '../board';
-import { parsePosition, pieceAt } from '../rampart';
-import { pieceIcon } from '../pieces';
+import { Board, takenPieces } from '../games/rampart/board';
+import { parsePosition, pieceAt } from '../games/rampart/notation';
+import { pieceIcon } from '../games/rampart/pieces';
 import { h, resultHeadline, SIDE_TITLES } from '../ui';
 import { drawMoveList } from '../movelist';
 import { Cleanup, route } from '../router';
 import { isStratego } from '../stratego/api';
-import { renderStrategoGame } from '../stratego/game';
-import { renderKeepsGame } from '../keeps/game';
+import { renderStrategoGame } from '../games/stratego/game';
+import { renderKeepsGame } from '../games/keeps/game';
 import { GameControls, gameTitle } from '../play/controls';
 
 const THREATS = 'citadel.threats';

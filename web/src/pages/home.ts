@@ -11,7 +11,7 @@ import { me, onSessionChange } from '../session';
 import { socket } from '../ws';
 import { navigate, Cleanup, route } from '../router';
 import { isStratego } from '../stratego/api';
-import { KEEPS, isKeeps, tableFields, tableList, TableSeek } from '../keeps/table';
+import { KEEPS, isKeeps, tableFields, tableList, TableSeek } from '../games/keeps/table';
 
 /** Stratego's move limit counts plies, any number (docs/stratego.md): these are offered. */
 const STRATEGO_LIMITS = [1000, 500, 2000];

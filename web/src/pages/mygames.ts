@@ -11,8 +11,8 @@ import { h, link, playerName, SIDE_TITLES } from '../ui';
 import { me } from '../session';
 import { socket } from '../ws';
 import { isStratego } from '../stratego/api';
-import { isKeeps } from '../keeps/table';
-import { KINGDOMS } from '../keeps/notation';
+import { isKeeps } from '../games/keeps/table';
+import { KINGDOMS } from '../games/keeps/notation';
 
 /** Live games of this visitor seen on the socket since the page loaded. */
 const known = new Set<number>();

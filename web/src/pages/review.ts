@@ -7,12 +7,12 @@ import { api, ApiError, Game, PositionsAnswer } from '../api';
 import { h, link, toast, errorText, copyText, formatTimeControl, SIDE_TITLES, formatDate } from '../ui';
 import { Cleanup, route } from '../router';
 import { Replayer, ReviewGame, sideTitle } from '../review/replayer';
-import { rampartReplayer } from '../review/rampart';
-import { strategoReplayer } from '../review/stratego';
-import { keepsReplayer } from '../review/keeps';
+import { rampartReplayer } from '../games/rampart/replay';
+import { strategoReplayer } from '../games/stratego/replay';
+import { keepsReplayer } from '../games/keeps/replay';
 import { ComputerReview } from '../review/computer';
-import { SIDE_NAMES as ST_SIDE_NAMES } from '../stratego/notation';
-import { KINGDOMS } from '../keeps/notation';
+import { SIDE_NAMES as ST_SIDE_NAMES } from '../games/stratego/notation';
+import { KINGDOMS } from '../games/keeps/notation';
 
 /** Every position of the game, from the start (index 0) to after the last
  *  move. A game with hidden pieces answers only once it is over (403). */

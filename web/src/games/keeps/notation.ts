@@ -1,9 +1,9 @@
-// keeps/notation.ts -- Keeps & Moats Chess notation (docs/keeps-moats.md, K7):
+// games/keeps/notation.ts -- Keeps & Moats Chess notation (docs/keeps-moats.md, K7):
 // squares on the 17x17 grid with holes, pieces, moves, and the nine-field
 // position string, whose board the engine reads (engine/read.ts). Only
 // reading and naming: the engine is the only judge of what is legal.
 
-import { readPosition } from '../engine/read';
+import { readPosition } from '../../engine/read';
 
 export const SIZE = 17;
 export const KINGDOMS = ['White', 'Red', 'Black', 'Blue'] as const;

@@ -1,4 +1,4 @@
-// stratego/board.ts -- the 10x10 Stratego board in SVG, with its two lakes.
+// games/stratego/board.ts -- the 10x10 Stratego board in SVG, with its two lakes.
 //
 // Like the Rampart board (web/src/board.ts) it only shows things and reports
 // what a person chose; the server decides what is legal. Choosing (click,
@@ -12,7 +12,7 @@
 
 import { Cell, LAKES, Piece, SIZE, View, indexName, moveSquares, parseSquare, pieceName, squareIndex, squareName } from './notation';
 import { pieceTile, svgEl } from './pieces';
-import { BoardInput, InputBoard, UNIT } from '../play/input';
+import { BoardInput, InputBoard, UNIT } from '../../play/input';
 
 const S = UNIT; // one square, in SVG units
 

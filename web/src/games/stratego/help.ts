@@ -1,11 +1,11 @@
-// stratego/help.ts -- /stratego/help: Stratego explained in the page's own
+// games/stratego/help.ts -- /stratego/help: Stratego explained in the page's own
 // words: the goal, moves, combat, a chart of every piece, combat examples on
 // small boards (before and after each attack), setup and pass-the-device play;
 // its Technical Support page is /stratego/help/support (community/techsupport.ts).
 // The diagrams are positions written here by hand; nothing is computed.
 
-import { h, link } from '../ui';
-import { Cleanup, route } from '../router';
+import { h, link } from '../../ui';
+import { Cleanup, route } from '../../router';
 import { StrategoBoard } from './board';
 import { Cell, KINDS, KIND_ORDER, LAKES, Piece, SIZE, View, squareIndex } from './notation';
 import { pieceBadge } from './pieces';

@@ -1,11 +1,11 @@
-// rampart.ts -- Rampart's notation (R9) for display only. The page never
+// games/rampart/notation.ts -- Rampart's notation (R9) for display only. The page never
 // judges the rules: legal moves, captures and results come from the server
 // (a live game's `legal` list and effects) or from the games' own engine in
 // the page (engine/); position strings are read by that engine too
 // (engine/read.ts). This file turns its reading and move texts into
 // squares to draw.
 
-import { readPosition } from './engine/read';
+import { readPosition } from '../../engine/read';
 
 export type Side = 'b' | 't';
 export type Kind = 'Q' | 'N' | 'K' | 'B';

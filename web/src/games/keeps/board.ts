@@ -1,4 +1,4 @@
-// keeps/board.ts -- the 145-square Keeps & Moats board in SVG: the 9x9
+// games/keeps/board.ts -- the 145-square Keeps & Moats board in SVG: the 9x9
 // Battlefield, each kingdom's Moat and stepped Keep tinted in its colour, the
 // Thrones marked, pieces as chess symbols in their kingdom's colour.
 //
@@ -10,7 +10,7 @@
 // Invariant: onMove only ever gets moves from the list setLegal was given.
 
 import { svgEl } from '../stratego/pieces';
-import { BoardInput, InputBoard, UNIT } from '../play/input';
+import { BoardInput, InputBoard, UNIT } from '../../play/input';
 import { ALL_SQUARES, KINGDOMS, Piece, Position, SIZE, THRONES, areaOf, exists, parseMove, parseSquare, pieceName, squareName } from './notation';
 
 const S = UNIT; // one square, in SVG units

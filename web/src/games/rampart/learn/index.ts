@@ -1,12 +1,12 @@
-// learn/index.ts -- the Learn section: /learn lists the lessons in order with
+// games/rampart/learn/index.ts -- the Learn section: /learn lists the lessons in order with
 // the learner's progress; /learn/<id> shows one lesson (text, a live example
 // and a puzzle) with links to the previous and next ones. The last lesson
 // sends the learner to play a beginner bot.
 
-import { route } from '../router';
+import { route } from '../../../router';
 import { pieceIcon } from '../pieces';
-import { KIND_NAMES, type Kind } from '../rampart';
-import { h, link } from '../ui';
+import { KIND_NAMES, type Kind } from '../notation';
+import { h, link } from '../../../ui';
 import { LESSONS, PARTS, type Lesson } from './lessons';
 import { markSolved, resetProgress, solvedLessons } from './progress';
 import { mountExample, mountPuzzle } from './scene';

@@ -1,4 +1,4 @@
-// stratego/belief.ts -- what a Stratego bot believes of the pieces it
+// games/stratego/belief.ts -- what a Stratego bot believes of the pieces it
 // cannot see (engine.h eng_belief, from the game's own bot), as notes for
 // the board: the likeliest kind and its chance on the square, the three
 // likeliest read out with it. Used by the analysis board and by Review.

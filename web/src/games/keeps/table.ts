@@ -1,10 +1,10 @@
-// keeps/table.ts -- Keeps & Moats tables on the start page: the settings of a
+// games/keeps/table.ts -- Keeps & Moats tables on the start page: the settings of a
 // new table (game type, Captured King Result, move limit, four seats) and the
 // lobby's open tables with a "Sit here" button per open seat (docs/api.md,
 // `table` and `sit`).
 
-import type { Bot, Player, Seek } from '../api';
-import { h, playerName, formatTimeControl } from '../ui';
+import type { Bot, Player, Seek } from '../../api';
+import { h, playerName, formatTimeControl } from '../../ui';
 import { KINGDOMS, GAME_TYPES, GAME_TYPE_ORDER, KING_RESULTS, KING_RESULT_ORDER } from './notation';
 import { swatch } from './game';
 

@@ -1,4 +1,4 @@
-// keeps/help.ts -- /keeps/help and /keeps/help/<page>: Keeps & Moats Chess
+// games/keeps/help.ts -- /keeps/help and /keeps/help/<page>: Keeps & Moats Chess
 // explained in the page's own words, in the six pages the original game's help
 // had, and a seventh, Technical Support (community/techsupport.ts). Every diagram is a position written here (or the start plus moves) that
 // the games' own engine reads and plays out in the page (engine/position.ts,
@@ -6,13 +6,13 @@
 // position and each move a diagram claims is legal or illegal, and a diagram
 // it refuses shows the refusal instead of a board.
 
-import { localPosition } from '../engine/position';
-import { h, link } from '../ui';
-import { Cleanup, route } from '../router';
+import { localPosition } from '../../engine/position';
+import { h, link } from '../../ui';
+import { Cleanup, route } from '../../router';
 import { KeepsBoard } from './board';
 import { KINGDOMS, moveSquares, parsePosition } from './notation';
 import { choiceWords, swatch } from './game';
-import { techSupportBody } from '../community/techsupport';
+import { techSupportBody } from '../../community/techsupport';
 
 type Diagram = {
   id: string;

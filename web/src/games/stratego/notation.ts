@@ -1,10 +1,10 @@
-// stratego/notation.ts -- reading Stratego's strings (docs/stratego.md):
+// games/stratego/notation.ts -- reading Stratego's strings (docs/stratego.md):
 // position and view strings (as the engine reads them, engine/read.ts),
 // setup strings and moves, and the server's combats (structure, never its
 // words parsed back). Reading only: what is legal is the engine's business.
 
-import type { Combat as ServerCombat } from '../gen/api';
-import { readPosition } from '../engine/read';
+import type { Combat as ServerCombat } from '../../gen/api';
+import { readPosition } from '../../engine/read';
 
 export const SIZE = 10; // files a..j, rows 1..10
 export const RED = 0;

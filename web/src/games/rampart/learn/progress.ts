@@ -1,4 +1,4 @@
-// progress.ts -- which Learn puzzles this browser has solved, kept in
+// games/rampart/learn/progress.ts -- which Learn puzzles this browser has solved, kept in
 // localStorage. A browser that refuses storage simply forgets.
 
 const KEY = 'citadel.learn.solved';

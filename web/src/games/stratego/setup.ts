@@ -1,13 +1,13 @@
-// stratego/setup.ts -- the setup screen (S3): one side arranges its 40
+// games/stratego/setup.ts -- the setup screen (S3): one side arranges its 40
 // pieces in private before the first move. It starts from the server's random
 // setup; a library or saved setup can replace it; two pieces swap by clicking
 // one then the other (or dragging one onto the other); signed-in players can
 // save the arrangement. "Ready" hands the setup string to onReady.
 
-import { h, link, toast, errorText } from '../ui';
-import { me } from '../session';
+import { h, link, toast, errorText } from '../../ui';
+import { me } from '../../session';
 import { StrategoBoard } from './board';
-import { api, NamedSetup } from '../api';
+import { api, NamedSetup } from '../../api';
 import { KINDS, KIND_ORDER, SIDE_NAMES, Setup, formatSetup, parseSetup, setupSlot, setupSquare, setupView, pieceName } from './notation';
 
 /** The army in a random order: only used when the server cannot be asked. */

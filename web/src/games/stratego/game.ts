@@ -1,4 +1,4 @@
-// stratego/game.ts -- a Stratego game, live or finished: set up, play,
+// games/stratego/game.ts -- a Stratego game, live or finished: set up, play,
 // watch. pages/game.ts hands /game/ID here when the game is Stratego.
 //
 // The shared web/src/play/controls.ts holds the game as the server sends it,
@@ -15,16 +15,16 @@
 // the board shows both armies (the `end` message's position, or after a
 // reload the game's last position from /api/games/ID/positions).
 
-import type { Game } from '../api';
-import { h, link, toast, resultHeadline } from '../ui';
-import { socket } from '../ws';
-import { Cleanup } from '../router';
+import type { Game } from '../../api';
+import { h, link, toast, resultHeadline } from '../../ui';
+import { socket } from '../../ws';
+import { Cleanup } from '../../router';
 import { StrategoBoard } from './board';
 import { SetupEditor } from './setup';
 import { ARMY_SIZE, KINDS, KIND_ORDER, Kind, SIDE_NAMES, View, countOnBoard, lossesFromCombats, moveSquares, combatOf, parseSetup, parseView, setupView } from './notation';
 import { pieceBadge } from './pieces';
-import { strategoReason } from '../review/stratego';
-import { GameControls, gameTitle } from '../play/controls';
+import { strategoReason } from './replay';
+import { GameControls, gameTitle } from '../../play/controls';
 
 export function renderStrategoGame(host: HTMLElement, id: number, first: Game | null = null): Cleanup {
   const offs: (() => void)[] = [];

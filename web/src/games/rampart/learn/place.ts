@@ -1,4 +1,4 @@
-// place.ts -- writes a position string (R9) from a list of pieces on squares,
+// games/rampart/learn/place.ts -- writes a position string (R9) from a list of pieces on squares,
 // so that the lessons' positions read as pieces ("Qc4 nc6") rather than as
 // notation. It only arranges pieces; it knows nothing of the rules.
 

@@ -1,4 +1,4 @@
-// style.ts -- the Learn pages' layout rules now live in web/static/style.css
+// games/rampart/learn/style.ts -- the Learn pages' layout rules now live in web/static/style.css
 // ("Learn"): the page's Content-Security-Policy (style-src 'self') refuses a
 // <style> element added by script, so rules added here never applied. Kept
 // so callers need not change; it adds nothing.

@@ -1,13 +1,13 @@
-// review/keeps.ts -- replaying a Keeps & Moats game: the four-kingdom board,
+// games/keeps/replay.ts -- replaying a Keeps & Moats game: the four-kingdom board,
 // each move in words ("Knight h3–i5 takes Red Pawn") with the kingdom that
 // played it. Who moved is read from the position before the move, because a
 // kingdom that is out is skipped in the turn order.
 
-import { KeepsBoard } from '../keeps/board';
-import { KINGDOMS, Position, moveSquares, moveWords, parsePosition } from '../keeps/notation';
-import { kmResultHeadline, swatch } from '../keeps/game';
-import { h, reasonText } from '../ui';
-import { Replayer, ReviewGame, drawPlyList } from './replayer';
+import { KeepsBoard } from './board';
+import { KINGDOMS, Position, moveSquares, moveWords, parsePosition } from './notation';
+import { kmResultHeadline, swatch } from './game';
+import { h, reasonText } from '../../ui';
+import { Replayer, ReviewGame, drawPlyList } from '../../review/replayer';
 
 export function keepsReason(reason: string): string {
   if (reason === 'kings') return 'Every King left belongs to one side';

@@ -1,4 +1,4 @@
-// stratego/pieces.ts -- how a Stratego piece looks: a tile in its army's
+// games/stratego/pieces.ts -- how a Stratego piece looks: a tile in its army's
 // colour (Red warm, Blue cool, with different corner shapes so the two
 // armies differ without colour too) showing the rank in large figures and the
 // name under it; Bombs and Flags have pictures instead of figures. An unknown

@@ -1,10 +1,10 @@
-// pieces.ts -- the piece drawings: one silhouette per kind, drawn in a
+// games/rampart/pieces.ts -- the piece drawings: one silhouette per kind, drawn in a
 // 100x100 box, so that a newcomer tells them apart at a glance (a spiked
 // crown, a horse's head, a crown with a cross, a wall with battlements), in
 // two clearly different colours for Bottom (ivory) and Top (crimson), each
 // with its letter as well for anyone who cannot tell the shapes or colours.
 
-import { Kind, Side } from './rampart';
+import { Kind, Side } from './notation';
 
 const SVG = 'http://www.w3.org/2000/svg';
 

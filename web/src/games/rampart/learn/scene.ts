@@ -1,14 +1,14 @@
-// scene.ts -- the two live boards of a lesson page. The example lets the
+// games/rampart/learn/scene.ts -- the two live boards of a lesson page. The example lets the
 // learner click pieces and try any legal move, and "Show me" plays the key
 // move and marks what it took. The puzzle waits for the key move and says
 // whether it was found. Legal moves and their effects always come from the
 // games' own engine, in the page (engine/position.ts; check.ts asks it);
 // these boards only show them.
 
-import { localPosition } from '../engine/position';
+import { localPosition } from '../../../engine/position';
 import { Board } from '../board';
-import { KIND_NAMES, SIDE_NAMES, moveSquares, parsePosition, pieceAt } from '../rampart';
-import { errorText, h, reasonText } from '../ui';
+import { KIND_NAMES, SIDE_NAMES, moveSquares, parsePosition, pieceAt } from '../notation';
+import { errorText, h, reasonText } from '../../../ui';
 import { Outcome, outcome, wants } from './check';
 import type { Example, Puzzle } from './lessons';
 

@@ -1,12 +1,12 @@
-// review/rampart.ts -- replaying a Rampart game: the Rampart board with the
+// games/rampart/replay.ts -- replaying a Rampart game: the Rampart board with the
 // last move and the pieces it took marked (the server's effects of each
 // move), and the two-column move list.
 
-import { Board } from '../board';
-import type { Effects } from '../gen/api';
-import { SIDE_TITLES, reasonText, resultHeadline } from '../ui';
-import { drawMoveList } from '../movelist';
-import { Replayer, ReviewGame } from './replayer';
+import { Board } from './board';
+import type { Effects } from '../../gen/api';
+import { SIDE_TITLES, reasonText, resultHeadline } from '../../ui';
+import { drawMoveList } from '../../movelist';
+import { Replayer, ReviewGame } from '../../review/replayer';
 
 export function rampartReplayer(host: HTMLElement, g: ReviewGame, positions: string[],
   effects: (Effects | null)[]): Replayer {

@@ -1,4 +1,4 @@
-// board.ts -- a Rampart board of any size drawn in SVG.
+// games/rampart/board.ts -- a Rampart board of any size drawn in SVG.
 //
 // The board only shows things and reports the move a person chose; it never
 // decides what is legal. The caller hands it the legal moves (from the server)
@@ -12,9 +12,9 @@
 // capture, where the taker now stands, gets a red frame under the taker and
 // a small corner badge of the piece taken, never a cross over the taker.
 
-import { Piece, Position, KIND_NAMES, SIDE_NAMES, parsePosition, parseSquare, squareName, moveSquares } from './rampart';
+import { Piece, Position, KIND_NAMES, SIDE_NAMES, parsePosition, parseSquare, squareName, moveSquares } from './notation';
 import { pieceGroup } from './pieces';
-import { BoardInput, InputBoard, UNIT as S } from './play/input';
+import { BoardInput, InputBoard, UNIT as S } from '../../play/input';
 
 const SVG = 'http://www.w3.org/2000/svg';
 

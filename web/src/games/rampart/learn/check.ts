@@ -1,4 +1,4 @@
-// check.ts -- what a move does, as the engine says, and whether that is what
+// games/rampart/learn/check.ts -- what a move does, as the engine says, and whether that is what
 // a lesson claims. The engine is the only judge of the rules: this file asks
 // it (the page: the engine in the browser, engine/position.ts; the tests:
 // the server's POST /api/position) for the legal moves and the positions
@@ -6,8 +6,8 @@
 // what a move took; tests/browser/learn-positions.mjs uses it to prove every
 // lesson right.
 
-import type { PositionInfo } from '../api';
-import { Kind, moveSquares, parsePosition, pieceAt } from '../rampart';
+import type { PositionInfo } from '../../../api';
+import { Kind, moveSquares, parsePosition, pieceAt } from '../notation';
 
 /** What check.ts reads of an answer about a position. */
 type Info = Pick<PositionInfo, 'position' | 'legal' | 'result' | 'threats'>;

@@ -1,4 +1,4 @@
-// lessons.ts -- the Learn section's content: one lesson per idea, in order.
+// games/rampart/learn/lessons.ts -- the Learn section's content: one lesson per idea, in order.
 // Each has a few paragraphs, an example position with its key move ("Show
 // me"), and a puzzle. The rules come from the Rampart text and the project's
 // rulings (R1-R10); every position was written by hand, and every claim (the

@@ -1,4 +1,4 @@
-// keeps/game.ts -- a Keeps & Moats game, live or finished: play it, watch it.
+// games/keeps/game.ts -- a Keeps & Moats game, live or finished: play it, watch it.
 // pages/game.ts hands /game/ID here when the variant is keeps-moats.
 //
 // Four kingdoms, each played by a person or a bot (one person may play
@@ -12,13 +12,13 @@
 // asks about in a dialog before sending; a kingdom is shown out exactly when
 // the position's out field lists it.
 
-import { Result } from '../api';
-import { h, link, formatTimeControl } from '../ui';
-import { Cleanup } from '../router';
+import { Result } from '../../api';
+import { h, link, formatTimeControl } from '../../ui';
+import { Cleanup } from '../../router';
 import { KeepsBoard } from './board';
-import { keepsReason } from '../review/keeps';
-import { GameControls } from '../play/controls';
-import type { LiveGame } from '../play/protocol';
+import { keepsReason } from './replay';
+import { GameControls } from '../../play/controls';
+import type { LiveGame } from '../../play/protocol';
 import { areaOf, GAME_TYPES, KINGDOMS, KINGDOM_LETTERS, KING_RESULTS, KIND_NAMES, Piece, Position, moveSquares, moveWords, parseMove, parsePosition, pieceName } from './notation';
 
 /** The names of a team's kingdoms: "White and Blue". */

@@ -1,4 +1,4 @@
-// review/stratego.ts -- replaying a finished Stratego game. Once a game is
+// games/stratego/replay.ts -- replaying a finished Stratego game. Once a game is
 // over the whole of it is public, so every position shows both armies' ranks;
 // the move list carries what each combat showed (the game's `events`).
 // "Show the bot's belief" writes on each piece the side to move could not
@@ -6,13 +6,13 @@
 // side's view of the position (engine.h eng_belief, in the browser): the
 // truth on the board, the guess beside it.
 
-import { engine } from '../engine/load';
-import type { Engine } from '../engine/engine';
-import { StrategoBoard } from '../stratego/board';
-import { beliefNotes, Notes } from '../stratego/belief';
-import { SIDE_NAMES, View, moveSquares, parseView } from '../stratego/notation';
-import { h, reasonText, resultHeadline } from '../ui';
-import { Replayer, ReviewGame, drawPlyList } from './replayer';
+import { engine } from '../../engine/load';
+import type { Engine } from '../../engine/engine';
+import { StrategoBoard } from './board';
+import { beliefNotes, Notes } from './belief';
+import { SIDE_NAMES, View, moveSquares, parseView } from './notation';
+import { h, reasonText, resultHeadline } from '../../ui';
+import { Replayer, ReviewGame, drawPlyList } from '../../review/replayer';
 
 /** Why a Stratego game ended, in its own words (the Flag, not material). */
 export function strategoReason(reason: string): string {
