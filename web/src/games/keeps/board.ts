@@ -9,7 +9,7 @@
 // an enemy Keep has a choice to make (K5), which the game page asks about.
 // Invariant: onMove only ever gets moves from the list setLegal was given.
 
-import { svgEl } from '../stratego/pieces';
+import { svgEl } from '../../svg';
 import { BoardInput, InputBoard, UNIT } from '../../play/input';
 import { ALL_SQUARES, KINGDOMS, Piece, Position, SIZE, THRONES, areaOf, exists, parseMove, parseSquare, pieceName, squareName } from './notation';
 

@@ -12,42 +12,13 @@
 // asks about in a dialog before sending; a kingdom is shown out exactly when
 // the position's out field lists it.
 
-import { Result } from '../../api';
 import { h, link, formatTimeControl } from '../../ui';
 import { Cleanup } from '../../router';
 import { KeepsBoard } from './board';
-import { keepsReason } from './replay';
+import { choiceWords, keepsReason, kmResultHeadline, swatch, teamWords } from './words';
 import { GameControls } from '../../play/controls';
 import type { LiveGame } from '../../play/protocol';
-import { areaOf, GAME_TYPES, KINGDOMS, KINGDOM_LETTERS, KING_RESULTS, KIND_NAMES, Piece, Position, moveSquares, moveWords, parseMove, parsePosition, pieceName } from './notation';
-
-/** The names of a team's kingdoms: "White and Blue". */
-export function teamWords(team: number, teams: number[]): string {
-  const ks = KINGDOMS.filter((_, i) => teams[i] === team);
-  return ks.length > 1 ? ks.slice(0, -1).join(', ') + ' and ' + ks[ks.length - 1] : ks[0] ?? `Team ${team}`;
-}
-
-export function kmResultHeadline(r: Result, teams: number[]): string {
-  if (r.winner < 0) return 'Draw';
-  const words = teamWords(r.winner, teams);
-  return `${words} ${words.includes(' and ') ? 'win' : 'wins'}`;
-}
-
-export function swatch(kingdom: number): HTMLElement {
-  return h('span', { class: `km-swatch km-s${kingdom}`, 'aria-hidden': 'true' });
-}
-
-/** What each K5 choice does, in words for the dialog's buttons. */
-export function choiceWords(move: string, pos: Position | null): string {
-  const m = parseMove(move);
-  if (!m || m === 'pass') return move;
-  if (m.choice?.release) return `Release your ${KIND_NAMES[m.choice.release.kind]}` + (m.choice.release.kingdom !== pos?.toMove ? ` (${KINGDOMS[m.choice.release.kingdom]}'s)` : '');
-  if (m.choice?.assassinate) {
-    const v = pos?.board.get(m.choice.assassinate);
-    return `Assassinate ${v ? `the ${pieceName(v)}` : 'the piece'} on ${m.choice.assassinate}`;
-  }
-  return 'Just leave the board';
-}
+import { areaOf, GAME_TYPES, KINGDOMS, KINGDOM_LETTERS, KING_RESULTS, Piece, Position, moveSquares, moveWords, parseMove, parsePosition, pieceName } from './notation';
 
 /** The kingdom a resignation move resigns (`resign:w`, the server's
  *  move for it), or null for any other move. */

@@ -11,7 +11,7 @@ import { h, link } from '../../ui';
 import { Cleanup, route } from '../../router';
 import { KeepsBoard } from './board';
 import { KINGDOMS, moveSquares, parsePosition } from './notation';
-import { choiceWords, swatch } from './game';
+import { choiceWords, swatch } from './words';
 import { techSupportBody } from '../../community/techsupport';
 
 type Diagram = {

@@ -5,15 +5,9 @@
 
 import { KeepsBoard } from './board';
 import { KINGDOMS, Position, moveSquares, moveWords, parsePosition } from './notation';
-import { kmResultHeadline, swatch } from './game';
-import { h, reasonText } from '../../ui';
+import { keepsReason, kmResultHeadline, swatch } from './words';
+import { h } from '../../ui';
 import { Replayer, ReviewGame, drawPlyList } from '../../review/replayer';
-
-export function keepsReason(reason: string): string {
-  if (reason === 'kings') return 'Every King left belongs to one side';
-  if (reason === 'move-limit') return 'The move limit was reached: a draw among the kingdoms still in';
-  return reasonText(reason);
-}
 
 export function keepsReplayer(host: HTMLElement, g: ReviewGame, positions: string[]): Replayer {
   const board = new KeepsBoard(host, { label: 'Keeps & Moats board, replay' });

@@ -6,7 +6,7 @@
 import type { Bot, Player, Seek } from '../../api';
 import { h, playerName, formatTimeControl } from '../../ui';
 import { KINGDOMS, GAME_TYPES, GAME_TYPE_ORDER, KING_RESULTS, KING_RESULT_ORDER } from './notation';
-import { swatch } from './game';
+import { swatch } from './words';
 
 export const KEEPS = 'keeps-moats';
 export const isKeeps = (variant: string) => variant === KEEPS;

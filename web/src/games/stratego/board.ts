@@ -11,7 +11,8 @@
 // cover) and nothing can be chosen until the next setView draws them again.
 
 import { Cell, LAKES, Piece, SIZE, View, indexName, moveSquares, parseSquare, pieceName, squareIndex, squareName } from './notation';
-import { pieceTile, svgEl } from './pieces';
+import { pieceTile } from './pieces';
+import { svgEl } from '../../svg';
 import { BoardInput, InputBoard, UNIT } from '../../play/input';
 
 const S = UNIT; // one square, in SVG units

@@ -6,14 +6,7 @@
 // known Scout). Drawn in a 100x100 box; the caller places it.
 
 import { KINDS, Piece } from './notation';
-
-const SVG = 'http://www.w3.org/2000/svg';
-
-export function svgEl<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
-}
+import { svgEl } from '../../svg';
 
 function text(x: number, y: number, cls: string, content: string): SVGTextElement {
   const t = svgEl('text', { x, y, class: cls, 'text-anchor': 'middle' });
