@@ -22,13 +22,10 @@ import './pages/challenge';
 import './pages/player';
 import './pages/ladder';
 import './pages/account';
-import './games/stratego/help';
-import './community/techsupport';
+import './games/index';  // each game's help pages
 import './community/forum';
 import './community/support';
 import './community/staff';
-import './games/keeps/help';
-import './games/rampart/learn/index';
 
 let cleanup: Cleanup = undefined;
 let renderCount = 0;

@@ -1,7 +1,7 @@
 // read.ts -- the engine's reading of position strings, for the boards: every
 // square and what stands on it, and who is to move. The page reads no
-// position string itself: the notation files (rampart.ts, stratego/
-// notation.ts, keeps/notation.ts) build their boards from this. It answers
+// position string itself: the notation files (games/rampart/notation.ts,
+// games/stratego/notation.ts, games/keeps/notation.ts) build their boards from this. It answers
 // at once, so the engine must be ready first: the page's entry awaits
 // engineReady() before it draws anything (tools outside the page hand it an
 // engine with useEngine).
@@ -21,6 +21,12 @@ export function useEngine(e: Engine): void {
 /** Loads the page's engine and hands it to the readers. */
 export async function engineReady(): Promise<void> {
   useEngine(await engine());
+}
+
+/** The family of a variant ("stratego" for "stratego"), or null for a
+ *  name the engine does not know (or before it is loaded). */
+export function variantFamily(variant: string): string | null {
+  return eng?.variants().find((v) => v.name === variant)?.family ?? null;
 }
 
 export type Reading = {

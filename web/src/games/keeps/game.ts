@@ -1,5 +1,5 @@
 // games/keeps/game.ts -- a Keeps & Moats game, live or finished: play it, watch it.
-// pages/game.ts hands /game/ID here when the variant is keeps-moats.
+// pages/game.ts hands /game/ID here for a game of Keeps & Moats's.
 //
 // Four kingdoms, each played by a person or a bot (one person may play
 // several). The shared web/src/play/controls.ts holds the game as the server

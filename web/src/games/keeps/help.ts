@@ -13,6 +13,7 @@ import { KeepsBoard } from './board';
 import { KINGDOMS, moveSquares, parsePosition } from './notation';
 import { choiceWords, swatch } from './words';
 import { techSupportBody } from '../../community/techsupport';
+import { keepsHelpGame } from './support';
 
 type Diagram = {
   id: string;
@@ -107,7 +108,7 @@ const PAGES: Page[] = [
       h('li', {}, 'A Pawn reaching an enemy Keep is worth a Rook: it can bring back your best lost piece or remove their Queen.'),
       h('li', {}, 'With allies, guard your partner\'s King as your own: allies win together, even if one of them is out.'),
       h('li', {}, 'Castling early moves the King behind the Castle Pawn, off the Throne where enemy Knights look first.'))] },
-  { slug: 'support', title: 'Technical Support', body: () => techSupportBody('keeps') },
+  { slug: 'support', title: 'Technical Support', body: () => techSupportBody(keepsHelpGame) },
 ];
 
 let pending: { box: HTMLElement; d: Diagram }[] = [];

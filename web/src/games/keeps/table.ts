@@ -3,16 +3,14 @@
 // lobby's open tables with a "Sit here" button per open seat (docs/api.md,
 // `table` and `sit`).
 
-import type { Bot, Player, Seek } from '../../api';
+import type { Bot } from '../../api';
+import type { TableSeek } from '../family';
 import { h, playerName, formatTimeControl } from '../../ui';
 import { KINGDOMS, GAME_TYPES, GAME_TYPE_ORDER, KING_RESULTS, KING_RESULT_ORDER } from './notation';
 import { swatch } from './words';
 
 export const KEEPS = 'keeps-moats';
-export const isKeeps = (variant: string) => variant === KEEPS;
 
-/** A lobby entry that is a table: a seek with seats. */
-export type TableSeek = Seek & { seats?: (Player | null)[]; options?: Record<string, number> };
 
 const LIMITS: [number, string][] = [[200, '200 rounds'], [100, '100 rounds'], [50, '50 rounds'], [0, 'No limit']];
 

@@ -1,5 +1,5 @@
 // games/stratego/game.ts -- a Stratego game, live or finished: set up, play,
-// watch. pages/game.ts hands /game/ID here when the game is Stratego.
+// watch. pages/game.ts hands /game/ID here for a game of Stratego's.
 //
 // The shared web/src/play/controls.ts holds the game as the server sends it,
 // with clocks, offers and the result; this page keeps Stratego's own: the
