@@ -72,6 +72,8 @@ function wasmAnswer(line) {
     bot: () => engine.raw('eng_bot', [n(0), n(1), n(2)]),
     belief: () => engine.raw('eng_belief', [n(0)]),
     options: () => engine.raw('eng_options', [n(0)]),
+    kinds: () => engine.raw('eng_kinds', [n(0)]),
+    areas: () => engine.raw('eng_areas', [n(0)]),
     squares: () => engine.raw('eng_squares', [n(0)]),
   };
   const r = calls[cmd]();
@@ -121,6 +123,8 @@ for (const v of engine.variants()) {
     };
     run(`set 0 ${g} ${v.name}`);
     run('options 0');
+    run('kinds 0');
+    run('areas 0');
     for (let ply = 0; ply < maxPlies; ply++) {
       const text = run('format 0').split('\t')[1];
       const stm = Number(run('stm 0').split('\t')[0]);
