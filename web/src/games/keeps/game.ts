@@ -17,8 +17,9 @@ import { Cleanup } from '../../router';
 import { KeepsBoard } from './board';
 import { choiceWords, keepsReason, kmResultHeadline, swatch, teamWords } from './words';
 import { GameControls } from '../../play/controls';
+import { moveEmpties } from '../../engine/read';
 import type { LiveGame } from '../../play/protocol';
-import { areaOf, GAME_TYPES, KINGDOMS, KINGDOM_LETTERS, KING_RESULTS, Piece, Position, moveSquares, moveWords, parseMove, parsePosition, pieceName } from './notation';
+import { GAME_TYPES, KINGDOMS, KINGDOM_LETTERS, KING_RESULTS, Piece, Position, moveSquares, moveWords, parseMove, parsePosition, pieceName } from './notation';
 
 /** The kingdom a resignation move resigns (`resign:w`, the server's
  *  move for it), or null for any other move. */
@@ -95,14 +96,16 @@ export function renderKeepsGame(host: HTMLElement, id: number): Cleanup {
     }
   }
 
-  /** A Pawn arriving in an enemy Keep (K5): worth a word even with no choice. */
+  /** A Pawn arriving in an enemy Keep (K5): worth a word even with no
+   *  choice. The engine says so: the Pawn leaves the board there. */
   function entersEnemyKeep(move: string): boolean {
-    const m = parseMove(move);
-    if (!m || m === 'pass' || !pos) return false;
-    const p = pos.board.get(m.from);
-    const area = areaOf(m.to);
-    if (!p || (p.kind !== 'P' && p.kind !== 'C') || area?.part !== 'keep') return false;
-    return teams()[area.kingdom] !== teams()[pos.toMove];
+    const g = controls.game;
+    if (!g || !g.position) return false;
+    try {
+      return moveEmpties(g.variant, g.position, move);
+    } catch {
+      return false;
+    }
   }
 
   function send(move: string): void {

@@ -3,13 +3,19 @@
 // position string, whose board the engine reads (engine/read.ts). Only
 // reading and naming: the engine is the only judge of what is legal.
 
-import { readPosition } from '../../engine/read';
+import { boardFacts, onEngine, readPosition } from '../../engine/read';
 
-export const SIZE = 17;
+// The board's shape, its areas and the pieces' names are the engine's
+// (engine/read.ts boardFacts: eng_squares, eng_areas, eng_kinds), filled in
+// when it is loaded, before any page is drawn; none is written here.
+
+/** Files and rows of the grid the board's squares stand on. */
+export let SIZE = 0;
 export const KINGDOMS = ['White', 'Red', 'Black', 'Blue'] as const;
 export const KINGDOM_LETTERS = ['w', 'r', 'b', 'u'] as const;
 export type Kind = 'K' | 'Q' | 'R' | 'B' | 'N' | 'P' | 'C';
-export const KIND_NAMES: Record<Kind, string> = { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', P: 'Pawn', C: 'Castle Pawn' };
+/** Each kind's name by its letter. */
+export let KIND_NAMES = {} as Record<Kind, string>;
 export type Piece = { kingdom: number; kind: Kind };
 
 export const GAME_TYPES: Record<string, string> = { neighbors: 'Allied Neighbors', crossroad: 'Crossroad Allies', anarchy: 'Anarchy' };
@@ -18,13 +24,37 @@ export const KING_RESULTS: Record<string, string> = { gained: 'Kingdom Gained', 
 export const GAME_TYPE_ORDER = ['neighbors', 'crossroad', 'anarchy'];
 export const KING_RESULT_ORDER = ['gained', 'lost', 'frozen'];
 
-export const START = 'bC/bNbKbB/bRbBbQbNbR/bPbPbPbPbPbPbP/9/rP9uP/rRrP9uPuR/rBrNrP9uPuBuN/rCrKrQrP9uPuQuKuC/rNrBrP9uPuNuB/rRrP9uPuR/rP9uP/9/wPwPwPwPwPwPwP/wRwNwQwBwR/wBwKwN/wC w anarchy gained wrbu -,-,-,- - 1 200';
-
 /** Squares as [file, row], both 0-16 (a = 0, row 1 = 0). */
 export type Sq = [number, number];
 
+/** Every square, row 17 down to row 1, west to east (the string's order). */
+export let ALL_SQUARES: string[] = [];
+let EXISTING = new Set<string>();
+/** Each square's Moat or Keep (K1); each kingdom's Throne (its King's
+ *  square at the start) and Castle Pawn square. */
+let AREAS = new Map<string, { kingdom: number; part: 'moat' | 'keep' }>();
+export let THRONES: string[] = [];
+export let CASTLE_SQUARES: string[] = [];
+
+onEngine(() => {
+  const b = boardFacts('keeps-moats');
+  ALL_SQUARES = b.squares;
+  EXISTING = new Set(b.squares);
+  SIZE = Math.max(...b.squares.map((sq) => Math.max(sq.charCodeAt(0) - 96, Number(sq.slice(1)))));
+  KIND_NAMES = Object.fromEntries(b.kinds.map((k) => [k.letter, k.name])) as Record<Kind, string>;
+  AREAS = new Map();
+  THRONES = [];
+  CASTLE_SQUARES = [];
+  for (const a of b.areas) {
+    if (a.area === 'moat' || a.area === 'keep') for (const sq of a.squares) AREAS.set(sq, { kingdom: a.side, part: a.area });
+    else if (a.area === 'throne') THRONES[a.side] = a.squares[0];
+    else if (a.area === 'castle') CASTLE_SQUARES[a.side] = a.squares[0];
+  }
+});
+
+/** Whether the square at file f, row r (both from 0) is on the board. */
 export function exists(f: number, r: number): boolean {
-  return f >= 0 && f < SIZE && r >= 0 && r < SIZE && Math.abs(f - 8) + Math.abs(r - 8) <= 8;
+  return f >= 0 && r >= 0 && EXISTING.has(squareName(f, r));
 }
 
 export function squareName(f: number, r: number): string {
@@ -32,38 +62,23 @@ export function squareName(f: number, r: number): string {
 }
 
 export function parseSquare(s: string): Sq | null {
-  const m = /^([a-q])(\d{1,2})$/.exec(s);
+  const m = /^([a-z])(\d{1,2})$/.exec(s);
   if (!m) return null;
   const f = m[1].charCodeAt(0) - 97;
   const r = Number(m[2]) - 1;
   return exists(f, r) ? [f, r] : null;
 }
 
-/** Every existing square, row 17 down to row 1, west to east (the string's order). */
-export const ALL_SQUARES: string[] = [];
-for (let r = SIZE - 1; r >= 0; r--) for (let f = 0; f < SIZE; f++) if (exists(f, r)) ALL_SQUARES.push(squareName(f, r));
-
 export type Area = { kingdom: number; part: 'moat' | 'keep' } | null;
 
 /** Whose Moat or Keep a square is (K1), or null for the Battlefield. */
 export function areaOf(sq: string): Area {
-  const p = parseSquare(sq);
-  if (!p) return null;
-  const [f, r] = p;
-  if (r < 4) return { kingdom: 0, part: r === 3 ? 'moat' : 'keep' };
-  if (r > 12) return { kingdom: 2, part: r === 13 ? 'moat' : 'keep' };
-  if (f < 4) return { kingdom: 1, part: f === 3 ? 'moat' : 'keep' };
-  if (f > 12) return { kingdom: 3, part: f === 13 ? 'moat' : 'keep' };
-  return null;
+  return AREAS.get(sq) ?? null;
 }
-
-/** Each kingdom's Throne (its King's square at the start) and Castle Pawn square. */
-export const THRONES = ['i2', 'b9', 'i16', 'p9'];
-export const CASTLE_SQUARES = ['i1', 'a9', 'i17', 'q9'];
 
 export function parsePiece(t: string): Piece | null {
   const k = KINGDOM_LETTERS.indexOf(t[0] as never);
-  if (k < 0 || !'KQRBNPC'.includes(t[1] ?? '') || t.length !== 2) return null;
+  if (k < 0 || !((t[1] ?? '') in KIND_NAMES) || t.length !== 2) return null;
   return { kingdom: k, kind: t[1] as Kind };
 }
 
@@ -127,7 +142,7 @@ export type Move = { from: string; to: string; choice: { release?: Piece; assass
 /** Reads `f4f6`, `pass`, `h14h15=r:wR`, `h14h15=a:g15`. */
 export function parseMove(text: string): Move | null {
   if (text === 'pass') return 'pass';
-  const m = /^([a-q]\d{1,2})([a-q]\d{1,2})(?:=(r|a):(\w+))?$/.exec(text);
+  const m = /^([a-z]\d{1,2})([a-z]\d{1,2})(?:=(r|a):(\w+))?$/.exec(text);
   if (!m) return null;
   let choice: { release?: Piece; assassinate?: string } | null = null;
   if (m[3] === 'r') choice = { release: parsePiece(m[4]) ?? undefined };

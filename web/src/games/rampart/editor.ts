@@ -10,7 +10,7 @@ import { KIND_NAMES, Kind, Position, Side, parsePosition, parseSquare } from './
 export function editModel(text: string): EditModel<Position> {
   const pos = parsePosition(text);
   return {
-    tools: (['b', 't'] as Side[]).flatMap((sd) => (['Q', 'N', 'K', 'B'] as Kind[]).map((k) => ({
+    tools: (['b', 't'] as Side[]).flatMap((sd) => (Object.keys(KIND_NAMES) as Kind[]).map((k) => ({
       id: `${sd}${k}`, label: `${SIDE_TITLES[sd === 'b' ? 0 : 1]} ${KIND_NAMES[k]}` }))),
     movers: [{ value: 'b', label: 'Bottom to move' }, { value: 't', label: 'Top to move' }],
     get mover() { return pos.toMove; },

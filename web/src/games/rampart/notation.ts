@@ -5,7 +5,7 @@
 // (engine/read.ts). This file turns its reading and move texts into
 // squares to draw.
 
-import { readPosition } from '../../engine/read';
+import { boardFacts, onEngine, readPosition } from '../../engine/read';
 
 export type Side = 'b' | 't';
 export type Kind = 'Q' | 'N' | 'K' | 'B';
@@ -20,12 +20,12 @@ export type Position = {
   fullmove: number;
 };
 
-export const KIND_NAMES: Record<Kind, string> = {
-  Q: 'Queen',
-  N: 'Knight',
-  K: 'King',
-  B: 'Blocker',
-};
+/** Each kind's name by its letter: the engine's (eng_kinds), filled in
+ *  when it is loaded, before any page is drawn. */
+export let KIND_NAMES = {} as Record<Kind, string>;
+onEngine(() => {
+  KIND_NAMES = Object.fromEntries(boardFacts('rampart').kinds.map((k) => [k.letter, k.name])) as Record<Kind, string>;
+});
 
 export const SIDE_NAMES: Record<Side, string> = { b: 'Bottom', t: 'Top' };
 

@@ -4,9 +4,14 @@
 // words parsed back). Reading only: what is legal is the engine's business.
 
 import type { Combat as ServerCombat } from '../../gen/api';
-import { readPosition } from '../../engine/read';
+import { boardFacts, onEngine, readPosition } from '../../engine/read';
 
-export const SIZE = 10; // files a..j, rows 1..10
+// The rules' facts of the board and the army come from the engine
+// (engine/read.ts boardFacts: eng_squares, eng_kinds, eng_areas), filled in
+// when it is loaded, before any page is drawn; none is written here.
+
+/** Files and rows of the square board (files a.., rows 1..). */
+export let SIZE = 0;
 export const RED = 0;
 export const BLUE = 1;
 export const SIDE_NAMES = ['Red', 'Blue'];
@@ -16,23 +21,33 @@ export type Kind = 'M' | 'G' | 'C' | 'J' | 'A' | 'L' | 'E' | 'N' | 'O' | 'S' | '
 
 export type KindInfo = { name: string; rank: number | null; count: number; short: string };
 
-/** The army of S2, strongest first. `short` is what fits on a small tile. */
-export const KINDS: Record<Exclude<Kind, 'X'>, KindInfo> = {
-  M: { name: 'Marshal', rank: 10, count: 1, short: 'Mar' },
-  G: { name: 'General', rank: 9, count: 1, short: 'Gen' },
-  C: { name: 'Colonel', rank: 8, count: 2, short: 'Col' },
-  J: { name: 'Major', rank: 7, count: 3, short: 'Maj' },
-  A: { name: 'Captain', rank: 6, count: 4, short: 'Capt' },
-  L: { name: 'Lieutenant', rank: 5, count: 4, short: 'Lt' },
-  E: { name: 'Sergeant', rank: 4, count: 4, short: 'Sgt' },
-  N: { name: 'Miner', rank: 3, count: 5, short: 'Miner' },
-  O: { name: 'Scout', rank: 2, count: 8, short: 'Scout' },
-  S: { name: 'Spy', rank: 1, count: 1, short: 'Spy' },
-  B: { name: 'Bomb', rank: null, count: 6, short: 'Bomb' },
-  F: { name: 'Flag', rank: null, count: 1, short: 'Flag' },
-};
-export const KIND_ORDER = Object.keys(KINDS) as Exclude<Kind, 'X'>[];
-export const ARMY_SIZE = 40;
+/** What fits of a kind's name on a small tile: the page's words. */
+const SHORT: Record<string, string> = { M: 'Mar', G: 'Gen', C: 'Col', J: 'Maj', A: 'Capt', L: 'Lt', E: 'Sgt',
+  N: 'Miner', O: 'Scout', S: 'Spy', B: 'Bomb', F: 'Flag' };
+
+/** The army of S2 by letter: name, rank (null for Bomb and Flag) and how
+ *  many each side has; `short` is what fits on a small tile. */
+export let KINDS = {} as Record<Exclude<Kind, 'X'>, KindInfo>;
+/** Its kinds strongest first, as the engine lists them. */
+export let KIND_ORDER: Exclude<Kind, 'X'>[] = [];
+export let ARMY_SIZE = 0;
+/** The lake squares of S1: where nothing may stand. */
+export let LAKES: string[] = [];
+/** Each side's setup squares (S3) in a setup string's order. */
+let SETUP_SQUARES: string[][] = [[], []];
+let NAME_TO_KIND = new Map<string, Exclude<Kind, 'X'>>();
+
+onEngine(() => {
+  const b = boardFacts('stratego');
+  SIZE = new Set(b.squares.map((sq) => sq.slice(1))).size;
+  KIND_ORDER = b.kinds.map((k) => k.letter as Exclude<Kind, 'X'>);
+  KINDS = Object.fromEntries(b.kinds.map((k) => [k.letter,
+    { name: k.name, rank: k.rank || null, count: k.count, short: SHORT[k.letter] ?? k.name }])) as typeof KINDS;
+  ARMY_SIZE = b.kinds.reduce((n, k) => n + k.count, 0);
+  LAKES = b.blocked;
+  SETUP_SQUARES = [0, 1].map((side) => b.areas.find((a) => a.area === 'setup' && a.side === side)?.squares ?? []);
+  NAME_TO_KIND = new Map(KIND_ORDER.map((k) => [KINDS[k].name, k] as const));
+});
 
 export type Piece = {
   side: number; // RED or BLUE
@@ -64,9 +79,10 @@ export function squareName(file: number, row: number): string {
 }
 
 export function parseSquare(name: string): { file: number; row: number } | null {
-  const m = /^([a-j])(10|[1-9])$/.exec(name);
+  const m = /^([a-z])([1-9]\d?)$/.exec(name);
   if (!m) return null;
-  return { file: m[1].charCodeAt(0) - 97, row: Number(m[2]) - 1 };
+  const at = { file: m[1].charCodeAt(0) - 97, row: Number(m[2]) - 1 };
+  return at.file < SIZE && at.row < SIZE ? at : null;
 }
 
 export function squareIndex(name: string): number {
@@ -78,13 +94,10 @@ export function indexName(i: number): string {
   return squareName(i % SIZE, Math.floor(i / SIZE));
 }
 
-/** The lake squares of S1. */
-export const LAKES = ['c5', 'd5', 'g5', 'h5', 'c6', 'd6', 'g6', 'h6'];
-
 /** "a4a5" (also "a4-a5", "a4xa5") -> ["a4", "a5"]. */
 export function moveSquares(move: string): [string, string] {
-  const m = /^([a-j](?:10|[1-9]))[-x]?([a-j](?:10|[1-9]))$/.exec(move.trim());
-  return m ? [m[1], m[2]] : ['', ''];
+  const m = /^([a-z][1-9]\d?)[-x]?([a-z][1-9]\d?)$/.exec(move.trim());
+  return m && parseSquare(m[1]) && parseSquare(m[2]) ? [m[1], m[2]] : ['', ''];
 }
 
 /** A piece as a position string writes it: its letter (Red upper case)
@@ -121,13 +134,14 @@ export function parseView(text: string): View {
 
 // ---- setups ----
 
-/** A setup as 40 letters: index = line * 10 + column, line 0 the front row,
- *  column 0 the owner's leftmost square. */
+/** A setup as ARMY_SIZE letters: index = line * SIZE + column, line 0 the
+ *  front row, column 0 the owner's leftmost square (S3). */
 export type Setup = Kind[];
 
 export function parseSetup(text: string): Setup {
   const rows = text.trim().split('/');
-  if (rows.length !== 4 || rows.some((r) => r.length !== SIZE)) throw new Error('a setup is four rows of ten letters');
+  const lines = ARMY_SIZE / SIZE;
+  if (rows.length !== lines || rows.some((r) => r.length !== SIZE)) throw new Error(`a setup is ${lines} rows of ${SIZE} letters`);
   const out: Setup = [];
   for (const r of rows) for (const c of r) {
     if (!(c in KINDS)) throw new Error(`unknown piece letter "${c}" in the setup`);
@@ -138,22 +152,19 @@ export function parseSetup(text: string): Setup {
 
 export function formatSetup(s: Setup): string {
   const rows: string[] = [];
-  for (let line = 0; line < 4; line++) rows.push(s.slice(line * SIZE, line * SIZE + SIZE).join(''));
+  for (let line = 0; line < ARMY_SIZE / SIZE; line++) rows.push(s.slice(line * SIZE, line * SIZE + SIZE).join(''));
   return rows.join('/');
 }
 
-/** The board square of a setup slot: Red's front row is row 4 and its left is
- *  file a; Blue sits opposite, so its front row is row 7 and its left is file j. */
+/** The board square of a setup slot, as the engine places it (S3: Red's
+ *  front row first, from its left; Blue sits opposite). */
 export function setupSquare(side: number, slot: number): string {
-  const line = Math.floor(slot / SIZE);
-  const col = slot % SIZE;
-  return side === RED ? squareName(col, 3 - line) : squareName(SIZE - 1 - col, 6 + line);
+  return SETUP_SQUARES[side][slot] ?? '';
 }
 
-/** The setup slot of a board square for that side, or -1 outside its four rows. */
+/** The setup slot of a board square for that side, or -1 outside its rows. */
 export function setupSlot(side: number, square: string): number {
-  for (let i = 0; i < ARMY_SIZE; i++) if (setupSquare(side, i) === square) return i;
-  return -1;
+  return SETUP_SQUARES[side].indexOf(square);
 }
 
 /** The board of a setup alone (the other side's rows empty), for the setup screen. */
@@ -178,8 +189,6 @@ export function countOnBoard(v: View, side: number): Map<Kind, number> {
 /** An attack as the server tells it (src/games/stratego/variants.c):
  *  "Red Scout (2) attacks Blue Bomb: the attacker is removed". */
 export type Combat = { attacker: { side: number; kind: Kind }; defender: { side: number; kind: Kind }; removed: ('attacker' | 'defender')[] };
-
-const NAME_TO_KIND = new Map(KIND_ORDER.map((k) => [KINDS[k].name, k] as const));
 
 /** A combat as the server sends it (a move's effects.combat, or a game's
  *  combats[ply]: ranks by name), with the sides: the attacker is the side
