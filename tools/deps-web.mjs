@@ -5,9 +5,9 @@
 //
 //   node tools/deps-web.mjs        (from the repository's root)
 //
-// The import graph is esbuild's (its metafile, every file reached from the
-// page's entries, type-only imports dropped as the bundle drops them, so
-// counted too: `import type` is read from the source). Its strongly
+// The import graph is esbuild's resolution of every import of every file
+// (its metafile), type-only imports included: a file that needs another's
+// types depends on it as much as one that calls it. Its strongly
 // connected components (Tarjan) of more than one file are circles; each is
 // printed. A game's name is a string literal naming a variant or family
 // ('rampart', 'stratego-...', 'keeps-moats', 'keeps') compared with ===,
@@ -45,13 +45,13 @@ const out = await build({
   plugins: [{
     name: 'keep-type-imports',
     setup(b) {
-      // `import type` is erased before esbuild resolves imports: turn it
-      // into a plain import of the same file so that it is counted
+      // type-only imports are erased before esbuild resolves imports: each
+      // file's every import or export `from '...'` is imported again bare,
+      // which is kept, so that a dependency on types alone is counted too
       b.onLoad({ filter: /\.ts$/ }, (a) => {
-        const text = readFileSync(a.path, 'utf8')
-          .replace(/^import\s+type\s+(\{[^}]*\}|\*\s+as\s+\w+|\w+)\s+from\s+('[^']+');?/gm, 'import $2;')
-          .replace(/^export\s+type\s+\{[^}]*\}\s+from\s+('[^']+');?/gm, 'import $1;');
-        return { contents: text, loader: 'ts' };
+        const text = readFileSync(a.path, 'utf8');
+        const specs = [...text.matchAll(/^(?:import|export)\s[^;]*?\bfrom\s+'([^']+)'/gm)].map((m) => m[1]);
+        return { contents: text + '\n' + specs.map((x) => `import '${x}';`).join('\n'), loader: 'ts' };
       });
     },
   }],
@@ -59,7 +59,7 @@ const out = await build({
 const graph = new Map();
 for (const [file, info] of Object.entries(out.metafile.inputs)) {
   if (!file.startsWith('web/src/') && !rel(file).startsWith('web/src/')) continue;
-  graph.set(rel(file), info.imports.map((i) => rel(i.path)).filter((p) => p.startsWith('web/src/')));
+  graph.set(rel(file), [...new Set(info.imports.map((i) => rel(i.path)).filter((p) => p.startsWith('web/src/')))]);
 }
 
 // Tarjan's strongly connected components
