@@ -121,6 +121,24 @@ typedef struct game_piece_at {
     char piece[8];
 } game_piece_at;
 
+/* A kind of piece as a page names and counts it (game_ops.kinds). */
+typedef struct game_piece_kind {
+    char letter;         /* the letter naming it in a position string (the first
+                          * side's, in games that write sides by case) */
+    const char *name;    /* for people: "Marshal", "Castle Pawn" */
+    int rank;            /* its strength where the rules rank pieces (Stratego S2), else 0 */
+    int count;           /* how many each side starts with where the rules fix it, else 0 */
+} game_piece_kind;
+
+/* A square's part in the rules, for a page to draw (game_ops.areas): the
+ * area's name ("keep", "moat", "throne", "castle", "setup") and the side
+ * it belongs to. A square may be in several areas. */
+typedef struct game_area_at {
+    char square[GAME_SQUARE_NAME];
+    char area[12];
+    int side;
+} game_area_at;
+
 typedef struct game_variant game_variant;
 typedef struct game_setup_ops game_setup_ops;
 typedef struct game_bot_ops game_bot_ops;
@@ -239,6 +257,18 @@ typedef struct game_ops {
      * how many. The page draws boards from it, so the engine is the only
      * reader of position strings. */
     int (*squares)(const void *pos, game_piece_at *out, int max);
+
+    /* The kinds of piece (optional): each once, in the order a page lists
+     * them (strongest first where the rules rank them), into out (room for
+     * max); how many. With `squares` and `areas`, all a page needs to draw
+     * and name a board without restating a rule. */
+    int (*kinds)(game_piece_kind *out, int max);
+
+    /* The board's areas (optional): every square that belongs to an area
+     * of the rules, grouped by area and side, into out (room for max); how
+     * many. Within a group the squares come in an order the rules give
+     * (Stratego's setup squares in a setup string's order, S3). */
+    int (*areas)(const void *pos, game_area_at *out, int max);
 
     /* Games whose sides arrange their own pieces before the first move
      * (Stratego S3); NULL for the others. */

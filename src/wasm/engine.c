@@ -231,6 +231,43 @@ int eng_squares(int i)
     return (int)n;
 }
 
+int eng_kinds(int i)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    static game_piece_kind kinds[64];
+    int count = s->v->ops->kinds ? s->v->ops->kinds(kinds, 64) : 0;
+    static char out[ENG_BUF];
+    size_t n = 0;
+    out[0] = 0;
+    for (int k = 0; k < count; k++)
+        add(out, &n, "%s%c %d %d %s", k ? "\n" : "", kinds[k].letter, kinds[k].rank, kinds[k].count,
+            kinds[k].name);
+    memcpy(buf, out, n + 1);
+    return (int)n;
+}
+
+int eng_areas(int i)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    static game_area_at at[1024];
+    int count = s->v->ops->areas ? s->v->ops->areas(s->pos, at, 1024) : 0;
+    static char out[ENG_BUF];
+    size_t n = 0;
+    out[0] = 0;
+    for (int k = 0; k < count; k++) {
+        /* a new line where the area or its side changes */
+        if (k == 0 || strcmp(at[k].area, at[k - 1].area) != 0 || at[k].side != at[k - 1].side)
+            add(out, &n, "%s%s %d", k ? "\n" : "", at[k].area, at[k].side);
+        add(out, &n, " %s", at[k].square);
+    }
+    memcpy(buf, out, n + 1);
+    return (int)n;
+}
+
 int eng_options(int i)
 {
     struct slot *s = slot_at(i);
@@ -284,6 +321,23 @@ int eng_describe(int i)
     return snprintf(buf, sizeof buf, "%s", out);
 }
 
+/* 1 if square `to` is empty after move m of slot s's position (the
+ * position itself unchanged): the game's own make and squares say so. */
+static int target_empty_after(struct slot *s, game_move m, const char *to)
+{
+    if (!s->v->ops->squares)
+        return 0;
+    _Alignas(16) unsigned char after[GAME_POS_MAX], undo[GAME_POS_MAX];
+    memcpy(after, s->pos, s->v->ops->pos_size);
+    s->v->ops->make(after, m, undo);
+    static game_piece_at at[512];
+    int count = s->v->ops->squares(after, at, 512);
+    for (int k = 0; k < count; k++)
+        if (strcmp(at[k].square, to) == 0)
+            return !at[k].piece[0];
+    return 0;
+}
+
 int eng_effects(int i)
 {
     struct slot *s = slot_at(i);
@@ -303,6 +357,8 @@ int eng_effects(int i)
         add(out, &n, " r %s", fx.removed[k]);
     if (fx.combat)
         add(out, &n, " c %s %s %d", fx.attacker, fx.defender, fx.lost);
+    if (fx.to[0] && target_empty_after(s, m, fx.to))
+        add(out, &n, " e");
     memcpy(buf, out, n + 1);
     return (int)n;
 }

@@ -15,13 +15,19 @@
  *   eng_squares       "SQ PIECE SQ PIECE ..." for every square, in the
  *                     position string's order: the piece as the string
  *                     writes it, "." for none, "~" where none may stand
+ *   eng_kinds         one line per kind of piece: "LETTER RANK COUNT NAME"
+ *                     (game_ops.kinds; the name last, it may hold spaces)
+ *   eng_areas         one line per area and side: "AREA SIDE SQ SQ ..."
+ *                     (game_ops.areas, its squares in its order)
  *   eng_options       per setting: "NAME DEFAULT MIN MAX IN_POSITION" then,
  *                     where its values have names, the name of each
  *                     (IN_POSITION 1: the position string carries it)
  *   eng_result        "over winner reason" ("0 -1 -" while it goes on)
  *   eng_effects       "from to" then "x SQ" per capture, "r SQ" per removal
  *                     (a piece that left the board another way), "c ATT DEF
- *                     LOST" for a combat of hidden ranks; "-" for no square
+ *                     LOST" for a combat of hidden ranks, "e" when the
+ *                     move's target square is empty after it (the piece
+ *                     that moved left the board there); "-" for no square
  *   eng_threats       the squares whose pieces stand attacked
  *   eng_search        "BEST SCORE DEPTH NODES PV..." (BEST "-" when the game
  *                     is over; SCORE for the side to move, as `citadel bench`)
@@ -73,6 +79,10 @@ ENG_EXPORT(eng_set_option) int eng_set_option(int slot, int value);
 /* The board: "SQUARE PIECE" for every square, all on one line
  * (game_ops.squares). */
 ENG_EXPORT(eng_squares) int eng_squares(int slot);
+/* The kinds of piece of the slot's variant and the areas of its board
+ * (game_ops.kinds, game_ops.areas): "" where the game names none. */
+ENG_EXPORT(eng_kinds) int eng_kinds(int slot);
+ENG_EXPORT(eng_areas) int eng_areas(int slot);
 /* The settings of the slot's variant (game_option), one a line. */
 ENG_EXPORT(eng_options) int eng_options(int slot);
 /* Slot `to` becomes what side (-1: a spectator) may see of slot `from`. */

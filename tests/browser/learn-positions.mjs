@@ -20,8 +20,8 @@ async function loadLessons() {
   const out = await build({
     stdin: {
       contents: "export { LESSONS } from './lessons'; export { outcome, goalFailures, wants } from './check';" +
-        " export { useEngine } from '../engine/read'; export { Engine } from '../engine/engine';",
-      resolveDir: join(root, 'web', 'src', 'learn'),
+        " export { useEngine } from '../../../engine/read'; export { Engine } from '../../../engine/engine';",
+      resolveDir: join(root, 'web', 'src', 'games', 'rampart', 'learn'),
       loader: 'ts',
     },
     bundle: true,

@@ -76,6 +76,8 @@ function wasmAnswer(line) {
     bot: () => engine.raw('eng_bot', [n(0), n(1), n(2)]),
     belief: () => engine.raw('eng_belief', [n(0)]),
     options: () => engine.raw('eng_options', [n(0)]),
+    kinds: () => engine.raw('eng_kinds', [n(0)]),
+    areas: () => engine.raw('eng_areas', [n(0)]),
     squares: () => engine.raw('eng_squares', [n(0)]),
   };
   const r = calls[cmd]();
@@ -125,6 +127,8 @@ for (const v of engine.variants()) {
     };
     run(`set 0 ${g} ${v.name}`);
     run('options 0');
+    run('kinds 0');
+    run('areas 0');
     for (let ply = 0; ply < maxPlies; ply++) {
       const text = run('format 0').split('\t')[1];
       const stm = Number(run('stm 0').split('\t')[0]);
@@ -169,7 +173,7 @@ if (botCalls > 0 && botAnswers === botCalls) ok(`the hidden game's bot and belie
 else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCalls} calls answered`);
 
 // --- the page's readers of position strings --------------------------------------
-// web/src/rampart.ts, stratego/notation.ts and keeps/notation.ts turn the
+// web/src/games/rampart/notation.ts, stratego/notation.ts and keeps/notation.ts turn the
 // engine's reading of a position (engine/read.ts, eng_squares) into the
 // boards the page draws. Each board, written back out square by square,
 // must be what the engine lists for every position and view of the random
@@ -178,9 +182,9 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
   const name = "the page's boards are the engine's reading";
   const readers = join(tmp, 'readers.mjs');
   await build({
-    stdin: { contents: `export * as rampart from './web/src/rampart.ts';
-      export * as stratego from './web/src/stratego/notation.ts';
-      export * as keeps from './web/src/keeps/notation.ts';
+    stdin: { contents: `export * as rampart from './web/src/games/rampart/notation.ts';
+      export * as stratego from './web/src/games/stratego/notation.ts';
+      export * as keeps from './web/src/games/keeps/notation.ts';
       export { useEngine } from './web/src/engine/read.ts';`, resolveDir: root, loader: 'ts' },
     bundle: true, format: 'esm', platform: 'node', outfile: readers, logLevel: 'warning',
   });

@@ -7,7 +7,7 @@
  *   variants | set SLOT SEED TEXT | copy FROM TO | format SLOT | stm SLOT
  *   moves SLOT | play SLOT MOVE | result SLOT | option SLOT VALUE NAME
  *   view FROM SIDE TO | describe SLOT MOVE | effects SLOT MOVE | threats SLOT | options SLOT
- *   squares SLOT
+ *   squares SLOT | kinds SLOT | areas SLOT
  *   search SLOT DEPTH MOVETIME HASH_MB | multi SLOT DEPTH NODES STYLE
  *   multifor SLOT DEPTH NODES STYLE SIDE
  *   lines SLOT DEPTH HASH_MB LINES | bot SLOT MOVETIME NODES | belief SLOT
@@ -98,6 +98,10 @@ int main(void)
             rc = eng_squares(a);
         } else if (strcmp(cmd, "options") == 0) {
             rc = eng_options(a);
+        } else if (strcmp(cmd, "kinds") == 0) {
+            rc = eng_kinds(a);
+        } else if (strcmp(cmd, "areas") == 0) {
+            rc = eng_areas(a);
         } else if (strcmp(cmd, "bot") == 0) {
             rc = eng_bot(a, b, c);
         } else if (strcmp(cmd, "belief") == 0) {

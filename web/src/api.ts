@@ -8,11 +8,12 @@ import type {
   ChallengeAnswer, PlayerPageAnswer, LadderAnswer, PositionAnswer, PositionsAnswer,
   LobbyAnswer, BotsAnswer, GamesAnswer, VariantsAnswer, Ok, Credentials, PositionRequest, MeAnswer,
   ReviewAnswer, TokensAnswer, TokenCreated, TokenRequest, ImportRequest, ImportAnswer,
+  SetupsAnswer, SetupSave, SetupDelete, NamedSetup,
 } from './gen/api';
 
 export type {
   Player, Variant, VariantOption, Result, Game, Seek, GameSummary, StoredGameSummary, Bot,
-  PositionsAnswer, ReviewAnswer,
+  PositionsAnswer, ReviewAnswer, SetupsAnswer, NamedSetup,
 };
 export type Challenge = ChallengeAnswer;
 export type PlayerPage = PlayerPageAnswer;
@@ -87,6 +88,13 @@ export const api = {
   revokeToken: (id: number) => call<Ok>('DELETE', `/api/account/tokens/${id}`),
   // a game played elsewhere, from its PGN record (docs/pgn.md)
   importGame: (pgn: string) => call<ImportAnswer>('POST', '/api/games/import', { pgn } satisfies ImportRequest),
+  // private setups (games with hidden pieces: docs/api.md, "Games with
+  // hidden pieces and private setups")
+  setups: (variant: string) => call<SetupsAnswer>('GET', `/api/setups/${encodeURIComponent(variant)}`),
+  saveSetup: (variant: string, name: string, setup: string) =>
+    call<Ok>('POST', `/api/setups/${encodeURIComponent(variant)}`, { name, setup } satisfies SetupSave),
+  removeSetup: (variant: string, name: string) =>
+    call<Ok>('POST', `/api/setups/${encodeURIComponent(variant)}/delete`, { name } satisfies SetupDelete),
 };
 
 /** The move limits a variant offers (docs/api.md: Rampart 50, 100, 150, 200). */

@@ -1,58 +1,31 @@
 // main.ts -- the page's entry: the header (with the notifications indicator
-// and, for staff, the Staff link), and a small router over
-// location.pathname (History API). Each page is a function that fills the
-// main element and may return a cleanup to run when the page is left.
+// and, for staff, the Staff link), and the drawing of whichever page's
+// route (router.ts) matches location.pathname (History API). Each page is
+// a function that fills the main element and may return a cleanup to run
+// when the page is left. Nothing imports this file.
 
 import { h, link } from './ui';
 import { loadMe, me, onSessionChange, isStaff } from './session';
 import { socket } from './ws';
-import { renderLearn } from './learn/index';
-import { renderHome } from './pages/home';
-import { renderGamePage } from './pages/game';
-import { renderStrategoHelp } from './stratego/help';
-import { renderKeepsHelp } from './keeps/help';
-import { renderReview } from './pages/review';
-import { renderAnalysis } from './pages/analysis';
-import { renderChallenge } from './pages/challenge';
-import { renderPlayer } from './pages/player';
-import { renderAccount } from './pages/account';
-import { renderLadder } from './pages/ladder';
-import { renderSignin, renderSignup, signOut } from './pages/auth';
-import { renderForum, renderCategory, renderThread, renderSearch } from './community/forum';
-import { renderSupport, renderTicket } from './community/support';
-import { renderStaff } from './community/staff';
-import { renderTechSupport } from './community/techsupport';
+import { Cleanup, findRoute, navigate, onNavigate } from './router';
+import { signOut } from './pages/auth';
 import { notificationsWidget } from './community/notifications';
 import { engineReady } from './engine/read';
-
-export type Cleanup = (() => void) | void;
-type Page = (host: HTMLElement, ...params: string[]) => Cleanup | Promise<Cleanup>;
-
-const routes: [RegExp, Page, string][] = [
-  [/^\/$/, renderHome, 'Play'],
-  [/^\/game\/(\d+)$/, renderGamePage, 'Game'],
-  [/^\/review\/(\d+)$/, renderReview, 'Review'],
-  [/^\/analysis\/([a-z-]+)$/, renderAnalysis, 'Analysis'],
-  [/^\/play\/([^/]+)$/, renderChallenge, 'Challenge'],
-  [/^\/players\/([^/]+)$/, renderPlayer, 'Player'],
-  [/^\/ladder\/([^/]+)$/, renderLadder, 'Ladder'],
-  [/^\/ladder\/?$/, (host) => renderLadder(host, 'rampart'), 'Ladder'],
-  [/^\/account\/?$/, renderAccount, 'Your account'],
-  [/^\/signin$/, renderSignin, 'Sign in'],
-  [/^\/signup$/, renderSignup, 'Sign up'],
-  [/^\/stratego\/help$/, renderStrategoHelp, 'Stratego: how to play'],
-  [/^\/stratego\/help\/support\/?$/, (host) => renderTechSupport(host, 'stratego'), 'Stratego: Technical Support'],
-  [/^\/rampart\/help\/support\/?$/, (host) => renderTechSupport(host, 'rampart'), 'Rampart: Technical Support'],
-  [/^\/forum\/?$/, renderForum, 'Forum'],
-  [/^\/forum\/search\/?$/, renderSearch, 'Search the forum'],
-  [/^\/forum\/thread\/(\d+)$/, renderThread, 'Forum'],
-  [/^\/forum\/([a-z]+)\/?$/, renderCategory, 'Forum'],
-  [/^\/support\/?$/, renderSupport, 'Support'],
-  [/^\/support\/ticket\/(\d+)$/, renderTicket, 'Support'],
-  [/^\/staff\/?(tickets|reports|audit)?\/?$/, renderStaff, 'Staff'],
-  [/^\/keeps\/help(?:\/([a-z-]+))?\/?$/, renderKeepsHelp, 'Keeps & Moats: how to play'],
-  [/^\/learn(\/.*)?$/, (host) => renderLearn(host, location.pathname), 'Learn'],
-];
+// Every page registers its own routes (router.ts) when its module is
+// loaded: these imports are here for that alone. The order is the order
+// routes are tried in.
+import './pages/home';
+import './pages/game';
+import './pages/review';
+import './pages/analysis';
+import './pages/challenge';
+import './pages/player';
+import './pages/ladder';
+import './pages/account';
+import './games/index';  // each game's help pages
+import './community/forum';
+import './community/support';
+import './community/staff';
 
 let cleanup: Cleanup = undefined;
 let renderCount = 0;
@@ -60,12 +33,7 @@ let renderCount = 0;
 // loaded at once, and awaited before the first page is drawn.
 const engineLoaded: Promise<string | null> = engineReady().then(() => null, (e) => String(e));
 
-/** Goes to a path inside the page without reloading it. */
-export function navigate(path: string, replace = false): void {
-  if (replace) history.replaceState(null, '', path);
-  else history.pushState(null, '', path);
-  void render();
-}
+onNavigate(() => void render());
 
 async function render(): Promise<void> {
   const n = ++renderCount;
@@ -77,12 +45,11 @@ async function render(): Promise<void> {
   host.replaceChildren();
   if (failed) host.append(h('p', { class: 'error' }, `The games' engine could not be loaded, so boards cannot be drawn: ${failed}`));
   const path = decodeURI(location.pathname);
-  for (const [re, page, title] of routes) {
-    const m = re.exec(path);
-    if (!m) continue;
-    document.title = `${title} · Citadel`;
+  const found = findRoute(path);
+  if (found) {
+    document.title = `${found.title} · Citadel`;
     markNav(path);
-    const c = await page(host, ...m.slice(1).map((x) => x ?? ''));
+    const c = await found.page(host, ...found.params);
     if (n === renderCount) cleanup = c;
     else if (typeof c === 'function') c(); // another page came first
     // move focus to the new page's heading so keyboard and screen reader users start there

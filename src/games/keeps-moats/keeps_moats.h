@@ -121,6 +121,11 @@ size_t km_render(const km_pos *pos, char *buf, size_t size);
 void km_token(uint8_t piece, char out[3]);
 /* game_ops.squares: every square there is, rows 17 to 1, west to east. */
 int km_squares(const km_pos *pos, game_piece_at *out, int max);
+/* game_ops.kinds: the seven kinds, King first. */
+int km_kinds(game_piece_kind *out, int max);
+/* game_ops.areas: per kingdom its Moat and its Keep (K1), its Throne and
+ * its Castle Pawn's square. */
+int km_areas(const km_pos *pos, game_area_at *out, int max);
 /* Reads a piece token; returns the piece byte or 0. */
 uint8_t km_parse_token(const char *s);
 uint64_t km_hash(const km_pos *pos);

@@ -22,6 +22,9 @@
 
 static const char kingdom_chars[KM_NK + 1] = "wrbu";
 static const char type_chars[KM_NTYPES + 1] = "?KQRBNPC";
+static const char *const type_names[KM_NTYPES] = {
+    "none", "King", "Queen", "Rook", "Bishop", "Knight", "Pawn", "Castle Pawn"
+};
 static const char *const game_type_names[3] = { "neighbors", "crossroad", "anarchy" };
 static const char *const king_result_names[3] = { "gained", "lost", "frozen" };
 /* K2: how many pieces of each type the four kingdoms bring, all told. */
@@ -297,6 +300,42 @@ static size_t put_kingdoms(char *buf, int set)
     if (!n)
         buf[n++] = '-';
     buf[n] = 0;
+    return n;
+}
+
+int km_kinds(game_piece_kind *out, int max)
+{
+    int n = 0;
+    for (int t = KM_KING; t < KM_NTYPES && n < max; t++)
+        out[n++] = (game_piece_kind){ type_chars[t], type_names[t], 0, 0 };
+    return n;
+}
+
+/* One area's entry: a square, the area's name, its kingdom. */
+static void area_at(game_area_at *a, int sq, const char *name, int kingdom)
+{
+    char square[4];
+    km_square_name(sq, square);
+    memcpy(a->square, square, sizeof square);
+    snprintf(a->area, sizeof a->area, "%s", name);
+    a->side = kingdom;
+}
+
+int km_areas(const km_pos *pos, game_area_at *out, int max)
+{
+    (void)pos;
+    const km_geom *g = km_geom_get();
+    int n = 0;
+    for (int k = 0; k < KM_NK; k++) {
+        for (int zone = KM_MOAT; zone <= KM_KEEP; zone++)
+            for (int s = 0; s < KM_NSQ && n < max; s++)
+                if (g->zone[s] == zone && g->realm[s] == k)
+                    area_at(&out[n++], s, zone == KM_MOAT ? "moat" : "keep", k);
+        if (n < max)
+            area_at(&out[n++], g->throne[k], "throne", k);
+        if (n < max)
+            area_at(&out[n++], g->castle_sq[k], "castle", k);
+    }
     return n;
 }
 

@@ -14,6 +14,7 @@
 #include "rampart.h"
 
 static const char piece_chars[2][RP_NTYPES] = { { 'Q', 'N', 'K', 'B' }, { 'q', 'n', 'k', 'b' } };
+static const char *const piece_names[RP_NTYPES] = { "Queen", "Knight", "King", "Blocker" };
 
 __attribute__((format(printf, 2, 3))) static void set_err(game_error *err, const char *fmt,
                                                            ...)
@@ -180,6 +181,14 @@ int rp_parse(rp_pos *out, const char *text, int want_w, int want_h, game_error *
     pos.status = rp_material_status(&pos);
     *out = pos;
     return 0;
+}
+
+int rp_kinds(game_piece_kind *out, int max)
+{
+    int n = 0;
+    for (int t = 0; t < RP_NTYPES && n < max; t++)
+        out[n++] = (game_piece_kind){ piece_chars[0][t], piece_names[t], 0, 0 };
+    return n;
 }
 
 int rp_squares(const rp_pos *pos, game_piece_at *out, int max)

@@ -98,6 +98,8 @@ int rp_parse_square(const rp_geom *g, const char *s);
 void rp_square_name(const rp_geom *g, int sq, char out[3]);
 /* game_ops.squares: every square, rows from the top, west to east. */
 int rp_squares(const rp_pos *pos, game_piece_at *out, int max);
+/* game_ops.kinds: Queen, Knight, King, Blocker (R2). */
+int rp_kinds(game_piece_kind *out, int max);
 uint64_t rp_compute_key(const rp_pos *pos);
 /* Checks every invariant of a position; returns 1 if all hold. */
 int rp_pos_ok(const rp_pos *pos);

@@ -318,6 +318,7 @@ static const game_ops rp_ops = {
     .effects = op_effects,
     .threats = op_threats,
     .squares = op_squares,
+    .kinds = rp_kinds,
     .bots = &rp_bots,
 };
 

@@ -30,6 +30,18 @@ static const char *const kind_names[ST_NKINDS] = {
     "Major",   "Colonel", "General", "Marshal", "Bomb", "Flag", "unknown piece"
 };
 
+int st_kinds(game_piece_kind *out, int max)
+{
+    /* S2's army, strongest first: the ranks are the kinds' numbers, Marshal
+     * (10) down to Spy (1); then the Bombs and the Flag, which have none */
+    int n = 0;
+    for (int kind = ST_MARSHAL; kind >= ST_SPY && n < max; kind--)
+        out[n++] = (game_piece_kind){ kind_chars[kind], kind_names[kind], kind, st_army[kind] };
+    for (int kind = ST_BOMB; kind <= ST_FLAG && n < max; kind++)
+        out[n++] = (game_piece_kind){ kind_chars[kind], kind_names[kind], 0, st_army[kind] };
+    return n;
+}
+
 char st_kind_char(int side, int kind)
 {
     char c = kind_chars[kind];

@@ -42,6 +42,21 @@ static int slot_cell(int side, int i)
     return side == ST_RED ? ST_CELL(3 - row, col) : ST_CELL(6 + row, 9 - col);
 }
 
+int st_areas(const st_pos *pos, game_area_at *out, int max)
+{
+    (void)pos;
+    int n = 0;
+    for (int side = ST_RED; side <= ST_BLUE; side++)
+        for (int i = 0; i < ST_ARMY && n < max; i++, n++) {
+            char name[4];
+            st_square_name(slot_cell(side, i), name);
+            memcpy(out[n].square, name, sizeof name);
+            snprintf(out[n].area, sizeof out[n].area, "setup");
+            out[n].side = side;
+        }
+    return n;
+}
+
 int st_setup_check(const st_setup *s, game_error *err)
 {
     int count[ST_NKINDS] = { 0 };

@@ -136,6 +136,11 @@ void st_square_name(int cell, char out[4]);
 /* game_ops.squares: every square, rows from the top, a piece with its
  * marks as the position string writes them, a lake "~". */
 int st_squares(const st_pos *pos, game_piece_at *out, int max);
+/* game_ops.kinds: S2's army, strongest first, then Bomb and Flag. */
+int st_kinds(game_piece_kind *out, int max);
+/* game_ops.areas: each side's forty setup squares (S3), in a setup
+ * string's order (slot_cell). */
+int st_areas(const st_pos *pos, game_area_at *out, int max);
 /* The letter of a kind for side (F B S O N E L A J C G M, X for unknown;
  * lower case for Blue). */
 char st_kind_char(int side, int kind);

@@ -152,6 +152,11 @@ static int op_squares(const void *pos, game_piece_at *out, int max)
     return st_squares(pos, out, max);
 }
 
+static int op_areas(const void *pos, game_area_at *out, int max)
+{
+    return st_areas(pos, out, max);
+}
+
 static const char *op_side_name(const void *pos, int side)
 {
     (void)pos;
@@ -312,6 +317,8 @@ static const game_ops st_ops = {
     .perft = op_perft,
     .render = op_render,
     .squares = op_squares,
+    .kinds = st_kinds,
+    .areas = op_areas,
     .side_name = op_side_name,
 };
 

@@ -148,9 +148,9 @@ json_t *live_state(live *g, const client *to)
     unsigned mine = live_sides_of(g, to);
     int stm = live_to_move(g);
     json_t *j = json_pack(
-        "{s:I, s:s, s:s, s:s, s:o, s:i, s:o, s:o, s:I, s:I, s:i, s:b, s:o, s:o, s:o, s:i, s:s, "
+        "{s:I, s:s, s:s, s:s, s:s, s:o, s:i, s:o, s:o, s:I, s:I, s:i, s:b, s:o, s:o, s:o, s:i, s:s, "
         "s:o, s:I}",
-        "id", (json_int_t)g->id, "variant", g->v->name, "title", g->v->title, "start",
+        "id", (json_int_t)g->id, "variant", g->v->name, "family", g->v->family, "title", g->v->title, "start",
         g->v->hidden && !g->over ? "" : g->g.start, "position", live_position_json(g, to), "ply", g->nmoves, "moves", moves,
         "clocks", live_clocks_json(g), "base_ms", (json_int_t)g->g.base_ms, "inc_ms",
         (json_int_t)g->g.inc_ms, "move_limit", g->g.move_limit, "rated", g->g.rated, "players",

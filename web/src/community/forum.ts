@@ -10,7 +10,7 @@
 // through setPostHtml (community/common.ts) and nowhere else.
 
 import { h, link, errorText } from '../ui';
-import { navigate } from '../main';
+import { navigate, route } from '../router';
 import { signedIn, isStaff, mutedUntilMs } from '../session';
 import { forum, moderation, Post, Thread } from './api';
 import {
@@ -319,3 +319,8 @@ export async function renderSearch(host: HTMLElement): Promise<void> {
     host.append(h('p', { class: 'error' }, errorText(e)));
   }
 }
+
+route(/^\/forum\/?$/, renderForum, 'Forum');
+route(/^\/forum\/search\/?$/, renderSearch, 'Search the forum');
+route(/^\/forum\/thread\/(\d+)$/, renderThread, 'Forum');
+route(/^\/forum\/([a-z]+)\/?$/, renderCategory, 'Forum');

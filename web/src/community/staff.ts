@@ -9,6 +9,7 @@
 // The server decides who may do what (403 to everyone else); these pages
 // only leave out what the visitor's role cannot use.
 
+import { route } from '../router';
 import { h, link, errorText } from '../ui';
 import { isStaff, isAdmin } from '../session';
 import { support, moderation, Report, Role } from './api';
@@ -258,3 +259,5 @@ function adminForms(): HTMLElement {
   });
   return h('div', { class: 'columns admin-forms' }, roleForm, closeForm);
 }
+
+route(/^\/staff\/?(tickets|reports|audit)?\/?$/, renderStaff, 'Staff');

@@ -6,7 +6,7 @@
 // Markdown or HTML.
 
 import { h, link, errorText } from '../ui';
-import { navigate } from '../main';
+import { navigate, route } from '../router';
 import { me, signedIn, isStaff } from '../session';
 import { support, Ticket, TicketKind, TicketMessage } from './api';
 import { LIMITS, errorLine, showError, tooLong, when, plural, playerLink } from './common';
@@ -168,3 +168,6 @@ export async function renderTicket(host: HTMLElement, idText: string): Promise<v
     host.append(h('p', {}, close, cerr));
   }
 }
+
+route(/^\/support\/?$/, renderSupport, 'Support');
+route(/^\/support\/ticket\/(\d+)$/, renderTicket, 'Support');

@@ -24,7 +24,17 @@ export type Effects = {
   captured: string[];
   removed: string[];
   combat: Combat | null;
+  /** the move's target square is empty after it: the piece that moved
+   *  left the board there (a Pawn entering an enemy Keep, K5) */
+  emptied: boolean;
 };
+/** A kind of piece as the game names it (game.h game_piece_kind): its
+ *  letter in position strings, its name, its rank (0: none) and how many
+ *  each side starts with (0: not fixed by the rules). */
+export type PieceKind = { letter: string; name: string; rank: number; count: number };
+/** An area of the board (game.h game_area_at): its name ("keep", "setup"),
+ *  the side it belongs to, its squares in the rules' order. */
+export type Area = { area: string; side: number; squares: string[] };
 /** A setting of a variant (game.h game_option): its range, whether the
  *  position string carries it, and the names of its values if they have any. */
 export type Setting = { name: string; def: number; min: number; max: number; inPosition: boolean;
@@ -215,6 +225,22 @@ export class Position {
     return out;
   }
 
+  /** The kinds of piece of this position's variant, in the game's order. */
+  kinds(): PieceKind[] {
+    return this.call('eng_kinds', [this.slot]).split('\n').filter((l) => l).map((l) => {
+      const [letter, rank, count, ...name] = l.split(' ');
+      return { letter, name: name.join(' '), rank: Number(rank), count: Number(count) };
+    });
+  }
+
+  /** The areas of this position's board, one per area and side. */
+  areas(): Area[] {
+    return this.call('eng_areas', [this.slot]).split('\n').filter((l) => l).map((l) => {
+      const [area, side, ...squares] = l.split(' ');
+      return { area, side: Number(side), squares };
+    });
+  }
+
   /** The settings of this position's variant. */
   settings(): Setting[] {
     return this.call('eng_options', [this.slot]).split('\n').filter((l) => l).map((l) => {
@@ -248,6 +274,7 @@ export class Position {
       captured: [],
       removed: [],
       combat: null,
+      emptied: false,
     };
     for (let i = 2; i < f.length; ) {
       if (f[i] === 'x') fx.captured.push(f[i + 1]), (i += 2);
@@ -255,7 +282,8 @@ export class Position {
       else if (f[i] === 'c') {
         fx.combat = { attacker: f[i + 1], defender: f[i + 2], lost: Number(f[i + 3]) };
         i += 4;
-      } else throw new EngineError(`unknown effect '${f[i]}'`);
+      } else if (f[i] === 'e') fx.emptied = true, (i += 1);
+      else throw new EngineError(`unknown effect '${f[i]}'`);
     }
     return fx;
   }

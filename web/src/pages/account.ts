@@ -5,6 +5,7 @@
 // server keeps only its fingerprint and never shows it again. And a game
 // played elsewhere imported from its PGN record (docs/pgn.md), to review.
 
+import { route } from '../router';
 import { api } from '../api';
 import type { ApiToken, Scope } from '../gen/api';
 import { h, link, toast, copyText, errorText } from '../ui';
@@ -177,3 +178,5 @@ function showToken(box: HTMLElement, token: string, description: string): void {
   field.focus();
   field.select();
 }
+
+route(/^\/account\/?$/, renderAccount, 'Your account');

@@ -14,122 +14,24 @@
 // the current node and its path from the root are in the address
 // (`?fen=START&line=m1,m2,...`), so a line can be shared by its link.
 //
-// Rampart's variants and Keeps & Moats have their boards here (Keeps &
-// Moats with the four-sided search of its style bots, each kingdom's worth
-// in words), and Stratego: from a full position (after a game, or a
-// start) or from one player's view (during a game: what that player
-// knows), its strongest bot analysing for the side whose view it is, and
-// what that bot believes of each hidden piece shown on the board. On a
-// view the board plays no move whose combat it cannot know (an unknown
-// piece attacking or attacked): the outcome is not in the view.
+// Each family brings its board and editor model (its analysis kit,
+// games/<family>/analysis.ts) and says which search analyses it: the
+// two-sided search (Rampart), the four-sided search of the style bots with
+// each kingdom's worth in words (Keeps & Moats), or a game's own bot for
+// hidden pieces (Stratego), from a full position or from one player's view
+// (what that player knows), analysing for the side whose view it is, with
+// what it believes of each hidden piece shown on the board. On a view the
+// board plays no move whose outcome the view cannot know.
 
-import { Board, MarkKind } from '../board';
-import { KeepsBoard } from '../keeps/board';
-import { GAME_TYPE_ORDER, GAME_TYPES, KING_RESULT_ORDER, KING_RESULTS, KINGDOMS, parsePosition as parseKeeps } from '../keeps/notation';
-import { StrategoBoard } from '../stratego/board';
-import { SIDE_NAMES as ST_SIDES, View, moveSquares as stSquares, parseView, squareIndex } from '../stratego/notation';
-import { beliefNotes } from '../stratego/belief';
+import { familyNamed } from '../games/index';
 import { Engine, EngineError, Position, Setting } from '../engine/engine';
 import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';
-import { Cleanup } from '../main';
+import { Cleanup, route } from '../router';
 import { copyText, h, link, SIDE_TITLES } from '../ui';
-import { Drawn, Editor } from '../analysis/editor';
+import { Editor } from '../analysis/editor';
 
 type Node = { move: string | null; text: string; parent: Node | null; children: Node[] };
-
-/** What the page asks of a board: Rampart's Board has it all. */
-type BoardLike = Pick<Board, 'setPosition' | 'setLegal' | 'clearMarks' | 'mark' | 'setFlipped' |
-  'isFlipped' | 'destroy'> & { onMove: ((move: string) => void) | null };
-
-/** Keeps & Moats's board as the analysis board uses it: "flip" turns it to
- *  the next kingdom, the last move is marked, and of several moves between
- *  the same two squares (a Pawn's promotion) the first is played. */
-class KeepsAnalysisBoard implements BoardLike {
-  onMove: ((move: string) => void) | null = null;
-  private board: KeepsBoard;
-  private viewer = 0;
-
-  constructor(host: HTMLElement) {
-    this.board = new KeepsBoard(host);
-    this.board.onMove = (moves) => this.onMove?.(moves[0]);
-  }
-  setPosition(text: string): void {
-    this.board.setPosition(parseKeeps(text));
-  }
-  /** A position being made in the editor, drawn as it stands. */
-  showEdit(pos: ReturnType<typeof parseKeeps>): void {
-    this.board.setPosition(pos);
-  }
-  setLegal(moves: string[]): void {
-    this.board.setLegal(moves);
-  }
-  clearMarks(): void {
-    this.board.setLast([]);
-  }
-  mark(squares: string[], kind: MarkKind): void {
-    if (kind === 'last') this.board.setLast(squares);
-  }
-  setFlipped(): void {
-    this.viewer = (this.viewer + 1) % KINGDOMS.length;
-    this.board.setViewer(this.viewer);
-  }
-  isFlipped(): boolean {
-    return this.viewer !== 0;
-  }
-  destroy(): void {
-    this.board.destroy();
-  }
-}
-
-/** Stratego's board as the analysis board uses it, with the bot's belief
- *  about hidden pieces written on their squares. */
-class StrategoAnalysisBoard implements BoardLike {
-  onMove: ((move: string) => void) | null = null;
-  private board: StrategoBoard;
-
-  constructor(host: HTMLElement) {
-    this.board = new StrategoBoard(host, { label: 'Stratego board, analysis' });
-    this.board.onMove = (m) => this.onMove?.(m);
-  }
-  setPosition(text: string): void {
-    this.board.setView(parseView(text));
-  }
-  /** A position being made in the editor, drawn as it stands. */
-  showEdit(view: View): void {
-    this.board.setView(view);
-  }
-  setLegal(moves: string[]): void {
-    this.board.setLegal(moves);
-  }
-  clearMarks(): void {
-    this.board.clearMarks();
-  }
-  mark(squares: string[], kind: MarkKind): void {
-    if (kind === 'last') this.board.mark(squares, 'last');
-    else if (kind === 'captured') this.board.mark(squares, 'combat');
-  }
-  setFlipped(f: boolean): void {
-    this.board.setFlipped(f);
-  }
-  isFlipped(): boolean {
-    return this.board.isFlipped();
-  }
-  setNotes(notes: Map<string, { short: string; long: string }>): void {
-    this.board.setNotes(notes);
-  }
-  destroy(): void {
-    this.board.destroy();
-  }
-}
-
-/** The side whose view a Stratego string is (every piece of it known),
- *  or -1 for a full position (every piece of both sides known). */
-function viewerOf(v: View): number {
-  const unknown = [false, false];
-  for (const c of v.cells) if (c && c !== 'lake' && c.kind === 'X') unknown[c.side] = true;
-  return unknown[0] === unknown[1] ? -1 : unknown[0] ? 1 : 0;
-}
 
 const WIN = 32000;  // src/ai/search.h SEARCH_WIN: a win in p plies scores WIN - p
 
@@ -159,13 +61,18 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       h('p', {}, link('/analysis/rampart', 'Analyse Rampart Classic')));
     return;
   }
-  const km = v.family === 'keeps-moats';
-  const st = v.family === 'stratego';
-  if (v.family !== 'rampart' && !km && !st) {
+  const fam = familyNamed(v.family);
+  if (!fam) {
     host.append(h('p', {}, `The analysis board has no board for ${variant} yet.`),
       h('p', {}, link('/analysis/rampart', 'Analyse Rampart Classic')));
     return;
   }
+
+  // the kind of search decides the words: four kingdoms' worth (multi),
+  // the hidden game's bot (bot), or the two-sided search's score
+  const analysis = fam.analysis;
+  const km = analysis.how === 'multi';
+  const st = analysis.how === 'bot';
 
   // --- the tree --------------------------------------------------------------
   const params = new URLSearchParams(location.search);
@@ -250,14 +157,12 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
 
   // --- the page ----------------------------------------------------------------
   const boardHost = h('div', { class: `review-board review-${v.family}` });
-  const stBoard = st ? new StrategoAnalysisBoard(boardHost) : null;
-  const kmBoard = km ? new KeepsAnalysisBoard(boardHost) : null;
-  const rpBoard = !st && !km ? new Board(boardHost, { interactive: true }) : null;
-  const board: BoardLike = (stBoard ?? kmBoard ?? rpBoard)!;
-  const sideNames: readonly string[] = km ? KINGDOMS : st ? ST_SIDES : SIDE_TITLES;
-  // Stratego: whose view the root is (-1: the full position); it stays
-  // that player's view whatever is played
-  const viewer = st ? viewerOf(parseView(root.text)) : -1;
+  const kit = fam.analysis.make(boardHost);
+  const board = kit.board;
+  const sideNames = fam.sideNames;
+  // a game of hidden pieces: whose view the root is (-1: the full
+  // position); it stays that player's view whatever is played
+  const viewer = kit.views ? kit.views.viewer(root.text) : -1;
   const bar = h('div', { class: 'eval-bar', role: 'img', 'aria-label': 'Evaluation' },
     h('div', { class: 'eval-fill' }));
   const evalLine = h('p', { class: 'status', id: 'an-eval', 'aria-live': 'polite' }, 'The engine is starting…');
@@ -281,11 +186,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       settingsPanel.hidden = !settingsPanel.hidden;
     }) : '');
   // --- the editor (analysis/editor.ts): pieces placed and removed ----------
-  const editor = new Editor(v.family, (d: Drawn) => {
-    if (d.game === 'rampart') rpBoard?.show(d.pos);
-    else if (d.game === 'keeps') kmBoard?.showEdit(d.pos);
-    else stBoard?.showEdit(d.view);
-  }, (text) => {
+  const editor = new Editor((text) => kit.edit(text), () => kit.showEdit(), (text) => {
     try {
       posOf(text).free();
     } catch (e) {
@@ -302,7 +203,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     analyser.stop();
     board.setLegal([]);
     board.clearMarks();
-    stBoard?.setNotes(new Map());
+    kit.views?.setBelief(null);
     evalLine.textContent = 'Editing the position.';
     pvLine.textContent = '';
   }
@@ -315,20 +216,13 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   }, true);
 
   // --- the settings: each of the variant's, for the start of the line -------
-  const kmStart = km ? parseKeeps(root.text) : null;
   /** A setting's value at the start: the position string's, or the link's. */
   const valueOf = (o: Setting): number => {
     if (!o.inPosition) return settings[o.name] ?? o.def;
-    if (kmStart && o.name === 'GameType') return Math.max(0, GAME_TYPE_ORDER.indexOf(kmStart.gameType));
-    if (kmStart && o.name === 'KingResult') return Math.max(0, KING_RESULT_ORDER.indexOf(kmStart.kingResult));
-    if (kmStart && o.name === 'MoveLimit') return kmStart.limit;
-    return o.def;
+    return kit.settingValue?.(o, root.text) ?? o.def;
   };
   /** The names of a setting's values, in words (none for a plain number). */
-  const wordsOf = (o: Setting): string[] => {
-    const labels = o.labels.length ? o.labels : km && o.name === 'KingResult' ? KING_RESULT_ORDER : [];
-    return labels.map((l) => GAME_TYPES[l] ?? KING_RESULTS[l] ?? l);
-  };
+  const wordsOf = (o: Setting): string[] => fam.analysis.settingWords?.(o) ?? o.labels;
   const settingNote = h('p', { class: 'status', id: 'an-settings-note', 'aria-live': 'polite' });
   const controls = settingList.map((o) => {
     const words = wordsOf(o);
@@ -337,7 +231,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       ? h('select', { id }, ...words.map((w, k) => h('option', { value: String(o.min + k) }, w)))
       : h('input', { id, type: 'number', min: String(o.min), max: String(o.max), step: '1', inputmode: 'numeric' });
     (input as HTMLInputElement | HTMLSelectElement).value = String(valueOf(o));
-    const help = o.name === 'MoveLimit' ? (km ? 'Move limit (rounds; 0: none)' : 'Move limit (0: none)')
+    const help = o.name === 'MoveLimit' ? fam.analysis.limitHelp
       : o.name === 'GameType' ? 'Game type' : o.name === 'KingResult' ? 'A King taken' : o.name;
     return { o, input: input as HTMLInputElement | HTMLSelectElement,
       row: h('label', { class: 'an-setting' }, `${help} `, input) };
@@ -389,15 +283,15 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       // value, so it compares moves, not sides (docs/wasm.md)
       const stm = current === shownFor ? shownSide : 0;
       evalLine.textContent = `Round ${info.depth} · ${info.nodes.toLocaleString('en')} nodes · ` +
-        `the bot's score for ${ST_SIDES[stm]} ${info.score >= 0 ? '+' : '−'}${Math.abs(info.score)}`;
+        `the bot's score for ${sideNames[stm]} ${info.score >= 0 ? '+' : '−'}${Math.abs(info.score)}`;
       pvLine.textContent = `Best move: ${info.best}`;
     } else if (info.kind === 'depth' && km) {
       // the side to move's team's score, and each kingdom's worth (multi.h)
       const stm = current === shownFor ? shownSide : 0;
-      evalLine.textContent = `Depth ${info.depth} · ${KINGDOMS[stm]}'s side ` +
+      evalLine.textContent = `Depth ${info.depth} · ${sideNames[stm]}'s side ` +
         `${info.score >= 0 ? '+' : '−'}${Math.abs(info.score)}`;
       pvLine.textContent = `Best move: ${info.best} · ` +
-        (info.values ?? []).map((x, k) => `${KINGDOMS[k]} ${x}`).join(' · ');
+        (info.values ?? []).map((x, k) => `${sideNames[k]} ${x}`).join(' · ');
     } else if (info.kind === 'depth') {
       const stm = current === shownFor ? shownSide : 0;
       const words = scoreWords(info.score, stm);
@@ -422,7 +316,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
 
   function moveLabel(n: Node, first: boolean): string {
     const d = depth(n) - 1;  // plies before this move
-    if (km) return `${KINGDOMS[n.parent ? moverOf(n.parent) : 0][0]} ${n.move}`;
+    if (km) return `${sideNames[n.parent ? moverOf(n.parent) : 0][0]} ${n.move}`;
     const side = (startSide + d) % 2;
     const full = startFull + Math.floor((startSide + d) / 2);
     if (side === 0) return `${full}. ${n.move}`;
@@ -463,25 +357,21 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     }
     // on a view: no combat whose outcome the view cannot know, and the
     // bot's belief (and analysis) only for the side whose view it is
-    const view = st ? parseView(n.text) : null;
-    const known = (m: string): boolean => {
-      const [a, b] = stSquares(m).map((x) => view?.cells[squareIndex(x)]);
-      return !(a && b && a !== 'lake' && b !== 'lake' && (a.kind === 'X' || b.kind === 'X'));
-    };
-    const playable = view && viewer >= 0 ? moves.filter(known) : moves;
+    const views = kit.views;
+    const playable = views && viewer >= 0 ? moves.filter((m) => views.known(n.text, m)) : moves;
     board.setLegal(r.over ? [] : playable);
-    const ours = !st || viewer < 0 || side === viewer;
-    if (stBoard) {
-      let notes = new Map<string, { short: string; long: string }>();
+    const ours = !views || viewer < 0 || side === viewer;
+    if (views) {
+      let belief: string | null = null;
       if (viewer >= 0 && side === viewer && !r.over) {
         try {
           const b = eng.raw('eng_belief', [p.slot]);
-          if (b.rc >= 0) notes = beliefNotes(b.text);
+          if (b.rc >= 0) belief = b.text;
         } catch {
           // no belief: the board shows the view alone
         }
       }
-      stBoard.setNotes(notes);
+      views.setBelief(belief);
     }
     const threats = p.threats();
     if (threats.length) board.mark(threats, 'threat');
@@ -499,14 +389,14 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     shownSide = side;
     evalLine.textContent = r.over ? 'Nothing to search: the game is over.'
       : ours ? 'The engine is thinking…'
-      : `This is ${ST_SIDES[viewer]}'s view: the bot analyses only ${ST_SIDES[viewer]}'s moves.`;
+      : `This is ${sideNames[viewer]}'s view: the bot analyses only ${sideNames[viewer]}'s moves.`;
     pvLine.textContent = '';
     (bar.firstChild as HTMLElement).style.height = '50%';
     // a bar has two ends; four kingdoms get words, and Stratego's bot scores
     // moves against each other, not the sides
     bar.style.display = km || st ? 'none' : '';
     if (r.over || !ours) analyser.stop();
-    else void analyser.analyse(variant, n.text, km ? 5 : st ? 7 : 14, km ? 'multi' : st ? 'bot' : 'search',
+    else void analyser.analyse(variant, n.text, analysis.depth, analysis.how,
       Number(linesPick.value) || 1, settings);
   }
 
@@ -532,3 +422,5 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     board.destroy();
   };
 }
+
+route(/^\/analysis\/([a-z-]+)$/, renderAnalysis, 'Analysis');

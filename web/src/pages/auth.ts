@@ -3,7 +3,7 @@
 import { api } from '../api';
 import { h, link, toast, errorText } from '../ui';
 import { me, sessionChanged } from '../session';
-import { navigate } from '../main';
+import { navigate, route } from '../router';
 
 /** Where to go once signed in: ?next=/play/TOKEN and the like, this site only. */
 function nextPath(): string | null {
@@ -88,3 +88,6 @@ export async function signOut(): Promise<void> {
   toast('Signed out');
   navigate('/');
 }
+
+route(/^\/signin$/, renderSignin, 'Sign in');
+route(/^\/signup$/, renderSignup, 'Sign up');

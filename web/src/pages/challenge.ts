@@ -7,21 +7,18 @@ import { api, ApiError, Challenge } from '../api';
 import { h, link, errorText, formatTimeControl, playerName } from '../ui';
 import { me } from '../session';
 import { socket } from '../ws';
-import { navigate, Cleanup } from '../main';
-import { isStratego } from '../stratego/api';
+import { navigate, Cleanup, route } from '../router';
+import { familyOfVariant } from '../games/index';
 
 /** "100 full moves, then decided by material" and the like. */
 function limitText(c: Challenge): string {
   if (!c.move_limit) return 'none';
-  if (isStratego(c.variant)) return `${c.move_limit} single moves, then a draw`;
-  return `${c.move_limit} full moves, then decided by material`;
+  return familyOfVariant(c.variant).limitTerms(c.move_limit);
 }
 
 /** Where to learn the challenge's game. */
 function learnLink(c: Challenge): HTMLElement | null {
-  if (isStratego(c.variant)) return h('p', {}, 'New to Stratego? ', link('/stratego/help', 'Read how to play'), ' first.');
-  if (c.variant.startsWith('rampart')) return h('p', {}, 'New to Rampart? ', link('/learn', 'Learn to play'), ' first: short lessons with boards to try.');
-  return null;
+  return familyOfVariant(c.variant).learnHint?.() ?? null;
 }
 
 export async function renderChallenge(host: HTMLElement, token: string): Promise<Cleanup> {
@@ -88,3 +85,5 @@ export async function renderChallenge(host: HTMLElement, token: string): Promise
   }));
   return () => offs.forEach((off) => off());
 }
+
+route(/^\/play\/([^/]+)$/, renderChallenge, 'Challenge');

@@ -9,12 +9,9 @@ import { myGames } from './mygames';
 import { h, link, toast, errorText, formatTimeControl, copyText, playerName } from '../ui';
 import { me, onSessionChange } from '../session';
 import { socket } from '../ws';
-import { navigate, Cleanup } from '../main';
-import { isStratego } from '../stratego/api';
-import { KEEPS, isKeeps, tableFields, tableList, TableSeek } from '../keeps/table';
-
-/** Stratego's move limit counts plies, any number (docs/stratego.md): these are offered. */
-const STRATEGO_LIMITS = [1000, 500, 2000];
+import { navigate, Cleanup, route } from '../router';
+import { families, familyNamed } from '../games/index';
+import type { TableSeek } from '../games/family';
 
 const CLOCKS: [string, number, number][] = [
   ['1+0', 60000, 0],
@@ -67,9 +64,7 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
       h('p', { class: 'game-card-links' }, link(learnHref, learnText), pick[family]));
   };
   host.append(mine.el, h('div', { class: 'game-cards' },
-    card('rampart', 'Rampart', 'A quick game of capture and enclosure on a small board: Queens take Knights, Knights take Kings, Kings take Queens, and a piece walled in on all four sides is removed. Classic and XL can be rated; the Fun Zone has four more boards.', '/learn', 'Learn to play (lessons)'),
-    card('stratego', 'Stratego', 'The game of hidden armies: arrange your forty pieces in secret, then find and capture the enemy Flag. A piece shows its rank only when it fights.', '/stratego/help', 'How to play Stratego'),
-    card('keeps-moats', 'Keeps & Moats Chess', 'Chess for four kingdoms on one board, each behind its Keep and Moat: every kingdom for itself or two teams of two, with people and bots at the table. Never rated.', '/keeps/help', 'How to play Keeps & Moats')));
+    ...families.map((f) => card(f.name, f.card.title, f.card.about, ...f.card.learn))));
 
   let variants: Variant[] = [];
   let bots: Bot[] = [];
@@ -79,7 +74,8 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     host.append(h('p', { class: 'error' }, `Could not load the game list: ${errorText(e)}`));
     return;
   }
-  variants = variants.filter((v) => (!v.hidden && v.family === 'rampart') || isStratego(v.name) || isKeeps(v.name));
+  // the games the registry can draw (games/index.ts)
+  variants = variants.filter((v) => familyNamed(v.family));
   const choice = loadChoice();
   // A link such as /?bot=bot-level1 (the last Learn page) chooses that bot.
   const asked = new URLSearchParams(location.search).get('bot');
@@ -97,17 +93,14 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   const radio = (name: string, value: string, label: Node | string, checked: boolean, id?: string) =>
     h('label', {}, h('input', { type: 'radio', name, value, checked, id }), label);
 
-  // the games side by side: Rampart (its rated boards, then its Fun Zone), Stratego, Keeps & Moats
+  // the games side by side, each family's variants in its own groups (Rampart's
+  // rated boards, then its Fun Zone), in the registry's order
   const group = (name: string, list: Variant[], note?: string) => list.length
     ? h('div', { class: 'game-group' }, h('p', { class: 'group-name' }, name, note ? h('span', { class: 'hint' }, ` ${note}`) : null),
       h('div', { class: 'choices' }, ...list.map((v) => radio('variant', v.name, v.title, v.name === choice.variant))))
     : null;
-  const ramparts = variants.filter((v) => v.family === 'rampart');
   const gameField = h('fieldset', {}, h('legend', {}, 'Game'),
-    group('Rampart', ramparts.filter((v) => v.rated)),
-    group('Rampart Fun Zone', ramparts.filter((v) => !v.rated), '(other boards, never rated)'),
-    group('Stratego', variants.filter((v) => isStratego(v.name))),
-    group('Keeps & Moats Chess', variants.filter((v) => isKeeps(v.name)), '(four kingdoms, never rated)'),
+    ...families.flatMap((f) => f.menu(variants.filter((v) => v.family === f.name)).map(([name, list, note]) => group(name, list, note))),
     h('p', { class: 'hint', id: 'variant-about' }));
 
   // the bot menu: only the bots of the chosen game, each once, by a name for people
@@ -142,8 +135,11 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     limitLabel, limitSelect,
     h('label', { class: 'toggle' }, ratedBox, 'Rated game'), ratedNote);
 
-  // Keeps & Moats: four seats at a table instead of an opponent (web/src/keeps/table.ts)
-  const keeps = tableFields(botsFor(bots, KEEPS).map((x) => x.bot));
+  // a game of more sides (Keeps & Moats): seats at a table instead of an
+  // opponent (its family's form.table, games/keeps/table.ts)
+  const tableFamily = families.find((f) => f.form.table)!;
+  const tableVariant = variants.find((v) => v.family === tableFamily.name)?.name ?? '';
+  const keeps = tableFamily.form.table!.fields(botsFor(bots, tableVariant).map((x) => x.bot));
   // its seat menus name the bots as the bot menu does
   for (const o of keeps.el.querySelectorAll<HTMLOptionElement>('select[data-seat] option')) {
     const b = bots.find((x) => x.name === o.value);
@@ -157,20 +153,20 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   function refresh(): void {
     const v = variants.find((x) => x.name === value('variant'));
     form.querySelector('#variant-about')!.textContent = v?.about ?? '';
-    // Stratego: its own words for sides and move limit, and a link to its rules
-    const stratego = !!v && isStratego(v.name);
-    if (stratego) form.querySelector('#variant-about')!.append(' ', link('/stratego/help', 'How to play Stratego'));
-    const km = !!v && isKeeps(v.name);
-    if (km) form.querySelector('#variant-about')!.append(' ', link('/keeps/help', 'How to play Keeps & Moats'));
+    // the family's own words for sides and move limit, and a link to its rules
+    const fam = (v && familyNamed(v.family)) || families[0];
+    if (v && fam.form.link) form.querySelector('#variant-about')!.append(' ', link(...fam.form.link));
+    const km = !!v && !!fam.form.table;
     if (v) fillBots(v.name);
     keeps.el.hidden = !km;
     oppField.hidden = km;
     moreField.hidden = km;
     play.textContent = km ? 'Open the table' : 'Play';
-    limitLabel.textContent = stratego ? 'Move limit (single moves, then a draw)' : 'Move limit (full moves, then decided by material)';
-    sideSelect.options[0].text = stratego ? 'Red (moves first)' : 'Bottom (moves first)';
-    sideSelect.options[1].text = stratego ? 'Blue' : 'Top';
-    const { offered, def } = stratego ? { offered: STRATEGO_LIMITS, def: STRATEGO_LIMITS[0] } : moveLimits(v);
+    limitLabel.textContent = fam.form.limitLabel;
+    sideSelect.options[0].text = fam.form.sides[0];
+    sideSelect.options[1].text = fam.form.sides[1];
+    const limits = fam.form.limits;
+    const { offered, def } = limits ? { offered: limits, def: limits[0] } : moveLimits(v);
     const cur = Number(limitSelect.value) || choice.limit;
     limitSelect.replaceChildren(...offered.map((n) => h('option', { value: n, selected: n === (offered.includes(cur) ? cur : def) }, String(n))));
     const opp = value('opponent') as Opponent;
@@ -212,7 +208,8 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     const s = settings();
     const opp = value('opponent') as Opponent;
     localStorage.setItem(SAVED, JSON.stringify({ variant: s.variant, opponent: opp, bot: botSelect.value, clock: value('clock'), limit: s.move_limit, rated: s.rated, side: Number(sideSelect.value) }));
-    if (isKeeps(s.variant)) socket.send({ type: 'table', variant: s.variant, base_ms: s.base_ms, inc_ms: s.inc_ms, ...keeps.settings(), ref: 'newgame' });
+    const chosen = variants.find((v) => v.name === s.variant);
+    if (chosen && familyNamed(chosen.family)?.form.table) socket.send({ type: 'table', variant: s.variant, base_ms: s.base_ms, inc_ms: s.inc_ms, ...keeps.settings(), ref: 'newgame' });
     else if (opp === 'bot') socket.send({ type: 'play_bot', ...s, bot: botSelect.value, side: Number(sideSelect.value), ref: 'newgame' });
     else if (opp === 'local') socket.send({ type: 'local', variant: s.variant, base_ms: s.base_ms, inc_ms: s.inc_ms, move_limit: s.move_limit, ref: 'newgame' });
     else if (opp === 'seek') socket.send({ type: 'seek', ...s, ref: 'newgame' });
@@ -276,15 +273,15 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   const lobby = h('section', { class: 'panel', 'aria-labelledby': 'lobby-h' },
     h('h2', { id: 'lobby-h' }, 'Lobby'),
     h('h3', {}, 'Open seeks'), seeksBox,
-    h('h3', {}, 'Keeps & Moats tables'), h('p', { class: 'hint' }, 'Four kingdoms, up to four people. ', link('/keeps/help', 'How to play Keeps & Moats')), tablesBox,
+    h('h3', {}, `${tableFamily.title} tables`), h('p', { class: 'hint' }, 'Four kingdoms, up to four people. ', link(...tableFamily.rules)), tablesBox,
     h('h3', {}, 'Games being played'), gamesBox);
 
   function drawLobby(all: Seek[], games: GameSummary[]): void {
     const mine = me();
     const tables = (all as TableSeek[]).filter((s) => s.seats);
     const seeks = all.filter((s) => !(s as TableSeek).seats);
-    tablesBox.replaceChildren(tables.length ? tableList(tables, (table, seat) => socket.send({ type: 'sit', table, seat, ref: 'lobby' }))
-      : h('p', { class: 'empty' }, 'No open tables. Choose Keeps & Moats above to open one.'));
+    tablesBox.replaceChildren(tables.length ? tableFamily.form.table!.list(tables, (table, seat) => socket.send({ type: 'sit', table, seat, ref: 'lobby' }))
+      : h('p', { class: 'empty' }, `No open tables. Choose ${tableFamily.title} above to open one.`));
     seeksBox.replaceChildren(seeks.length
       ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Game'), h('th', {}, 'Clock'), h('th', {}, ''))),
         h('tbody', {}, ...seeks.map((s) => {
@@ -314,3 +311,5 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     if (pendingSeek !== null) socket.send({ type: 'cancel', seek: pendingSeek });
   };
 }
+
+route(/^\/$/, renderHome, 'Play');

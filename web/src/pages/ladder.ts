@@ -1,5 +1,6 @@
 // pages/ladder.ts -- the rating ladder of a rated variant.
 
+import { route } from '../router';
 import { api } from '../api';
 import { h, link, errorText } from '../ui';
 
@@ -36,3 +37,6 @@ export async function renderLadder(host: HTMLElement, variant: string): Promise<
     host.append(h('p', { class: 'error' }, errorText(e)));
   }
 }
+
+route(/^\/ladder\/([^/]+)$/, renderLadder, 'Ladder');
+route(/^\/ladder\/?$/, (host) => renderLadder(host, 'rampart'), 'Ladder');

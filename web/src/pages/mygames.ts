@@ -7,12 +7,10 @@
 // are none.
 
 import { api, Game, Player } from '../api';
-import { h, link, playerName, SIDE_TITLES } from '../ui';
+import { h, link, playerName } from '../ui';
 import { me } from '../session';
 import { socket } from '../ws';
-import { isStratego } from '../stratego/api';
-import { isKeeps } from '../keeps/table';
-import { KINGDOMS } from '../keeps/notation';
+import { familyOf } from '../games/index';
 
 /** Live games of this visitor seen on the socket since the page loaded. */
 const known = new Set<number>();
@@ -33,9 +31,7 @@ socket.on('end', (m) => {
 });
 
 function sideName(g: Game, side: number): string {
-  if (isStratego(g.variant)) return side === 0 ? 'Red' : 'Blue';
-  if (isKeeps(g.variant)) return KINGDOMS[side] ?? `Side ${side + 1}`;
-  return SIDE_TITLES[side] ?? `Side ${side + 1}`;
+  return familyOf(g.family).sideNames[side] ?? `Side ${side + 1}`;
 }
 
 /** "your move", "alice to move", "setting up": as much as is known. */

@@ -3,6 +3,7 @@
 // signed-in visitors. Games are named by their variants' titles (GET
 // /api/variants), never by their ids.
 
+import { route } from '../router';
 import { api, StoredGameSummary } from '../api';
 import { h, link, errorText, formatDate, formatTimeControl, reasonText, resultScore, playerName } from '../ui';
 import { ratingChart } from '../chart';
@@ -87,3 +88,5 @@ export async function renderPlayer(host: HTMLElement, nameText: string): Promise
   more.addEventListener('click', () => void loadMore());
   await loadMore();
 }
+
+route(/^\/players\/([^/]+)$/, renderPlayer, 'Player');

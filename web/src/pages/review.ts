@@ -1,19 +1,13 @@
 // pages/review.ts -- a finished (or live) game replayed move by move:
 // buttons, the move list, and the keyboard (Left/Right, Home/End). The board
-// and the words for moves come from the game's family (web/src/review/):
-// Rampart, Stratego or Keeps & Moats.
+// and the words for moves come from the game's family (games/index.ts).
 
 import { api, ApiError, Game, PositionsAnswer } from '../api';
 import { h, link, toast, errorText, copyText, formatTimeControl, SIDE_TITLES, formatDate } from '../ui';
-import { Cleanup } from '../main';
-import { Replayer, ReviewGame, sideTitle } from '../review/replayer';
-import { rampartReplayer } from '../review/rampart';
-import { strategoReplayer } from '../review/stratego';
-import { keepsReplayer } from '../review/keeps';
-import { isStratego } from '../stratego/api';
+import { Cleanup, route } from '../router';
+import { ReviewGame, sideTitle } from '../review/replayer';
 import { ComputerReview } from '../review/computer';
-import { SIDE_NAMES as ST_SIDE_NAMES } from '../stratego/notation';
-import { KINGDOMS } from '../keeps/notation';
+import { familyOf, GameFamily } from '../games/index';
 
 /** Every position of the game, from the start (index 0) to after the last
  *  move. A game with hidden pieces answers only once it is over (403). */
@@ -21,28 +15,9 @@ async function positionsOf(id: number): Promise<PositionsAnswer> {
   return api.positions(id);
 }
 
-/** The game's family ("rampart", "stratego", "keeps-moats") from /api/variants,
- *  or guessed from the variant's name if that list cannot be had. */
-async function familyOf(variant: string): Promise<string> {
-  const list = await api.variants().catch(() => []);
-  const v = list.find((x) => x.name === variant);
-  if (v) return v.family;
-  return isStratego(variant) ? 'stratego' : variant.startsWith('keeps') ? 'keeps-moats' : 'rampart';
-}
-
-function replayerFor(family: string, host: HTMLElement, g: ReviewGame, data: PositionsAnswer): Replayer {
-  if (family === 'stratego') return strategoReplayer(host, g, data.positions);
-  if (family === 'keeps-moats') return keepsReplayer(host, g, data.positions);
-  return rampartReplayer(host, g, data.positions, data.effects);
-}
-
-/** The move limit as each game counts it: Rampart in full moves (R7.3),
- *  Stratego in single moves (S7), Keeps & Moats in rounds of four moves. */
-function limitWords(family: string, n: number): string {
-  if (!n) return 'no move limit';
-  if (family === 'stratego') return `a draw after ${n} moves`;
-  if (family === 'keeps-moats') return `${n} ${n === 1 ? 'round' : 'rounds'} at most`;
-  return `${n} move limit`;
+/** The move limit as each game counts it (its family's words). */
+function limitWords(family: GameFamily, n: number): string {
+  return n ? family.limitWords(n) : 'no move limit';
 }
 
 /** "Bottom: alice vs Top: bob", or each of four kingdoms with its player. */
@@ -60,10 +35,10 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   host.append(title);
   let g: ReviewGame;
   let data: PositionsAnswer;
-  let family: string;
+  let family: GameFamily;
   try {
-    g = await api.game(id);
-    [data, family] = await Promise.all([positionsOf(id), familyOf(g.variant)]);
+    [g, data] = await Promise.all([api.game(id), positionsOf(id)]);
+    family = familyOf(g.family);
   } catch (e) {
     host.append(h('p', { class: 'error' }, errorText(e)));
     if (e instanceof ApiError && e.status === 403) host.append(h('p', {}, link(`/game/${id}`, 'Watch the game live')));
@@ -76,8 +51,8 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   const last = positions.length - 1; // the moves the server could replay
   let ply = last;
 
-  const boardHost = h('div', { class: `review-board review-${family}` });
-  const replay = replayerFor(family, boardHost, g, data);
+  const boardHost = h('div', { class: `review-board review-${family.name}` });
+  const replay = family.replayer(boardHost, g, data);
   const where = h('p', { class: 'status', id: 'review-ply', 'aria-live': 'polite' });
   const list = h('div', { class: 'moves', id: 'move-list' });
   const btn = (label: string, text: string, to: () => number, id: string) =>
@@ -108,7 +83,7 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   } }, 'Copy record');
   // the analysis board from the position shown (Stratego's once the game
   // is over and its positions are whole)
-  const analyse = family === 'rampart' || family === 'keeps-moats' || (family === 'stratego' && g.status === 'over')
+  const analyse = family.analysable(g)
     ? h('a', { class: 'button', id: 'rv-analyse', 'data-link': true, href: '#' }, 'Analyse this position')
     : null;
   const exportBox = h('div', { class: 'controls' }, analyse ?? '',
@@ -118,13 +93,10 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   // (which the server may also keep), Stratego's by its bot, Keeps & Moats's
   // by the four-sided search (docs/wasm.md)
   const crHost = h('div', {});
-  const review = (opts: ConstructorParameters<typeof ComputerReview>[5]) =>
-    new ComputerReview(crHost, g.variant, positions, g.moves.slice(0, last), (p) => go(p), opts);
+  const how = family.review;
   const cr = g.status !== 'over' ? null
-    : family === 'rampart' ? review({ game: id })
-      : family === 'stratego' ? review({ how: 'bot', sides: ST_SIDE_NAMES })
-        : family === 'keeps-moats' ? review({ how: 'multi', sides: KINGDOMS })
-          : null;
+    : new ComputerReview(crHost, g.variant, positions, g.moves.slice(0, last), (p) => go(p),
+      { how: how.how, sides: how.sides, ...(how.stored ? { game: id } : {}) });
   host.append(h('div', { class: 'game' },
     h('div', {}, boardHost, crHost),
     h('div', { class: 'game-side' }, about, where, nav,
@@ -158,3 +130,5 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
     replay.destroy();
   };
 }
+
+route(/^\/review\/(\d+)$/, renderReview, 'Review');

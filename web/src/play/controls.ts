@@ -3,8 +3,8 @@
 // the player bars with their clocks, the turn line, Resign (with its
 // confirmation), draw and rematch offers, the result, and the connection's
 // state; and the game's chat (play/chat.ts), which each page places with
-// `controls.chat.el`. Rampart (pages/game.ts), Stratego (stratego/game.ts)
-// and Keeps & Moats (keeps/game.ts) each make one GameControls and keep only
+// `controls.chat.el`. Rampart (games/rampart/game.ts), Stratego
+// (games/stratego/game.ts) and Keeps & Moats (games/keeps/game.ts) each make one GameControls and keep only
 // their own: the board, Stratego's setup and cover, Keeps & Moats's
 // prisoner dialog.
 //
@@ -20,7 +20,7 @@
 
 import { api, Game, Player, Result } from '../api';
 import { socket } from '../ws';
-import { navigate } from '../main';
+import { navigate } from '../router';
 import { beep, setSound, soundOn } from '../sound';
 import { h, link, toast, formatClock, formatTimeControl, reasonText } from '../ui';
 import type { EndMessage, ErrorMessage, LiveGame, MoveMessage } from './protocol';

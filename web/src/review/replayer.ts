@@ -1,6 +1,7 @@
 // review/replayer.ts -- what the review page (pages/review.ts) needs from each
-// game family: a board that shows any position of the game read-only, the
-// move list, and the words for a move and for the result. The page itself
+// game family (its `replayer`, games/<family>/replay.ts): a board that
+// shows any position of the game read-only, the move list, and the words
+// for a move and for the result. The page itself
 // owns the buttons, the keyboard and the record export, alike for every game.
 
 import type { Game, Result } from '../api';
