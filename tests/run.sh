@@ -166,6 +166,18 @@ build release load
 build debug debug-tests
 build asan asan-tests
 
+# --- structure --------------------------------------------------------------
+# The layers as the code itself says (tools/deps): no circle of C files
+# (from the release objects' symbols), of C includes or of the page's
+# imports, and no comparison of a game's name outside the games.
+note "structure"
+if out=$(python3 tools/deps --build build/release 2>&1); then
+    record pass "structure: tools/deps"
+else
+    echo "$out"
+    record fail "structure: tools/deps"
+fi
+
 # --- unit -----------------------------------------------------------------
 note "unit (debug build)"
 # the tests of tests/server that start a server run in their own tiers below

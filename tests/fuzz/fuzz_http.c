@@ -1,5 +1,5 @@
 /* fuzz_http.c -- libFuzzer target for the server's HTTP API (api.c,
- * account.c, records.c, and the community's forum.c, support.c,
+ * core/account.c, play/records.c, and the community's forum.c, support.c,
  * moderation.c), on the fake net of server_fake.c.
  *
  * Input: one byte of settings, then requests. The settings byte: bits 0-6

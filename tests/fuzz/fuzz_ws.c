@@ -1,9 +1,9 @@
 /* fuzz_ws.c -- libFuzzer target for the server's live side: WebSocket
  * clients that seek, challenge, sit at tables, play bots, watch, move,
  * resign, offer draws and rematches, set up Stratego pieces, leave and come
- * back, while the clock moves and the workers think (clients.c, lobby.c,
- * live.c, live_setup.c, live_json.c, records.c, account.c), on the fake net
- * of server_fake.c.
+ * back, while the clock moves and the workers think (dispatch.c,
+ * core/clients.c, play/: the lobby, live games, records; core/account.c),
+ * on the fake net of server_fake.c.
  *
  * The input is a byte of settings, then a script of operations, each an
  * opcode byte and its operands (a byte each; an input that runs out reads

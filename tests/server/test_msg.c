@@ -1,4 +1,4 @@
-/* test_msg.c -- the one parse of a client's message (src/server/msg.c)
+/* test_msg.c -- the one parse of a client's message (src/server/core/msg.c)
  * against docs/api.schema.json, the schema every message between page and
  * server follows.
  *

@@ -1,5 +1,5 @@
 /* test_review.c -- `citadel serve`'s computer review of finished games
- * (src/server/review.h, docs/api.md) over real connections, as a page and
+ * (src/server/play/review.h, docs/api.md) over real connections, as a page and
  * a stranger would use it: nobody has asked at first; a guest, a stranger
  * and a live game are refused and change nothing; a player's request is
  * queued, then done, with one score per position (the side to move

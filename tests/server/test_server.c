@@ -437,7 +437,7 @@ static void test_bad_input_is_refused_and_changes_nothing(void **state)
     assert_non_null((e = ws_expect(x, "error", WAIT)));
     json_decref(e);
     /* fields the schema does not list, or of the wrong type, named in the error
-     * (src/server/msg.c): a move with a stray field is not made */
+     * (src/server/core/msg.c): a move with a stray field is not made */
     static const struct {
         const char *rest, *word;
     } stray[] = {

@@ -1,5 +1,5 @@
 /* test_writer.c -- group commit: the store's batches (store.h) and the
- * writer thread (src/server/writer.h) on a real database file, or on the
+ * writer thread (src/store/writer.h) on a real database file, or on the
  * PostgreSQL database of CITADEL_TEST_PG (store_fixture.h).
  *
  * What must hold: in a batch a write that fails undoes only itself; other
