@@ -28,6 +28,19 @@
  * slow reader cannot eat the server's memory. A connection from which
  * nothing has come for `ws_idle_s` seconds is closed; it is pinged after a
  * third of that, so a live peer always answers in time.
+ *
+ * recv().  A client's unmasked frame must close its connection (RFC 6455
+ * 5.1), which Debian 12's libwebsockets 4.1 does not check and gives the
+ * app no bytes to check it on; so net_frames.c replaces recv() for the
+ * whole process and follows what lws reads. It is fenced: it looks only at
+ * the plain sockets lws accepted (net_frames_accept when lws accepts one,
+ * net_frames_forget when it closes, so a descriptor number given again to
+ * anyone else starts unwatched), only on the loop's thread, and never at a
+ * MSG_PEEK. Every other read of the process -- libpq's, libcurl's, the
+ * cluster's bus, a worker's -- is recvfrom() and nothing more.
+ * tests/server/test_net_frames.c holds both halves, libcurl's reads
+ * included; the server's tests on PostgreSQL and with a mail server hold
+ * libpq's and libcurl's in the running server.
  */
 #ifndef CITADEL_NET_H
 #define CITADEL_NET_H
