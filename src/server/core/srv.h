@@ -44,7 +44,6 @@
 #include "../../games/game.h"
 #include "../../store/community.h"
 #include "../../store/store.h"
-#include "../play/clock.h"
 #include "identity.h"
 #include "msg.h"
 #include "../net/net.h"

@@ -1,9 +1,9 @@
 /* live_inside.h -- what the files of live games share of a game's
  * insides: games.c, live_json.c, live_setup.c, turn.c, live.c,
  * live_requests.c and records.c; outside them only chat.c (a game's
- * rooms), lobby_list.c, check.c (the links between clients and games) and
- * ../server.c (which stops games' timers) read them. Everyone else has
- * live.h.
+ * rooms), lobby_list.c, check.c (the links between clients and games),
+ * ../botapi/botapi.c (a game's state for its streams) and ../server.c
+ * (which stops games' timers) read them. Everyone else has live.h.
  *
  * The files are in layers, each calling only those before it:
  *   games.c        the table of games; who is to move, who plays which side
@@ -21,6 +21,7 @@
 #ifndef CITADEL_LIVE_INSIDE_H
 #define CITADEL_LIVE_INSIDE_H
 
+#include "clock.h"
 #include "live.h"
 
 /* Every live game of s, as g (newest first); g may not be removed inside. */
