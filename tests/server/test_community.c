@@ -847,7 +847,8 @@ static void test_bad_ids_are_refused_never_failed(void **state)
     char lea[80], path[256];
     signup("lea", lea);
     static const char *const ids[] = { "abc", "-1", "99999999999999999999", "1.5", "0x10",
-                                       "12abc", "0", "%00", "9223372036854775808", "1e3" };
+                                       "12abc", "0", "9223372036854775808", "1e3" };
+    /* "%00" in a path is refused before any route (test_transport.c) */
     static const char *const forms[][2] = { { "/api/forum/threads/", "" },
                                             { "/api/forum/posts/", "/edit" },
                                             { "/api/forum/posts/", "/delete" } };

@@ -56,6 +56,8 @@ json_t *req_body_object(const net_request *req, net_http *h);
 /* reply.c: the answer, a JSON body (taken, whatever happens), or
  * {"error": what}. */
 void reply_json(net_http *h, int status, json_t *body, const char *headers);
+/* A 429 carries Retry-After: REPLY_RETRY_AFTER_S seconds. */
+#define REPLY_RETRY_AFTER_S 60
 void reply_error(net_http *h, int status, const char *what);
 
 #endif

@@ -29,5 +29,10 @@ void reply_error(net_http *h, int status, const char *what)
     char buf[512];
     snprintf(buf, sizeof buf, "%s", what);
     text_utf8(buf);
-    reply_json(h, status, json_pack("{s:s}", "error", buf), NULL);
+    /* RFC 6585 4: every 429 says when to come back. A refusal that knows
+     * when its quota gives a token back answers through reply_limited;
+     * one that does not says a fixed REPLY_RETRY_AFTER_S. */
+    char retry[40];
+    snprintf(retry, sizeof retry, "Retry-After: %d\r\n", REPLY_RETRY_AFTER_S);
+    reply_json(h, status, json_pack("{s:s}", "error", buf), status == 429 ? retry : NULL);
 }

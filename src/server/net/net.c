@@ -25,6 +25,7 @@
 #include "net_fd.h"
 #include "net_frames.h"
 #include "net_static.h"
+#include "net_status.h"
 #include "net_stream.h"
 
 struct net {
@@ -280,6 +281,40 @@ net_stream *net_http_stream(net_http *h, int status, const char *content_type,
     return p->stream;
 }
 
+/* A request is answered whole: the next bytes on the connection begin a
+ * new request's head (net_frames.c measures it). Nonzero to close. */
+static int transaction_done(struct lws *wsi)
+{
+    net_frames_next(lws_get_socket_fd(wsi));
+    return lws_http_transaction_completed(wsi);
+}
+
+/* Answers and ends a connection lws has not answered yet (an upgrade
+ * refused): a whole HTTP/1.1 answer, whatever the request's version lws
+ * has seen. Returns -1, for the callback to close with. */
+static int refuse(struct lws *wsi, int status, const char *extra, const char *why)
+{
+    unsigned char buf[LWS_PRE + 1024];
+    int len = net_closing_answer((char *)buf + LWS_PRE, sizeof buf - LWS_PRE, status, extra, why);
+    if (len > 0)
+        lws_write(wsi, buf + LWS_PRE, (size_t)len, LWS_WRITE_HTTP);
+    return -1;
+}
+
+/* RFC 6455 4.1: the key is the base64 of 16 random bytes, 24 characters
+ * ending "==" whose last data character carries no stray bits. */
+static int ws_key_ok(const char *key)
+{
+    static const char b64[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    if (strlen(key) != 24 || strcmp(key + 22, "==") != 0)
+        return 0;
+    for (int i = 0; i < 22; i++)
+        if (!key[i] || !strchr(b64, key[i]))
+            return 0;
+    return ((strchr(b64, key[21]) - b64) & 15) == 0;
+}
+
 /* Writes the next part of an answer; returns -1 to close. */
 static int write_answer(struct lws *wsi, pss *p)
 {
@@ -290,8 +325,15 @@ static int write_answer(struct lws *wsi, pss *p)
             p->status = HTTP_STATUS_INTERNAL_SERVER_ERROR;
             p->resp_len = 0;
         }
-        if (lws_add_http_common_headers(wsi, (unsigned)p->status, p->ctype,
-                                        (lws_filepos_t)p->resp_len, &q, end))
+        /* our own status line: lws's lacks the reason phrase of 429 */
+        char sline[64];
+        int slen = net_status_line(sline, sizeof sline, p->status);
+        if (slen < 0 ||
+            lws_add_http_header_by_name(wsi, NULL, (const unsigned char *)sline, slen, &q, end) ||
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
+                                         (const unsigned char *)p->ctype, (int)strlen(p->ctype),
+                                         &q, end) ||
+            lws_add_http_header_content_length(wsi, (lws_filepos_t)p->resp_len, &q, end))
             return -1;
         static const char nosniff[] = "nosniff";
         if (lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
@@ -341,7 +383,7 @@ static int write_answer(struct lws *wsi, pss *p)
                       LWS_WRITE_HTTP_FINAL) < (int)p->resp_len)
             return -1;
         request_reset(p);
-        if (lws_http_transaction_completed(wsi))
+        if (transaction_done(wsi))
             return -1;
     }
     return 0;
@@ -373,7 +415,7 @@ static int on_http(net *n, struct lws *wsi, pss *p)
         header_copy(wsi, WSI_TOKEN_DELETE_URI, p->path, sizeof p->path);
     } else {
         lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
+        return transaction_done(wsi) ? -1 : 0;
     }
     if (!p->path[0]) {
         lws_return_http_status(wsi, HTTP_STATUS_REQ_URI_TOO_LONG, NULL);
@@ -394,7 +436,7 @@ static int on_http(net *n, struct lws *wsi, pss *p)
     if (strncmp(p->path, "/api/", 5) != 0) {
         if (strcmp(p->method, "GET") != 0) {
             lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
-            return lws_http_transaction_completed(wsi) ? -1 : 0;
+            return transaction_done(wsi) ? -1 : 0;
         }
         return net_static_serve(wsi, n->webroot, n->static_headers, p->path);
     }
@@ -450,17 +492,20 @@ static int on_ws_filter(net *n, struct lws *wsi, pss *p)
     header_copy(wsi, WSI_TOKEN_GET_URI, path, sizeof path);
     free(p->upgrade);
     p->upgrade = NULL;
-    if (strcmp(path, "/ws") != 0) {
-        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
-        return -1;
-    }
+    if (strcmp(path, "/ws") != 0)
+        return refuse(wsi, 404, NULL, "no WebSocket here; it is /ws");
+    /* RFC 6455 4.2.1: version 13, else 426 naming it; a key of 16 bytes */
+    char version[16], key[64];
+    header_copy(wsi, WSI_TOKEN_VERSION, version, sizeof version);
+    header_copy(wsi, WSI_TOKEN_KEY, key, sizeof key);
+    if (strcmp(version, "13") != 0)
+        return refuse(wsi, 426, "Sec-WebSocket-Version: 13\r\n",
+                      "this server speaks WebSocket version 13 only");
+    if (!ws_key_ok(key))
+        return refuse(wsi, 400, NULL, "Sec-WebSocket-Key must be the base64 of 16 bytes");
     p->fd = lws_get_socket_fd(wsi) + 1;
-    if (!n->tls && net_frames_upgrade(p->fd - 1) != 0) {
-        /* RFC 6455 4.1: a client waits for the answer before any frame */
-        lws_return_http_status(wsi, HTTP_STATUS_BAD_REQUEST,
-                               "frames came before the answer to the handshake");
-        return -1;
-    }
+    if (!n->tls && net_frames_upgrade(p->fd - 1) != 0)  /* RFC 6455 4.1: a client waits */
+        return refuse(wsi, 400, NULL, "frames came before the answer to the handshake");
     headers *hd = calloc(1, sizeof *hd);
     if (!hd)
         return -1;
@@ -473,8 +518,13 @@ static int on_ws_filter(net *n, struct lws *wsi, pss *p)
     int status = n->cb.ws_filter ? n->cb.ws_filter(n->app, &req) : 0;
     if (status) {
         free(hd);
-        lws_return_http_status(wsi, (unsigned)status, NULL);
-        return -1;
+        char extra[64] = "";
+        if (status == 429)
+            snprintf(extra, sizeof extra, "Retry-After: %d\r\n", NET_RETRY_AFTER_S);
+        return refuse(wsi, status, extra,
+                      status == 403 ? "this origin may not open a WebSocket here"
+                      : status == 429 ? "too many WebSockets from here; try again later"
+                                      : "the WebSocket was refused");
     }
     p->upgrade = hd;
     return 0;
@@ -641,7 +691,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return p->stream ? net_stream_writeable(p->stream) : write_answer(wsi, p);
     case LWS_CALLBACK_HTTP_FILE_COMPLETION:
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
+        return transaction_done(wsi) ? -1 : 0;
     case LWS_CALLBACK_CLOSED_HTTP:
         if (p && p->stream) {
             net_stream_closed(p->stream);
@@ -750,6 +800,11 @@ net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *er
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_LIBUV;
     if (!cfg->ipv6)
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    /* lws keeps a head's values in a table of this size and drops a
+     * connection that overflows it, unanswered; net_frames.c answers 431
+     * to any head past NET_HEAD_MAX bytes first (room for lws's own
+     * bookkeeping of each header, up to 5 bytes a header, included) */
+    info.max_http_header_data = 3 * NET_HEAD_MAX;
     info.timeout_secs = 20;
     info.ka_time = 0;
     info.foreign_loops = loops;

@@ -20,9 +20,18 @@
  * again each time (Cache-Control no-cache). Source maps and dot-files are
  * never served.
  *
- * WebSocket.  An upgrade to /ws is first shown to the app (`ws_filter`:
- * its headers), which may refuse it; an accepted one reaches the app as a
- * net_conn. Messages are text, at most NET_MSG_MAX bytes (a longer
+ * A request head (request line and headers) longer than NET_HEAD_MAX
+ * bytes is answered 431, and a request line with a NUL in it (raw or
+ * "%00") 400, then the connection closes (net_frames.c: lws 4.1 would drop
+ * both unanswered; under TLS it still does). Every status line is
+ * "HTTP/1.1 CODE REASON" (net_status.c).
+ *
+ * WebSocket.  An upgrade to /ws must say Sec-WebSocket-Version 13 (426
+ * otherwise, naming 13) and carry a key of 16 bytes in base64 (400
+ * otherwise); it is then shown to the app (`ws_filter`: its headers),
+ * which may refuse it (a 429 then says Retry-After: NET_RETRY_AFTER_S);
+ * every refusal is a whole HTTP/1.1 answer with Connection: close. An
+ * accepted one reaches the app as a net_conn. Messages are text, at most NET_MSG_MAX bytes (a longer
  * message closes the connection with code 1009). net_ws_send queues a
  * message; a connection whose queue passes NET_QUEUE_MAX is closed, so a
  * slow reader cannot eat the server's memory. A connection from which

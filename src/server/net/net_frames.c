@@ -8,7 +8,10 @@
  * where in the current frame the next byte falls (header bytes gathered,
  * or payload bytes still to come). A state is reset when lws accepts its
  * socket and when the connection closes, so a descriptor number used
- * again starts clean.
+ * again starts clean. While a head is open (from the connection's start
+ * or net_frames_next to the head's blank line), `head` counts its bytes,
+ * `line` says whether the request line is still being read and `pct` how
+ * much of "%00" its last bytes matched.
  *
  * This file defines recv() for the whole program: it calls recvfrom() (the
  * same system call, with no address asked for) and then looks at what came,
@@ -23,6 +26,7 @@
 #include <sys/types.h>
 
 #include "net_frames.h"
+#include "net_status.h"
 
 #define MAX_FDS (1 << 21)
 
@@ -31,6 +35,10 @@ typedef struct fdstate {
     unsigned char ws;       /* its bytes are frames now */
     unsigned char matched;  /* HTTP: bytes of "\r\n\r\n" the last bytes matched */
     unsigned char after;    /* HTTP: the last read went on past a header's end */
+    unsigned char open;     /* HTTP: a head is being read (its bytes counted) */
+    unsigned char line;     /* HTTP: ... and its request line */
+    unsigned char pct;      /* HTTP: bytes of "%00" the request line's last bytes matched */
+    uint32_t head;          /* HTTP: bytes of the open head so far */
     unsigned char hlen;     /* frames: header bytes gathered of the current frame */
     unsigned char need;     /* ... and how many it has (2 until its length is known) */
     unsigned char hdr[14];
@@ -74,6 +82,17 @@ void net_frames_accept(int fd)
     if (f) {
         memset(f, 0, sizeof *f);
         f->watched = 1;
+        f->open = f->line = 1;
+    }
+}
+
+void net_frames_next(int fd)
+{
+    fdstate *f = state_of(fd, 0);
+    if (f && f->watched && !f->ws && !f->open) {
+        f->open = f->line = 1;
+        f->pct = 0;
+        f->head = 0;
     }
 }
 
@@ -98,11 +117,29 @@ void net_frames_forget(int fd)
         memset(f, 0, sizeof *f);
 }
 
-/* HTTP: follows header ends through the read. */
-static void scan_http(fdstate *f, const unsigned char *p, size_t n)
+/* HTTP: follows header ends through the read, and measures the open
+ * head: 0, or the status to answer it with (431, 400). */
+static int scan_http(fdstate *f, const unsigned char *p, size_t n)
 {
     static const char end[] = "\r\n\r\n";
     for (size_t i = 0; i < n; i++) {
+        if (f->open) {
+            if (++f->head > NET_HEAD_MAX)
+                return 431;
+            if (f->line) {
+                static const char nul[] = "%00";
+                if (p[i] == 0)
+                    return 400;
+                if (p[i] == '\n')
+                    f->line = 0;
+                else if (p[i] == (unsigned char)nul[f->pct])
+                    f->pct++;
+                else
+                    f->pct = p[i] == '%' ? 1 : 0;
+                if (f->pct == 3)
+                    return 400;
+            }
+        }
         if (p[i] == (unsigned char)end[f->matched])
             f->matched++;
         else
@@ -110,8 +147,25 @@ static void scan_http(fdstate *f, const unsigned char *p, size_t n)
         if (f->matched == 4) {
             f->matched = 0;
             f->after = i + 1 < n;
+            f->open = 0;
         }
     }
+    return 0;
+}
+
+/* Answers fd's request with status and readies its close (net_frames.h). */
+static void refuse_head(int fd, int status)
+{
+    char answer[512];
+    int len = net_closing_answer(answer, sizeof answer, status, NULL,
+                                 status == 431 ? "the request's headers are too long"
+                                               : "the request's path holds a NUL byte");
+    if (len > 0 && send(fd, answer, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+        return;
+    shutdown(fd, SHUT_WR);
+    char sink[4096];
+    for (int k = 0; k < 64 && recvfrom(fd, sink, sizeof sink, MSG_DONTWAIT, NULL, NULL) > 0; k++)
+        ;
 }
 
 /* Frames: -1 at the first frame whose MASK bit is clear. */
@@ -157,7 +211,13 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
     if (!f || !f->watched)
         return n;
     if (!f->ws) {
-        scan_http(f, buf, (size_t)n);
+        int status = scan_http(f, buf, (size_t)n);
+        if (status) {
+            refuse_head(fd, status);
+            memset(f, 0, sizeof *f);
+            errno = ECONNRESET;
+            return -1;
+        }
         return n;
     }
     if (scan_frames(f, buf, (size_t)n) != 0) {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "net_frames.h"
 #include "net_static.h"
 
 static const char *mime_of(const char *path)
@@ -89,11 +90,18 @@ static int favicon_file(const char *webroot, char *file, size_t size)
     return found;
 }
 
+/* The answer is whole: the next bytes begin a new request's head. */
+static int completed(struct lws *wsi)
+{
+    net_frames_next(lws_get_socket_fd(wsi));
+    return lws_http_transaction_completed(wsi);
+}
+
 int net_static_serve(struct lws *wsi, const char *webroot, const char *headers, const char *path)
 {
     if (!webroot[0] || !servable(path)) {
         lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
+        return completed(wsi) ? -1 : 0;
     }
     char file[2048];
     const char *mime = mime_of(path);
@@ -111,14 +119,14 @@ int net_static_serve(struct lws *wsi, const char *webroot, const char *headers, 
     struct stat st;
     if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
         lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
+        return completed(wsi) ? -1 : 0;
     }
     char extra[2048];
     snprintf(extra, sizeof extra, "%scache-control: %s\r\n",
              headers ? headers : "",
              hashed_name(file) && !favicon ? "public, max-age=31536000, immutable" : "no-cache");
     int r = lws_serve_http_file(wsi, file, mime, extra, (int)strlen(extra));
-    if (r < 0 || (r > 0 && lws_http_transaction_completed(wsi)))
+    if (r < 0 || (r > 0 && completed(wsi)))
         return -1;
     return 0;
 }
