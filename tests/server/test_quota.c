@@ -132,6 +132,25 @@ static void test_addresses_count_per_machine_or_network(void **state)
     assert_string_equal(a, "not an address");
 }
 
+/* A refusal says how long until the next token: a bucket of 5 a minute
+ * gives one back every 12 s, counted from the last take. */
+static void test_retry_says_when_a_token_is_back(void **state)
+{
+    (void)state;
+    quota *q = quota_new(16);
+    for (int i = 0; i < 5; i++)
+        assert_true(quota_take(q, "a", 5, MIN, 0));
+    assert_int_equal(quota_retry_s(q, "a", 5, MIN, 0), 12);
+    assert_int_equal(quota_retry_s(q, "a", 5, MIN, 6000), 6);
+    assert_int_equal(quota_retry_s(q, "a", 5, MIN, 11001), 1);  /* 0.999 s: rounded up */
+    assert_int_equal(quota_retry_s(q, "a", 5, MIN, MIN), 1);    /* one is back */
+    assert_int_equal(quota_retry_s(q, "unknown", 5, MIN, 0), 1);
+    for (int i = 0; i < 3; i++)
+        assert_true(quota_take(q, "h", 3, 3600000, 0));
+    assert_int_equal(quota_retry_s(q, "h", 3, 3600000, 0), 1200);
+    quota_free(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -141,6 +160,7 @@ int main(void)
         cmocka_unit_test(test_counts_hold_and_release),
         cmocka_unit_test(test_full_table_keeps_what_limits),
         cmocka_unit_test(test_addresses_count_per_machine_or_network),
+        cmocka_unit_test(test_retry_says_when_a_token_is_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,7 +94,8 @@ int tokens_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
     snprintf(key, sizeof key, "api:%lld", (long long)t.id);
     int rate = s->cfg.limits[LIM_API_REQUESTS];
     if (rate > 0 && !quota_take(s->quota, key, 2 * rate, 2000, net_mono_ms())) {
-        reply_error(h, 429, "too many requests with this token; slow down");
+        reply_limited(h, quota_retry_s(s->quota, key, 2 * rate, 2000, net_mono_ms()),
+                      "too many requests with this token; slow down");
         return -1;
     }
     int64_t now = net_wall_ms();
@@ -173,7 +174,10 @@ void tokens_http(srv *s, net_http *h, const net_request *req, const char *rest)
         snprintf(key, sizeof key, "tokens:%lld", (long long)me.id);
         if (!quota_take(s->quota, key, s->cfg.limits[LIM_API_TOKENS], 3600 * 1000LL,
                         net_mono_ms())) {
-            reply_error(h, 429, "too many new tokens this hour");
+            reply_limited(h,
+                          quota_retry_s(s->quota, key, s->cfg.limits[LIM_API_TOKENS],
+                                        3600 * 1000LL, net_mono_ms()),
+                          "too many new tokens this hour");
             json_decref(body);
             return;
         }

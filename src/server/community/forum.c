@@ -341,13 +341,17 @@ static int quota_post_take(srv *s, net_http *h, const ident *me, post_quota *pq)
     pq->young = store_player_by_id(s->st, me->id, &p, &e) != 0 ||
                 net_wall_ms() - p.created < DAY_MS;
     if (!quota_take(s->quota, pq->key, s->cfg.limits[LIM_POSTS], HOUR_MS, now)) {
-        reply_error(h, 429, "too many posts; try again later");
+        reply_limited(h, quota_retry_s(s->quota, pq->key, s->cfg.limits[LIM_POSTS], HOUR_MS, now),
+                      "too many posts; try again later");
         return 0;
     }
     if (pq->young &&
         !quota_take(s->quota, pq->young_key, s->cfg.limits[LIM_NEW_POSTS], HOUR_MS, now)) {
         quota_refund(s->quota, pq->key, s->cfg.limits[LIM_POSTS], HOUR_MS, now);
-        reply_error(h, 429, "too many posts; try again later");
+        reply_limited(h,
+                      quota_retry_s(s->quota, pq->young_key, s->cfg.limits[LIM_NEW_POSTS],
+                                    HOUR_MS, now),
+                      "too many posts; try again later");
         return 0;
     }
     return 1;
@@ -528,7 +532,10 @@ static void search_page(srv *s, net_http *h, const net_request *req)
         snprintf(key, sizeof key, "search:%s", addr);
         int64_t mono = net_mono_ms();
         if (!quota_take(s->quota, key, s->cfg.limits[LIM_SEARCHES], MINUTE_MS, mono)) {
-            reply_error(h, 429, "too many searches; try again in a minute");
+            reply_limited(h,
+                          quota_retry_s(s->quota, key, s->cfg.limits[LIM_SEARCHES], MINUTE_MS,
+                                        mono),
+                          "too many searches; try again in a minute");
             return;
         }
         store_err e;

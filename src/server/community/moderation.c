@@ -111,7 +111,8 @@ static void report_new(srv *s, net_http *h, const net_request *req)
     int burst = s->cfg.limits[LIM_REPORTS];
     int64_t mono = net_mono_ms();
     if (!quota_take(s->quota, key, burst, 3600000, mono)) {
-        reply_error(h, 429, "too many reports; try again later");
+        reply_limited(h, quota_retry_s(s->quota, key, burst, 3600000, mono),
+                      "too many reports; try again later");
         goto out;
     }
     r.reporter = me.id;

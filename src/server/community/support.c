@@ -125,7 +125,8 @@ static void support_new(srv *s, net_http *h, const net_request *req)
     int burst = s->cfg.limits[LIM_TICKETS];
     int64_t mono = net_mono_ms();
     if (!quota_take(s->quota, key, burst, 3600000, mono)) {
-        reply_error(h, 429, "too many support messages from here; try again in an hour");
+        reply_limited(h, quota_retry_s(s->quota, key, burst, 3600000, mono),
+                      "too many support messages from here; try again in an hour");
         goto out;
     }
     store_ticket t;

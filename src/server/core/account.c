@@ -261,7 +261,8 @@ static void signup(srv *s, net_http *h, const net_request *req, const char *addr
     else if (store_player_by_name(s->st, name, &p, NULL, &e) == 0)
         reply_error(h, 409, "that name is taken");
     else if (!quota_take(s->quota, kaddr, burst, HOUR_MS, net_mono_ms()))
-        reply_error(h, 429, "too many new accounts from your address; try again later");
+        reply_limited(h, quota_retry_s(s->quota, kaddr, burst, HOUR_MS, net_mono_ms()),
+                      "too many new accounts from your address; try again later");
     else {
         pw_job *j = pw_job_new(s, h, PW_SIGNUP, name, pw, addr);
         if (j)
@@ -296,10 +297,12 @@ static void signin(srv *s, net_http *h, const net_request *req, const char *addr
     signin_keys(name, addr, kname, kaddr, sizeof kname);
     int known = exists && known_addr(s, p.id, addr);
     if (!quota_take(s->quota, kaddr, fails, MINUTE_MS, now)) {
-        reply_error(h, 429, "too many failed sign-ins from your address; wait a minute");
+        reply_limited(h, quota_retry_s(s->quota, kaddr, fails, MINUTE_MS, now),
+                      "too many failed sign-ins from your address; wait a minute");
     } else if (!known && !quota_take(s->quota, kname, fails, MINUTE_MS, now)) {
         quota_refund(s->quota, kaddr, fails, MINUTE_MS, now);
-        reply_error(h, 429, "too many failed sign-ins for that name; wait a minute");
+        reply_limited(h, quota_retry_s(s->quota, kname, fails, MINUTE_MS, now),
+                      "too many failed sign-ins for that name; wait a minute");
     } else {
         pw_job *j = pw_job_new(s, h, PW_SIGNIN, name, pw, addr);
         if (!j) {
@@ -374,8 +377,10 @@ static void guest_for_http(srv *s, net_http *h, const char *addr)
     }
     snprintf(g->key, sizeof g->key, "guest:%s", addr);
     if (!quota_take(s->quota, g->key, s->cfg.limits[LIM_GUESTS], HOUR_MS, net_mono_ms())) {
+        int retry = quota_retry_s(s->quota, g->key, s->cfg.limits[LIM_GUESTS], HOUR_MS,
+                                  net_mono_ms());
         free(g);
-        reply_error(h, 429, "too many new guests from your address; sign in, or try again later");
+        reply_limited(h, retry, "too many new guests from your address; sign in, or try again later");
         return;
     }
     g->base.run = guest_run;

@@ -56,8 +56,11 @@ json_t *req_body_object(const net_request *req, net_http *h);
 /* reply.c: the answer, a JSON body (taken, whatever happens), or
  * {"error": what}. */
 void reply_json(net_http *h, int status, json_t *body, const char *headers);
-/* A 429 carries Retry-After: REPLY_RETRY_AFTER_S seconds. */
+/* A 429 from reply_error carries Retry-After: REPLY_RETRY_AFTER_S seconds
+ * (the refusal knows no better); reply_limited answers 429 with
+ * Retry-After: retry_s (quota_retry_s of the quota that refused). */
 #define REPLY_RETRY_AFTER_S 60
 void reply_error(net_http *h, int status, const char *what);
+void reply_limited(net_http *h, int retry_s, const char *what);
 
 #endif

@@ -189,6 +189,17 @@ double quota_tokens(quota *q, const char *key, int burst, int64_t period_ms, int
     return e->tokens;
 }
 
+int quota_retry_s(quota *q, const char *key, int burst, int64_t period_ms, int64_t now)
+{
+    double t = quota_tokens(q, key, burst, period_ms, now);
+    if (burst <= 0 || t >= 1)
+        return 1;
+    double ms = (1 - t) * (double)period_ms / burst;
+    double s = ms / 1000;
+    int whole = (int)s;
+    return whole < s ? whole + 1 : whole < 1 ? 1 : whole;
+}
+
 int quota_hold(quota *q, const char *key, int max, int64_t now)
 {
     entry *e = find(q, key, 1, now);

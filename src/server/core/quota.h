@@ -37,6 +37,10 @@ int quota_take(quota *q, const char *key, int burst, int64_t period_ms, int64_t 
 void quota_refund(quota *q, const char *key, int burst, int64_t period_ms, int64_t now);
 /* Tokens key's bucket holds now (burst for a key the table does not hold). */
 double quota_tokens(quota *q, const char *key, int burst, int64_t period_ms, int64_t now);
+/* Whole seconds until key's bucket holds a token again (a 429's
+ * Retry-After): at least 1, rounded up; 1 also for a key the table does
+ * not hold (refused because the table was full). */
+int quota_retry_s(quota *q, const char *key, int burst, int64_t period_ms, int64_t now);
 
 /* One more of what key counts, if it holds fewer than max: 1, else 0 (and
  * nothing changes). max <= 0 means no limit (the count is still kept). */

@@ -24,15 +24,26 @@ void reply_json(net_http *h, int status, json_t *body, const char *headers)
     free(text);
 }
 
-void reply_error(net_http *h, int status, const char *what)
+static void error_with(net_http *h, int status, const char *what, const char *headers)
 {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", what);
     text_utf8(buf);
-    /* RFC 6585 4: every 429 says when to come back. A refusal that knows
-     * when its quota gives a token back answers through reply_limited;
-     * one that does not says a fixed REPLY_RETRY_AFTER_S. */
+    reply_json(h, status, json_pack("{s:s}", "error", buf), headers);
+}
+
+void reply_limited(net_http *h, int retry_s, const char *what)
+{
+    /* RFC 6585 4 and RFC 9110 10.2.3: a 429 says when to come back */
     char retry[40];
-    snprintf(retry, sizeof retry, "Retry-After: %d\r\n", REPLY_RETRY_AFTER_S);
-    reply_json(h, status, json_pack("{s:s}", "error", buf), status == 429 ? retry : NULL);
+    snprintf(retry, sizeof retry, "Retry-After: %d\r\n", retry_s > 0 ? retry_s : 1);
+    error_with(h, 429, what, retry);
+}
+
+void reply_error(net_http *h, int status, const char *what)
+{
+    if (status == 429)
+        reply_limited(h, REPLY_RETRY_AFTER_S, what);
+    else
+        error_with(h, status, what, NULL);
 }

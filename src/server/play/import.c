@@ -168,7 +168,8 @@ void import_http(srv *s, net_http *h, const net_request *req)
         snprintf(err, sizeof err, "a record of at most %d bytes", IMPORT_TEXT_MAX);
         reply_error(h, 400, err);
     } else if (!quota_take(s->quota, key, burst, HOUR_MS, now)) {
-        reply_error(h, 429, "too many imports this hour");
+        reply_limited(h, quota_retry_s(s->quota, key, burst, HOUR_MS, now),
+                      "too many imports this hour");
     } else {
         store_game g;
         store_move *moves = malloc(IMPORT_PLIES_MAX * sizeof *moves);
