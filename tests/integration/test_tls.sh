@@ -1,5 +1,6 @@
 # test_tls.sh -- `citadel serve --tls-cert --tls-key`: HTTPS on the one port,
-# with Secure cookies, and the options that go together refused apart.
+# with Secure cookies, the options that go together refused apart, and
+# refused WebSocket upgrades answered in whole HTTP/1.1.
 # Needs openssl (a throwaway certificate) and curl, which tools/setup installs.
 source "$(dirname "$0")/lib.sh"
 
@@ -35,6 +36,16 @@ if printf '%s' "$cookie" | grep -q '; Secure'; then pass "cookies are Secure ove
 else fail "cookies are Secure over TLS" "$cookie"; fi
 expect "plain HTTP on the TLS port gets no answer" 000 \
     "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port/api/health")"
+# Refused upgrades are whole HTTP/1.1 answers over TLS too (net.c's refuse).
+upgrade() {
+    curl -sk -i --http1.1 --max-time 3 -H 'Connection: Upgrade' -H 'Upgrade: websocket' \
+        -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' "$@" "https://127.0.0.1:$port/ws" |
+        head -1 | tr -d '\r'
+}
+expect "a WebSocket version other than 13: 426" "HTTP/1.1 426 Upgrade Required" \
+    "$(upgrade -H 'Sec-WebSocket-Version: 99')"
+expect "a foreign Origin: a whole 403" "HTTP/1.1 403 Forbidden" \
+    "$(upgrade -H 'Sec-WebSocket-Version: 13' -H 'Origin: https://evil.example')"
 kill "$pid"
 wait "$pid"
 expect "stops cleanly" 0 "$?"
