@@ -51,10 +51,13 @@ static void on_text(srv *s, client *c, const char *text, size_t len);
 static int client_known(srv *s, client *c, const ident *me, const int64_t *games, int ngames)
 {
     char token[65];
-    if (me)
+    if (me) {
         c->me = *me;
-    else if (ident_guest_new(s, c->addr, &c->me, token) != 0)
-        return -1;
+    } else {
+        c->session[0] = 0;  /* its cookie named no session: signing that out ends nothing */
+        if (ident_guest_new(s, c->addr, &c->me, token) != 0)
+            return -1;
+    }
     c->ready = 1;
     json_t *list;
     if (games) {
@@ -148,6 +151,7 @@ int srv_ws_open(void *app, net_conn *conn, const net_request *req)
     c->tokens = s->cfg.limits[LIM_MSG_BURST];
     c->refill_ms = net_mono_ms();
     ident_cookie_token(req->cookie, token);
+    revoke_session_id(token, c->session);  /* cleared if it names no session */
     writer *reads = s->reader ? s->reader : s->writer;
     ident_job *g = token[0] && reads && writer_threaded(reads) ? calloc(1, sizeof *g) : NULL;
     net_conn_set_data(conn, c);

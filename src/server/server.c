@@ -94,6 +94,7 @@ srv *srv_new(const srv_config *cfg, store *st, char *err, size_t errlen)
     s->hooks.dispatch = dispatch_message;
     s->hooks.client_gone = dispatch_client_gone;
     s->hooks.check = play_check;
+    s->hooks.revoke_api = botapi_revoke;
     uint64_t seed;
     randombytes_buf(&seed, sizeof seed);
     rng_seed(&s->rng, seed);

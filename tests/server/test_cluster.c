@@ -2,7 +2,9 @@
  * wire as the pages would use them: a seek made on one server is listed
  * and accepted on another, two players on different servers play a rated
  * game to its end while a spectator watches from a third, moderation done
- * through one server reaches the others, and a server killed mid-game has
+ * through one server reaches the others, so does a credential revoked (a
+ * token's stream, a session's WebSocket, a closed account's stream end on
+ * the server that holds them), and a server killed mid-game has
  * its game taken over by another with nothing lost.
  * Skipped without CITADEL_TEST_PG (tests/pg.sh starts a cluster).
  */
@@ -19,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "api_stream.h"
 #include "community_wire.h"
 #include "wire.h"
 
@@ -251,6 +254,47 @@ static void test_moderation_reaches_every_server(void **state)
     ws_close(z);
 }
 
+/* A credential revoked through one server ends what it opened on
+ * another, at once: a token's event stream, a signed-out session's
+ * WebSocket, a closed account's event stream. */
+static void test_revocation_reaches_every_server(void **state)
+{
+    (void)state;
+    need_pg();
+    char ca[80], cb[80], adm[80], tok[64], btok[64], path[96];
+    use(0);
+    signup("rev_ann", ca);
+    signup("rev_ben", cb);
+    json_int_t id = token_new(ca, "board:play", tok);
+    token_new(cb, "board:play", btok);
+    use(1);   /* everything it opened is on server 1 */
+    stream s, sb;
+    stream_open(&s, tok);
+    stream_open(&sb, btok);
+    ws_conn *w = connect_as(ca, NULL);
+    use(0);
+    json_decref(ok_call("DELETE", path_fmt(path, sizeof path, "/api/account/tokens/%lld",
+                                           (long long)id), ca, NULL));
+    if (!stream_wait_end(&s, PROMPT_MS))
+        fail_msg("a token deleted on server 0: its stream on server 1 is still open");
+    json_decref(ok_call("POST", "/api/signout", ca, NULL));
+    long long deadline = wall_ms() + PROMPT_MS;
+    while (!ws_is_closed(w) && wall_ms() < deadline)
+        free(ws_recv_text(w, 100));
+    if (!ws_is_closed(w))
+        fail_msg("a session signed out on server 0: its WebSocket on server 1 is still open");
+    assert_false(stream_wait_end(&sb, 200));   /* rev_ben's is not ann's to end */
+    use(2);
+    make_staff("rev_ada", "admin", adm);
+    json_decref(ok_call("POST", "/api/admin/players/rev_ben/close", adm,
+                        json_pack("{s:s}", "reason", "revoked")));
+    if (!stream_wait_end(&sb, PROMPT_MS))
+        fail_msg("an account closed on server 2: its stream on server 1 is still open");
+    ws_close(w);
+    stream_close(&s);
+    stream_close(&sb);
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -342,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_table_on_one_server_seats_taken_on_others),
         cmocka_unit_test(test_two_servers_play_a_rated_game_watched_from_a_third),
         cmocka_unit_test(test_moderation_reaches_every_server),
+        cmocka_unit_test(test_revocation_reaches_every_server),
         cmocka_unit_test(test_sigkill_owner_another_server_takes_over),
     };
     return fixture_run_group(tests, &fixture);

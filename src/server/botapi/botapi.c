@@ -696,8 +696,10 @@ static void challenge_http(srv *s, net_http *h, const net_request *req, const ch
         reply_json(h, 200, json_pack("{s:o}", "challenge", j), NULL);
         return;
     }
-    if (store_player_by_name(s->st, rest, &p, NULL, &e) != 0 || p.is_guest || p.is_bot) {
-        reply_error(h, 404, "no such player");
+    store_standing st;
+    if (store_player_by_name(s->st, rest, &p, NULL, &e) != 0 || p.is_guest || p.is_bot ||
+        store_standing_get(s->st, p.id, &st, &e) != 0 || st.closed) {
+        reply_error(h, 404, "no such player");  /* a closed account is no one's to challenge */
         return;
     }
     ident_of(&p, &to);
@@ -798,14 +800,16 @@ int botapi_http(srv *s, net_http *h, const net_request *req, const char *path)
 
 /* --- time ------------------------------------------------------------------------- */
 
-static void apibot_close(srv *s, apibot *b)
+/* b's streams end, its waiting requests are answered `status` `why`, and
+ * its client goes; b is freed (its caller has taken it out of the list). */
+static void apibot_close(srv *s, apibot *b, int status, const char *why)
 {
     while (b->streams)
         stream_end(b->streams);
     while (b->waits) {
         api_wait *w = b->waits;
         b->waits = w->next;
-        reply_error(w->h, 503, "the server is stopping; try again");
+        reply_error(w->h, status, why);
         free(w);
     }
     client *c = bot_client(b);
@@ -844,12 +848,37 @@ static void api_tick(void *arg)
             b->quiet_since = now;
         if (b->quiet_since && now - b->quiet_since >= API_IDLE_MS) {
             *p = b->next;
-            apibot_close(s, b);
+            apibot_close(s, b, 503, "the server is stopping; try again");  /* none wait */
         } else {
             p = &b->next;
         }
     }
     net_timer_set(A->timer, API_TICK_MS);
+}
+
+/* hooks.revoke_api (core/revoke.c): a token's streams end; a closed
+ * account's apibot goes, every stream of it ended, its waiting requests
+ * answered 401 and its client closed. Sessions open no stream. */
+void botapi_revoke(srv *s, const revoked *r)
+{
+    if (!s->botapi || r->kind == REVOKE_SESSION)
+        return;
+    for (apibot **p = &s->botapi->bots; *p;) {
+        apibot *b = *p;
+        if (b->player != r->player) {
+            p = &b->next;
+        } else if (r->kind == REVOKE_PLAYER) {
+            *p = b->next;
+            apibot_close(s, b, 401, "the token's account is closed");
+        } else {
+            for (api_stream *st = b->streams, *next; st; st = next) {
+                next = st->next;
+                if (st->token == r->token)
+                    stream_end(st);
+            }
+            p = &b->next;
+        }
+    }
 }
 
 void botapi_stop(srv *s)
@@ -862,7 +891,7 @@ void botapi_stop(srv *s)
     while (A->bots) {
         apibot *b = A->bots;
         A->bots = b->next;
-        apibot_close(s, b);
+        apibot_close(s, b, 503, "the server is stopping; try again");
     }
 }
 

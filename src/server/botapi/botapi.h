@@ -19,6 +19,9 @@ json_t *botapi_challenge_json(const seek *k, const char *status, int64_t game);
  * timer freed (srv_stop). */
 void botapi_stop(srv *s);
 void botapi_free(srv *s);
+/* hooks.revoke_api (core/revoke.h): the streams a revoked token opened
+ * end; a closed account's end, with its waiting requests and its client. */
+void botapi_revoke(srv *s, const revoked *r);
 
 /* tokens.c: scopes, as a mask */
 enum { SC_BOT = 1, SC_BOARD = 2, SC_CHALLENGE = 4 };

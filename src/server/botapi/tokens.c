@@ -139,11 +139,14 @@ void tokens_http(srv *s, net_http *h, const net_request *req, const char *rest)
             return;
         }
         int rc = store_token_del(s->st, me.id, id, &e);
-        if (rc != 0)
+        if (rc != 0) {
             reply_error(h, rc == STORE_NOT_FOUND ? 404 : 500,
                         rc == STORE_NOT_FOUND ? "no such token" : "could not revoke; try again");
-        else
-            reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
+            return;
+        }
+        /* the streams it opened end with it, here and elsewhere */
+        revoke_end(s, &(revoked){.kind = REVOKE_TOKEN, .player = me.id, .token = id});
+        reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
         return;
     }
     if (strcmp(req->method, "POST") != 0 || rest[0]) {

@@ -10,7 +10,9 @@
  *   adopted  {s, games}            server s serves these games now
  *   note     {p, m}                m for player p's connections
  *   chat     {id}                  chat line id was hidden or shown again
- *   close    {p}                   player p's account is closed: its connections go
+ *   revoke   {s, w, p, t, sid}     a credential revoked on server s (w: "token" t of
+ *                                  player p, "session" sid, or "player" p's every
+ *                                  one): what it opened here ends (core/revoke.c)
  *   lobby    {s, seeks, games, tokens}  server s's lobby, whole
  *   hello    {s}                   server s joined: send it your lobby
  *
@@ -131,9 +133,44 @@ void cluster_chat_changed(srv *s, int64_t line)
     post(s->cl, BUS_ALL, json_pack("{s:s, s:I}", "k", "chat", "id", (json_int_t)line));
 }
 
-void cluster_close_player(srv *s, int64_t player)
+static const char *const revoke_kinds[] = {[REVOKE_TOKEN] = "token",
+                                            [REVOKE_SESSION] = "session",
+                                            [REVOKE_PLAYER] = "player"};
+
+void cluster_revoke(srv *s, const revoked *r)
 {
-    post(s->cl, BUS_ALL, json_pack("{s:s, s:I}", "k", "close", "p", (json_int_t)player));
+    post(s->cl, BUS_ALL,
+         json_pack("{s:s, s:I, s:s, s:I, s:I, s:s}", "k", "revoke", "s", (json_int_t)s->cl->me,
+                   "w", revoke_kinds[r->kind], "p", (json_int_t)r->player, "t",
+                   (json_int_t)r->token, "sid", r->session));
+}
+
+/* A "revoke" of the bus, checked (a forged or garbled one ends nothing):
+ * 0 with *r filled, or -1. */
+static int revoke_of(json_t *m, revoked *r)
+{
+    const char *w = json_string_value(json_object_get(m, "w"));
+    const char *sid = json_string_value(json_object_get(m, "sid"));
+    json_t *p = json_object_get(m, "p"), *t = json_object_get(m, "t");
+    memset(r, 0, sizeof *r);
+    if (!w || !sid || !json_is_integer(p) || !json_is_integer(t))
+        return -1;
+    for (size_t i = 0; i < sizeof revoke_kinds / sizeof revoke_kinds[0]; i++)
+        if (strcmp(w, revoke_kinds[i]) == 0)
+            r->kind = (revoke_kind)i;
+    if (strcmp(w, revoke_kinds[r->kind]) != 0)
+        return -1;
+    r->player = json_integer_value(p);
+    r->token = json_integer_value(t);
+    if (r->kind == REVOKE_SESSION) {
+        if (strlen(sid) != REVOKE_SESSION_ID - 1 ||
+            strspn(sid, "0123456789abcdef") != REVOKE_SESSION_ID - 1)
+            return -1;
+        memcpy(r->session, sid, REVOKE_SESSION_ID);
+    } else if (r->player <= 0) {
+        return -1;
+    }
+    return 0;
 }
 
 void cluster_lobby_changed(srv *s)
@@ -522,11 +559,10 @@ static void arrived(void *app, const char *text, size_t len)
         json_t *id = json_object_get(m, "id");
         if (json_is_integer(id) && store_chat_get(s->st, json_integer_value(id), &line, &e) == 0)
             chat_line_changed(s, &line);  /* nothing if the game is not here */
-    } else if (strcmp(k, "close") == 0) {
-        int64_t player = json_integer_value(json_object_get(m, "p"));
-        for (client *c = s->clients; c; c = c->next)
-            if (c->me.id == player && c->conn)
-                net_ws_close(c->conn);
+    } else if (strcmp(k, "revoke") == 0) {
+        revoked r;
+        if (from != cl->me && revoke_of(m, &r) == 0)  /* its own ran when it was sent */
+            revoke_end_here(s, &r);
     } else if (strcmp(k, "lobby") == 0 && from != cl->me) {
         remote_lobby *l = lobby_of(cl, from, 1);
         if (l) {
@@ -697,7 +733,7 @@ int cluster_start(srv *s, const char *uri, const char *label, char *err, size_t 
     s->hooks.lobby_changed = cluster_lobby_changed;
     s->hooks.note = cluster_note;
     s->hooks.chat_changed = cluster_chat_changed;
-    s->hooks.close_player = cluster_close_player;
+    s->hooks.revoke_others = cluster_revoke;
     s->server_id = cl->me;
     s->next_seek = cl->me << 32;
     store_set_server(s->st, cl->me);

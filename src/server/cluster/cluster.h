@@ -48,8 +48,9 @@ void cluster_note(srv *s, int64_t player, json_t *msg);
 /* A moderator hid or showed chat line `line`: the server of its game
  * tells the room. */
 void cluster_chat_changed(srv *s, int64_t line);
-/* A closed account: its connections on the other servers close. */
-void cluster_close_player(srv *s, int64_t player);
+/* hooks.revoke_others (core/revoke.h): a credential revoked; the other
+ * servers end what it opened there (revoke_end_here). */
+void cluster_revoke(srv *s, const revoked *r);
 /* This server's lobby changed: the others are told. */
 void cluster_lobby_changed(srv *s);
 /* The other servers' open seeks and newest live games, appended to the

@@ -386,12 +386,8 @@ static void close_account(srv *s, net_http *h, const ident *me, const char *name
         reply_error(h, 500, "could not close the account; try again");
         return;
     }
-    /* its connections end with it */
-    for (client *c = s->clients; c; c = c->next)
-        if (c->me.id == p.id && c->conn)  /* stand-ins (cluster.c) end with theirs */
-            net_ws_close(c->conn);
-    if (s->hooks.close_player)  /* and on the other servers */
-        s->hooks.close_player(s, p.id);
+    /* its connections and Bot API streams end with it, here and elsewhere */
+    revoke_end(s, &(revoked){.kind = REVOKE_PLAYER, .player = p.id});
     audit(s, me, "close-account", "player", p.id, reason, p.name);
     reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
 }

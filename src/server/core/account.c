@@ -412,6 +412,11 @@ void account_http(srv *s, net_http *h, const net_request *req, const char *path)
             reply_error(h, 500, "could not end the session; try again");
             return;
         }
+        if (token[0]) {  /* its WebSockets close with it, here and elsewhere */
+            revoked r = {.kind = REVOKE_SESSION};
+            revoke_session_id(token, r.session);
+            revoke_end(s, &r);
+        }
         ident_cookie_header(s, headers, sizeof headers, NULL, 0);
         reply_json(h, 200, json_pack("{s:b}", "ok", 1), headers);
     } else {  /* GET /me */

@@ -14,8 +14,9 @@
  *              setups, chat, records, reviews, PGN import, bots kept warm
  *   core/      this header: the server object and its clients (clients.c),
  *              settings (config.c), who a visitor is (identity.c, account.c),
- *              quotas, the typed parse of messages (msg.c), HTTP answers and
- *              checks (reply.c, request.c), worker threads
+ *              a credential revoked ending what it opened (revoke.c),
+ *              quotas, the typed parse of messages (msg.c), HTTP answers
+ *              and checks (reply.c, request.c), worker threads
  *   net/       HTTP and WebSocket (libwebsockets stays inside it)
  *
  * and below them src/store (the store, and its writer thread), src/games,
@@ -48,6 +49,7 @@
 #include "msg.h"
 #include "../net/net.h"
 #include "quota.h"
+#include "revoke.h"
 #include "workers.h"
 #include "../../store/writer.h"
 
@@ -94,7 +96,10 @@ typedef struct srv_hooks {
     void (*lobby_changed)(srv *s);                 /* this server's lobby changed */
     void (*note)(srv *s, int64_t player, json_t *msg);  /* to a player's connections */
     void (*chat_changed)(srv *s, int64_t line);    /* a chat line hidden or shown */
-    void (*close_player)(srv *s, int64_t player);  /* an account closed */
+    void (*revoke_others)(srv *s, const revoked *r);  /* a credential revoked */
+    /* botapi/botapi.c: the Bot API streams a revoked credential opened end
+     * (revoke.c). */
+    void (*revoke_api)(srv *s, const revoked *r);
 } srv_hooks;
 
 
@@ -164,6 +169,10 @@ struct client {
     net_conn *conn;
     ident me;
     char addr[64];       /* the address quotas count (quota_addr) */
+    /* The session its connection was opened with (revoke_session_id; ""
+     * for none, a guest made for it, or a client without a connection):
+     * signing it out closes the connection (revoke.c). */
+    char session[REVOKE_SESSION_ID];
     /* A client of another server whose requests for games of this one come
      * over the bus (cluster.c): conn is NULL, origin that server, rid its
      * id there. 0 for the clients of this server's own connections. */
