@@ -6,7 +6,7 @@
  * an SMTP server inside this test (smtp_sink.c), staff listing and
  * answering (a mail and an `answer` notification to the sender, the answer
  * shown on the ticket), who may see and close a ticket, follow-ups that
- * reopen it, support-per-hour, and the mail queue: a mail waits while the
+ * reopen it, support-per-hour, ticket-replies-per-hour, and the mail queue: a mail waits while the
  * mail server is down and goes once it is up, also across a server killed
  * and started again, and goes once.
  */
@@ -415,6 +415,63 @@ static void test_support_per_hour(void **state)
     fixture_own_end(&saved);
 }
 
+static int mails_with(const char *needle, int from);
+
+/* ticket-replies-per-hour (default 30): a burst of follow-ups to one's own
+ * ticket is refused with 429 past the limit, and nothing past it is stored
+ * or mailed; the count is per account and per address. */
+static void test_followups_per_hour(void **state)
+{
+    (void)state;
+    char args[1024], pat[80], path[128];
+    snprintf(args, sizeof args, NO_LIMITS " " MAIL_ARGS_FMT, sink_port);
+    server_proc saved;
+    fixture_own_server(&saved, args);
+    signup("patsy", pat);
+    json_int_t id = send_ticket(pat, "bug", "Flood", "quuxflood opening", NULL);
+    path_fmt(path, sizeof path, "/api/support/tickets/%lld/reply", (long long)id);
+    int base = smtp_sink_count(), limit = 30, stored = 0, refused_n = 0;
+    for (int i = 0; i < limit + 10; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "quuxfollowup %d", i);
+        int status = call("POST", path, pat, json_pack("{s:s}", "body", text), NULL);
+        if (status == 200)
+            stored++;
+        else {
+            assert_int_equal(status, 429);
+            refused_n++;
+        }
+    }
+    assert_int_equal(stored, limit);
+    assert_int_equal(refused_n, 10);
+    json_t *tp = ticket_page(id, pat, 200);
+    assert_int_equal(json_array_size(json_object_get(tp, "messages")), 1 + limit);
+    json_decref(tp);
+    /* the same address, another account: its address has used its hour */
+    char kim[80];
+    signup("kimber", kim);
+    json_int_t other = send_ticket(kim, "bug", "Other", "quuxother opening", NULL);
+    refused(429, "POST",
+            path_fmt(path, sizeof path, "/api/support/tickets/%lld/reply", (long long)other),
+            kim, json_pack("{s:s}", "body", "quuxfollowup kim"), NULL);
+    client_source("127.0.0.7");   /* from elsewhere kim has its own hour */
+    json_decref(ok_call("POST", path, kim, json_pack("{s:s}", "body", "quuxfollowup elsewhere")));
+    client_source(NULL);
+    /* staff answers are not counted */
+    char mo[80];
+    make_staff("moira", "moderator", mo);
+    json_decref(ok_call("POST",
+                        path_fmt(path, sizeof path, "/api/support/tickets/%lld/reply",
+                                 (long long)id),
+                        mo, json_pack("{s:s}", "body", "quuxanswer from staff")));
+    for (int waited = 0; mails_with("quuxfollowup", base) < limit + 1 && waited < WAIT;
+         waited += 100)
+        sleep_ms(100);
+    sleep_ms(1000);   /* and no more come */
+    assert_int_equal(mails_with("quuxfollowup", base), limit + 1);
+    fixture_own_end(&saved);
+}
+
 /* A port where nothing listens (the sink's, once it stopped). */
 static int dead_port(void)
 {
@@ -498,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_support_answered_by_staff),
         cmocka_unit_test(test_support_bad_ids),
         cmocka_unit_test(test_support_per_hour),
+        cmocka_unit_test(test_followups_per_hour),
         cmocka_unit_test(test_mail_waits_while_the_mail_server_is_down),
         cmocka_unit_test(test_mail_waits_across_a_restart),
     };

@@ -120,6 +120,7 @@ enum {
     LIM_NEW_POSTS,         /* board posts an hour, per account younger than a day */
     LIM_CHAT,              /* chat lines a minute, per player */
     LIM_TICKETS,           /* support messages an hour, per address */
+    LIM_TICKET_REPLIES,    /* ticket follow-ups an hour, per account and per address */
     LIM_REPORTS,           /* reports an hour, per account */
     LIM_SEARCHES,          /* board searches a minute, per address */
     LIM_REVIEWS,           /* server reviews a day, per account */
