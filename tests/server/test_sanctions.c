@@ -1,0 +1,93 @@
+/* test_sanctions.c -- what moderation hides and whom it may touch, over
+ * the wire, against docs/api.md ("The community": Notifications, Reports
+ * and moderation): a thread or post a moderator hides is gone from its
+ * readers' notifications (title, unread count) and back when shown again.
+ * Staff are made with `citadel admin grant`.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "community_wire.h"
+#include "wire.h"
+
+static char mia[80], ada[80];   /* a moderator, an admin */
+
+static const fixture_spec fixture = { .args = NO_LIMITS };
+
+static void staff(void)
+{
+    if (!mia[0])
+        make_staff("mia", "moderator", mia);
+    if (!ada[0])
+        make_staff("ada", "admin", ada);
+}
+
+/* 1 if the player's GET /api/notifications names `needle` anywhere; its
+ * unread count into *unread. */
+static int notes_hold(const char *cookie, const char *needle, long long *unread)
+{
+    json_t *n = get_json("/api/notifications", cookie, 200);
+    char *text = json_dumps(n, JSON_COMPACT);
+    int found = strstr(text, needle) != NULL;
+    *unread = jint(n, "unread");
+    free(text);
+    json_decref(n);
+    return found;
+}
+
+static void hide(json_int_t post, int hidden)
+{
+    char path[128];
+    json_decref(ok_call("POST",
+                        path_fmt(path, sizeof path, "/api/mod/posts/%lld/hide", (long long)post),
+                        mia, json_pack("{s:b, s:s}", "hidden", hidden, "reason", "test")));
+}
+
+/* Once a moderator hides the thread (or the post) that mentioned bob,
+ * bob's notifications no longer name it, nor count it unread; shown
+ * again, it is back. */
+static void test_hidden_things_leave_the_notifications(void **state)
+{
+    (void)state;
+    staff();
+    char bob[80], eve[80];
+    signup("bobby", bob);
+    signup("evelyn", eve);
+    json_int_t op;
+    new_thread(eve, "general", "Notequux secret title", "hello @bobby", &op);
+    json_int_t t = new_thread(eve, "general", "Open thread", "nothing here", NULL);
+    json_int_t rp = reply_to(eve, t, "psst @bobby notepostquux");
+    long long unread = 0;
+    assert_true(notes_hold(bob, "Notequux secret title", &unread));
+    assert_int_equal(unread, 2);
+    hide(op, 1);
+    if (notes_hold(bob, "Notequux secret title", &unread))
+        fail_msg("a hidden thread's title is still in its reader's notifications");
+    assert_int_equal(unread, 1);
+    /* a hidden reply: its mention goes too */
+    hide(rp, 1);
+    json_t *n = get_json("/api/notifications", bob, 200);
+    assert_int_equal(json_array_size(json_object_get(n, "notifications")), 0);
+    assert_int_equal(jint(n, "unread"), 0);
+    json_decref(n);
+    /* shown again */
+    hide(op, 0);
+    assert_true(notes_hold(bob, "Notequux secret title", &unread));
+    assert_int_equal(unread, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hidden_things_leave_the_notifications),
+    };
+    return fixture_run_group(tests, &fixture);
+}
