@@ -1,8 +1,9 @@
 /* test_sanctions.c -- what moderation hides and whom it may touch, over
  * the wire, against docs/api.md ("The community": Notifications, Reports
  * and moderation): a thread or post a moderator hides is gone from its
- * readers' notifications (title, unread count) and back when shown again.
- * Staff are made with `citadel admin grant`.
+ * readers' notifications (title, unread count) and back when shown again;
+ * only an admin mutes staff (a moderator mutes players only). Staff are
+ * made with `citadel admin grant`.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -84,10 +85,41 @@ static void test_hidden_things_leave_the_notifications(void **state)
     assert_int_equal(unread, 1);
 }
 
+/* Only an admin acts on staff: a moderator may mute players, not a
+ * moderator nor an admin; an admin may mute either. */
+static void test_moderators_cannot_mute_staff(void **state)
+{
+    (void)state;
+    staff();
+    char mod2[80], adm2[80], role[32];
+    make_staff("modtwo", "moderator", mod2);
+    make_staff("admtwo", "admin", adm2);
+    long long until = -1;
+    refused(403, "POST", "/api/mod/players/ada/mute", mia,
+            json_pack("{s:i, s:s}", "minutes", 10, "reason", "revenge"), NULL);
+    refused(403, "POST", "/api/mod/players/modtwo/mute", mia,
+            json_pack("{s:i, s:s}", "minutes", 10, "reason", "rivalry"), NULL);
+    refused(403, "POST", "/api/mod/players/mia/mute", mia,   /* nor itself */
+            json_pack("{s:i}", "minutes", 0), NULL);
+    me_of(ada, role, sizeof role, &until);
+    assert_int_equal(until, 0);
+    me_of(mod2, role, sizeof role, &until);
+    assert_int_equal(until, 0);
+    json_decref(ok_call("POST", "/api/mod/players/modtwo/mute", ada,
+                        json_pack("{s:i, s:s}", "minutes", 10, "reason", "warned")));
+    me_of(mod2, role, sizeof role, &until);
+    assert_true(until > 0);
+    json_decref(ok_call("POST", "/api/mod/players/modtwo/mute", ada,
+                        json_pack("{s:i}", "minutes", 0)));
+    json_decref(ok_call("POST", "/api/mod/players/admtwo/mute", ada,
+                        json_pack("{s:i}", "minutes", 0)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hidden_things_leave_the_notifications),
+        cmocka_unit_test(test_moderators_cannot_mute_staff),
     };
     return fixture_run_group(tests, &fixture);
 }
