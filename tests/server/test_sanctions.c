@@ -2,8 +2,9 @@
  * the wire, against docs/api.md ("The community": Notifications, Reports
  * and moderation): a thread or post a moderator hides is gone from its
  * readers' notifications (title, unread count) and back when shown again;
- * only an admin mutes staff (a moderator mutes players only). Staff are
- * made with `citadel admin grant`.
+ * only an admin mutes staff (a moderator mutes players only); an author
+ * cannot edit a post in a locked thread, staff still can. Staff are made
+ * with `citadel admin grant`.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -115,11 +116,43 @@ static void test_moderators_cannot_mute_staff(void **state)
                         json_pack("{s:i}", "minutes", 0)));
 }
 
+/* An author may not edit a post in a locked thread (nor is it shown
+ * editable); staff may edit theirs; unlocked, the author may again. */
+static void test_locked_threads_take_no_edit(void **state)
+{
+    (void)state;
+    staff();
+    char ned[80], path[128], lock[128];
+    signup("nedward", ned);
+    json_int_t op;
+    json_int_t t = new_thread(ned, "general", "Lockedit", "lockeditquux original", &op);
+    json_int_t sp = reply_to(mia, t, "a moderator's word");
+    path_fmt(lock, sizeof lock, "/api/mod/threads/%lld/lock", (long long)t);
+    json_decref(ok_call("POST", lock, mia, json_pack("{s:b, s:s}", "locked", 1, "reason", "done")));
+    refused(403, "POST", path_fmt(path, sizeof path, "/api/forum/posts/%lld/edit", (long long)op),
+            ned, json_pack("{s:s}", "body", "lockeditquux rewritten"), NULL);
+    json_t *p = thread_page(t, 1, ned);
+    char *text = json_dumps(p, JSON_COMPACT);
+    assert_null(strstr(text, "rewritten"));
+    free(text);
+    json_t *first = json_array_get(json_object_get(p, "posts"), 0);
+    assert_false(json_is_true(json_object_get(first, "editable")));
+    json_decref(p);
+    json_decref(ok_call("POST",
+                        path_fmt(path, sizeof path, "/api/forum/posts/%lld/edit", (long long)sp),
+                        mia, json_pack("{s:s}", "body", "a moderator's word, amended")));
+    json_decref(ok_call("POST", lock, mia, json_pack("{s:b}", "locked", 0)));
+    json_decref(ok_call("POST",
+                        path_fmt(path, sizeof path, "/api/forum/posts/%lld/edit", (long long)op),
+                        ned, json_pack("{s:s}", "body", "lockeditquux unlocked edit")));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hidden_things_leave_the_notifications),
         cmocka_unit_test(test_moderators_cannot_mute_staff),
+        cmocka_unit_test(test_locked_threads_take_no_edit),
     };
     return fixture_run_group(tests, &fixture);
 }
