@@ -6,7 +6,8 @@
  * an SMTP server inside this test (smtp_sink.c), staff listing and
  * answering (a mail and an `answer` notification to the sender, the answer
  * shown on the ticket), who may see and close a ticket, follow-ups that
- * reopen it, support-per-hour, ticket-replies-per-hour, and the mail queue: a mail waits while the
+ * reopen it, support-per-hour, ticket-replies-per-hour, the count of every
+ * write (writes-per-minute), and the mail queue: a mail waits while the
  * mail server is down and goes once it is up, also across a server killed
  * and started again, and goes once.
  */
@@ -472,6 +473,35 @@ static void test_followups_per_hour(void **state)
     fixture_own_end(&saved);
 }
 
+/* writes-per-minute, address-writes-per-minute: every request that may
+ * write is counted per account and per address, whatever its route (here
+ * one with no quota of its own), refused with 429 past the limit. */
+static void test_every_write_is_counted(void **state)
+{
+    (void)state;
+    server_proc saved;
+    char una[80], ursula[80];
+    fixture_own_server(&saved, "--limit signups-per-hour=0 --limit guests-per-hour=0 "
+                               "--limit writes-per-minute=3 "
+                               "--limit address-writes-per-minute=5");
+    client_source("127.0.0.8");
+    signup("unamae", una);   /* a write of the address's */
+    for (int i = 0; i < 3; i++)
+        json_decref(ok_call("POST", "/api/notifications/read", una, json_pack("{}")));
+    refused(429, "POST", "/api/notifications/read", una, json_pack("{}"), NULL);
+    client_source("127.0.0.9");   /* the account's count follows it */
+    refused(429, "POST", "/api/notifications/read", una, json_pack("{}"), NULL);
+    signup("ursula", ursula);
+    client_source("127.0.0.8");   /* this address has made 5 */
+    refused(429, "POST", "/api/notifications/read", ursula, json_pack("{}"), NULL);
+    refused(429, "POST", "/api/support", NULL,
+            json_pack("{s:s, s:s, s:s, s:s}", "kind", "question", "subject", "S", "body", "b",
+                      "email", "s@example.net"),
+            NULL);
+    client_source(NULL);
+    fixture_own_end(&saved);
+}
+
 /* A port where nothing listens (the sink's, once it stopped). */
 static int dead_port(void)
 {
@@ -556,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_support_bad_ids),
         cmocka_unit_test(test_support_per_hour),
         cmocka_unit_test(test_followups_per_hour),
+        cmocka_unit_test(test_every_write_is_counted),
         cmocka_unit_test(test_mail_waits_while_the_mail_server_is_down),
         cmocka_unit_test(test_mail_waits_across_a_restart),
     };

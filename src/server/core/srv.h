@@ -129,6 +129,8 @@ enum {
     LIM_API_REQUESTS,      /* Bot API requests a second, per token */
     LIM_API_TOKENS,        /* API tokens made an hour, per account */
     LIM_IMPORTS,           /* games imported from PGN an hour, per account */
+    LIM_WRITES,            /* HTTP writes a minute, per account */
+    LIM_ADDR_WRITES,       /* HTTP writes a minute, per address */
     LIM_COUNT
 };
 
