@@ -268,6 +268,7 @@ py=python3
 /usr/bin/python3 -c 'import jsonschema' 2>/dev/null && py=/usr/bin/python3
 schema_check "schema: server-wire" $py tests/schema/check_wire.py "$wire_log"
 schema_check "schema: docs" $py tests/schema/check_docs.py
+schema_check "schema: quotas" $py tests/schema/check_quotas.py
 
 # --- integration ------------------------------------------------------------
 note "integration (release build)"

@@ -433,6 +433,37 @@ static int is_json_type(const char *ct)
            (ct[n] == 0 || ct[n] == ';' || ct[n] == ' ');
 }
 
+/* Every request that may write (a POST or DELETE) is counted per account
+ * and per address (writes-per-minute, address-writes-per-minute), before
+ * its route is even looked at: the ceiling under each route's own quota,
+ * so that no route that writes, today's or a new one, is without one. The
+ * Bot API's game, seek and challenge routes are counted per token by
+ * api-requests instead (a bot may move many times a minute). 1, or 0
+ * after answering 429. */
+static int writes_take(srv *s, net_http *h, const net_request *req, const char *path)
+{
+    if (strncmp(path, "/bot/", 5) == 0 || strncmp(path, "/board/", 7) == 0 ||
+        strncmp(path, "/challenge/", 11) == 0)
+        return 1;
+    int64_t mono = net_mono_ms();
+    char addr[64], key[96];
+    ident_request_addr(s, req, addr, sizeof addr);
+    snprintf(key, sizeof key, "writes-at:%s", addr);
+    if (!quota_take(s->quota, key, s->cfg.limits[LIM_ADDR_WRITES], 60000, mono)) {
+        reply_error(h, 429, "too many requests from here; slow down");
+        return 0;
+    }
+    ident me;
+    if (s->cfg.limits[LIM_WRITES] > 0 && ident_request_me(s, req, &me, NULL) == 0) {
+        snprintf(key, sizeof key, "writes:%lld", (long long)me.id);
+        if (!quota_take(s->quota, key, s->cfg.limits[LIM_WRITES], 60000, mono)) {
+            reply_error(h, 429, "too many requests from this account; slow down");
+            return 0;
+        }
+    }
+    return 1;
+}
+
 void api_http(srv *s, net_http *h, const net_request *req)
 {
     const char *path = req->path + 4;  /* after "/api" */
@@ -448,6 +479,8 @@ void api_http(srv *s, net_http *h, const net_request *req)
         reply_error(h, 415, "send the body as application/json");
         return;
     }
+    if (!get && !writes_take(s, h, req, path))
+        return;
     if (botapi_http(s, h, req, path))
         return;
     if (strcmp(req->method, "DELETE") == 0)

@@ -9,7 +9,7 @@
  * Nothing is ever deleted for a moderator's or an author's sake: hiding
  * and deleting set flags, so the audit log can still show what was there.
  * The functions that list for players (store_threads, store_posts,
- * store_forum_search, store_chat_lines) leave out everything hidden or
+ * store_forum_search, store_chat_lines, store_notes) leave out everything hidden or
  * deleted; the _get functions return any row, with its flags, and the
  * caller decides who may see it.
  *
@@ -141,7 +141,9 @@ typedef struct store_note {
 } store_note;
 
 int store_note_add(store *s, const store_note *n, int64_t *id, store_err *err);
-/* A player's newest notifications (up to max); *unread how many unread. */
+/* A player's newest notifications (up to max); *unread how many unread.
+ * Both leave out notifications whose thread or post is hidden or deleted,
+ * as the other lists for players do. */
 int store_notes(store *s, int64_t player, int max, store_note *out, int *unread,
                 store_err *err);
 /* Marks read every notification of the player with id <= upto (all: 0). */

@@ -25,6 +25,13 @@
     "n.id, n.player, n.kind, n.sender, coalesce(a.name, ''), n.thread, n.post, "         \
     "n.ticket, n.title, n.created, n.is_read "                                          \
     "FROM notifications n LEFT JOIN players a ON a.id = n.sender"
+/* A notification is shown while what it points at is: one whose thread or
+ * post was hidden by a moderator or deleted by its author is left out (its
+ * title and text are what was hidden), and shown again if it is unhidden. */
+#define NOTE_SHOWN                                                                      \
+    "NOT EXISTS (SELECT 1 FROM forum_threads t WHERE t.id = n.thread "                  \
+    "AND (t.hidden = 1 OR t.deleted = 1)) AND NOT EXISTS (SELECT 1 FROM forum_posts p " \
+    "WHERE p.id = n.post AND (p.hidden = 1 OR p.deleted = 1))"
 #define TICKET_COLS                                                                     \
     "k.id, k.player, coalesce(a.name, ''), k.email, k.kind, k.subject, k.created, "      \
     "k.updated, k.status, k.messages FROM tickets k LEFT JOIN players a ON a.id = k.player"
@@ -56,8 +63,10 @@ static const char *const sql[CS_COUNT] = {
 
     [CS_NOTE_ADD] = "INSERT INTO notifications (player, kind, sender, thread, post, ticket, "
                     "title, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
-    [CS_NOTES] = "SELECT " NOTE_COLS " WHERE n.player = ?1 ORDER BY n.id DESC LIMIT ?2",
-    [CS_NOTES_UNREAD] = "SELECT count(*) FROM notifications WHERE player = ?1 AND is_read = 0",
+    [CS_NOTES] = "SELECT " NOTE_COLS " WHERE n.player = ?1 AND " NOTE_SHOWN
+                 " ORDER BY n.id DESC LIMIT ?2",
+    [CS_NOTES_UNREAD] = "SELECT count(*) FROM notifications n WHERE n.player = ?1 "
+                        "AND n.is_read = 0 AND " NOTE_SHOWN,
     [CS_NOTES_READ] = "UPDATE notifications SET is_read = 1 WHERE player = ?1 AND is_read = 0 "
                       "AND (?2 = 0 OR id <= ?2)",
 

@@ -29,7 +29,8 @@
     "--limit messages-per-second=0 --limit posts-per-hour=0 "                                 \
     "--limit new-account-posts-per-hour=0 --limit chat-per-minute=0 "                         \
     "--limit support-per-hour=0 --limit reports-per-hour=0 --limit searches-per-minute=0 "     \
-    "--limit signin-failures-per-minute=0"
+    "--limit signin-failures-per-minute=0 --limit writes-per-minute=0 "                        \
+    "--limit address-writes-per-minute=0"
 #define MAIL_ARGS_FMT "--smtp smtp://127.0.0.1:%d --support-to ops@example.org " \
                       "--mail-from citadel@example.org"
 

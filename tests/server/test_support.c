@@ -6,7 +6,8 @@
  * an SMTP server inside this test (smtp_sink.c), staff listing and
  * answering (a mail and an `answer` notification to the sender, the answer
  * shown on the ticket), who may see and close a ticket, follow-ups that
- * reopen it, support-per-hour, and the mail queue: a mail waits while the
+ * reopen it, support-per-hour, ticket-replies-per-hour, the count of every
+ * write (writes-per-minute), and the mail queue: a mail waits while the
  * mail server is down and goes once it is up, also across a server killed
  * and started again, and goes once.
  */
@@ -415,6 +416,92 @@ static void test_support_per_hour(void **state)
     fixture_own_end(&saved);
 }
 
+static int mails_with(const char *needle, int from);
+
+/* ticket-replies-per-hour (default 30): a burst of follow-ups to one's own
+ * ticket is refused with 429 past the limit, and nothing past it is stored
+ * or mailed; the count is per account and per address. */
+static void test_followups_per_hour(void **state)
+{
+    (void)state;
+    char args[1024], pat[80], path[128];
+    snprintf(args, sizeof args, NO_LIMITS " " MAIL_ARGS_FMT, sink_port);
+    server_proc saved;
+    fixture_own_server(&saved, args);
+    signup("patsy", pat);
+    json_int_t id = send_ticket(pat, "bug", "Flood", "quuxflood opening", NULL);
+    path_fmt(path, sizeof path, "/api/support/tickets/%lld/reply", (long long)id);
+    int base = smtp_sink_count(), limit = 30, stored = 0, refused_n = 0;
+    for (int i = 0; i < limit + 10; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "quuxfollowup %d", i);
+        int status = call("POST", path, pat, json_pack("{s:s}", "body", text), NULL);
+        if (status == 200)
+            stored++;
+        else {
+            assert_int_equal(status, 429);
+            refused_n++;
+        }
+    }
+    assert_int_equal(stored, limit);
+    assert_int_equal(refused_n, 10);
+    json_t *tp = ticket_page(id, pat, 200);
+    assert_int_equal(json_array_size(json_object_get(tp, "messages")), 1 + limit);
+    json_decref(tp);
+    /* the same address, another account: its address has used its hour */
+    char kim[80];
+    signup("kimber", kim);
+    json_int_t other = send_ticket(kim, "bug", "Other", "quuxother opening", NULL);
+    refused(429, "POST",
+            path_fmt(path, sizeof path, "/api/support/tickets/%lld/reply", (long long)other),
+            kim, json_pack("{s:s}", "body", "quuxfollowup kim"), NULL);
+    client_source("127.0.0.7");   /* from elsewhere kim has its own hour */
+    json_decref(ok_call("POST", path, kim, json_pack("{s:s}", "body", "quuxfollowup elsewhere")));
+    client_source(NULL);
+    /* staff answers are not counted */
+    char mo[80];
+    make_staff("moira", "moderator", mo);
+    json_decref(ok_call("POST",
+                        path_fmt(path, sizeof path, "/api/support/tickets/%lld/reply",
+                                 (long long)id),
+                        mo, json_pack("{s:s}", "body", "quuxanswer from staff")));
+    for (int waited = 0; mails_with("quuxfollowup", base) < limit + 1 && waited < WAIT;
+         waited += 100)
+        sleep_ms(100);
+    sleep_ms(1000);   /* and no more come */
+    assert_int_equal(mails_with("quuxfollowup", base), limit + 1);
+    fixture_own_end(&saved);
+}
+
+/* writes-per-minute, address-writes-per-minute: every request that may
+ * write is counted per account and per address, whatever its route (here
+ * one with no quota of its own), refused with 429 past the limit. */
+static void test_every_write_is_counted(void **state)
+{
+    (void)state;
+    server_proc saved;
+    char una[80], ursula[80];
+    fixture_own_server(&saved, "--limit signups-per-hour=0 --limit guests-per-hour=0 "
+                               "--limit writes-per-minute=3 "
+                               "--limit address-writes-per-minute=5");
+    client_source("127.0.0.8");
+    signup("unamae", una);   /* a write of the address's */
+    for (int i = 0; i < 3; i++)
+        json_decref(ok_call("POST", "/api/notifications/read", una, json_pack("{}")));
+    refused(429, "POST", "/api/notifications/read", una, json_pack("{}"), NULL);
+    client_source("127.0.0.9");   /* the account's count follows it */
+    refused(429, "POST", "/api/notifications/read", una, json_pack("{}"), NULL);
+    signup("ursula", ursula);
+    client_source("127.0.0.8");   /* this address has made 5 */
+    refused(429, "POST", "/api/notifications/read", ursula, json_pack("{}"), NULL);
+    refused(429, "POST", "/api/support", NULL,
+            json_pack("{s:s, s:s, s:s, s:s}", "kind", "question", "subject", "S", "body", "b",
+                      "email", "s@example.net"),
+            NULL);
+    client_source(NULL);
+    fixture_own_end(&saved);
+}
+
 /* A port where nothing listens (the sink's, once it stopped). */
 static int dead_port(void)
 {
@@ -498,6 +585,8 @@ int main(void)
         cmocka_unit_test(test_support_answered_by_staff),
         cmocka_unit_test(test_support_bad_ids),
         cmocka_unit_test(test_support_per_hour),
+        cmocka_unit_test(test_followups_per_hour),
+        cmocka_unit_test(test_every_write_is_counted),
         cmocka_unit_test(test_mail_waits_while_the_mail_server_is_down),
         cmocka_unit_test(test_mail_waits_across_a_restart),
     };

@@ -93,6 +93,7 @@ static int text_field(net_http *h, json_t *body, const char *key, const char *wh
 
 typedef struct render_ctx {
     srv *s;
+    int locked;            /* the thread is locked to its reader: nothing is editable */
     int ngames, nnames;
     struct {
         int64_t id;
@@ -298,7 +299,7 @@ static json_t *post_json(render_ctx *r, const store_post *p, const ident *me, in
                           "thread", (json_int_t)p->thread, "author",
                           req_player_ref(r->s, p->author, p->author_name), "created",
                           (json_int_t)p->created, "edited", (json_int_t)p->edited, "html", html,
-                          "mine", mine, "editable", mine && now < p->created + EDIT_MS);
+                          "mine", mine, "editable", mine && !r->locked && now < p->created + EDIT_MS);
     free(html);
     if (j && mine)
         json_object_set_new(j, "body", json_string(p->body));
@@ -307,17 +308,17 @@ static json_t *post_json(render_ctx *r, const store_post *p, const ident *me, in
 
 /* --- posting: who, how often, who is told ------------------------------------------- */
 
-/* The signed-in account that writes (401 if none, 403 if muted or closed);
- * 0, or -1 after answering. */
-static int poster(srv *s, net_http *h, const net_request *req, ident *me, const char *no)
+/* The signed-in account that writes (401 if none, 403 if muted or closed),
+ * and its standing into *st; 0, or -1 after answering. */
+static int poster(srv *s, net_http *h, const net_request *req, ident *me, store_standing *st,
+                  const char *no)
 {
-    store_standing st;
     char err[200];
-    if (ident_request_me(s, req, me, &st) != 0 || me->guest || me->bot) {
+    if (ident_request_me(s, req, me, st) != 0 || me->guest || me->bot) {
         reply_error(h, 401, no);
         return -1;
     }
-    if (!req_may_write(s, me, &st, err, sizeof err)) {
+    if (!req_may_write(s, me, st, err, sizeof err)) {
         reply_error(h, 403, err);
         return -1;
     }
@@ -480,7 +481,8 @@ static void thread_page(srv *s, net_http *h, const net_request *req, int64_t id)
     if (visible_thread(s, h, id, &t) != 0)
         return;
     ident me;
-    int known = ident_request_me(s, req, &me, NULL) == 0;
+    store_standing st;
+    int known = ident_request_me(s, req, &me, &st) == 0;
     int page = req_query_page(req->query), total = 0;
     store_post *list = malloc(PER_PAGE * sizeof *list);
     render_ctx *r = calloc(1, sizeof *r);
@@ -489,8 +491,10 @@ static void thread_page(srv *s, net_http *h, const net_request *req, int64_t id)
                       : -1;
     json_t *a = n >= 0 ? json_array() : NULL;
     int64_t now = net_wall_ms();
-    if (r)
+    if (r) {
         r->s = s;
+        r->locked = t.locked && !(known && req_is_staff(&st));
+    }
     for (int i = 0; a && i < n; i++) {
         json_t *p = post_json(r, &list[i], known ? &me : NULL, now);
         if (!p) {
@@ -570,7 +574,8 @@ static void search_page(srv *s, net_http *h, const net_request *req)
 static void new_thread(srv *s, net_http *h, const net_request *req, const category *c)
 {
     ident me;
-    if (poster(s, h, req, &me, "sign in to post") != 0)
+    store_standing st;
+    if (poster(s, h, req, &me, &st, "sign in to post") != 0)
         return;
     json_t *body = req_body_object(req, h);
     const char *title, *text;
@@ -603,8 +608,9 @@ static void new_thread(srv *s, net_http *h, const net_request *req, const catego
 static void reply_post(srv *s, net_http *h, const net_request *req, int64_t id)
 {
     ident me;
+    store_standing st;
     store_thread t;
-    if (poster(s, h, req, &me, "sign in to post") != 0 || visible_thread(s, h, id, &t) != 0)
+    if (poster(s, h, req, &me, &st, "sign in to post") != 0 || visible_thread(s, h, id, &t) != 0)
         return;
     if (t.locked) {
         reply_error(h, 403, "this thread is locked");
@@ -666,13 +672,14 @@ static int own_post(srv *s, net_http *h, int64_t id, const ident *me, store_post
 static void edit_post(srv *s, net_http *h, const net_request *req, int64_t id)
 {
     ident me;
+    store_standing st;
     store_post *p = malloc(sizeof *p);
     store_thread t;
     if (!p) {
         reply_error(h, 500, "out of memory");
         return;
     }
-    if (poster(s, h, req, &me, "sign in to edit your posts") != 0 ||
+    if (poster(s, h, req, &me, &st, "sign in to edit your posts") != 0 ||
         own_post(s, h, id, &me, p, &t, "only its author may edit a post") != 0) {
         free(p);
         return;
@@ -680,7 +687,12 @@ static void edit_post(srv *s, net_http *h, const net_request *req, int64_t id)
     int64_t now = net_wall_ms();
     json_t *body = NULL;
     const char *title = NULL, *text = NULL;
-    if (now >= p->created + EDIT_MS)
+    /* a locked thread takes no new words, edits included; staff may still
+     * edit their own (to correct a moderator's note) */
+    int locked = t.locked && !req_is_staff(&st);
+    if (locked)
+        reply_error(h, 403, "this thread is locked");
+    else if (now >= p->created + EDIT_MS)
         reply_error(h, 403, "posts can be edited for 30 minutes");
     else if ((body = req_body_object(req, h)) == NULL ||
              text_field(h, body, "body", "body", STORE_POST_MAX, 1, 1, &text) != 0 ||

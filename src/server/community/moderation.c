@@ -301,10 +301,15 @@ static int player_named(srv *s, net_http *h, const char *name, store_player *p)
     return 0;
 }
 
-static void mute(srv *s, net_http *h, const ident *me, const char *name, json_t *body)
+/* Only an admin acts on staff: a moderator mutes players, never a
+ * moderator (itself included) nor an admin, so that no moderator can
+ * silence the people who oversee it or each other; an admin mutes anyone. */
+static void mute(srv *s, net_http *h, const ident *me, int my_role, const char *name,
+                 json_t *body)
 {
     int ok;
     store_player p;
+    store_standing target;
     store_err e;
     const char *reason = reason_of(h, body, &ok);
     json_t *m = json_object_get(body, "minutes");
@@ -317,6 +322,14 @@ static void mute(srv *s, net_http *h, const ident *me, const char *name, json_t 
     }
     if (player_named(s, h, name, &p) != 0)
         return;
+    if (store_standing_get(s->st, p.id, &target, &e) != 0) {
+        reply_error(h, 500, "could not read the player");
+        return;
+    }
+    if (target.role != STORE_ROLE_PLAYER && my_role != STORE_ROLE_ADMIN) {
+        reply_error(h, 403, "only an admin may mute staff");
+        return;
+    }
     json_int_t minutes = json_integer_value(m);
     int64_t until = minutes ? net_wall_ms() + (int64_t)minutes * 60000 : 0;
     if (store_mute_set(s->st, p.id, until, &e) != 0) {
@@ -491,7 +504,7 @@ void moderation_http(srv *s, net_http *h, const net_request *req, const char *pa
         lock_thread(s, h, &me, id, body);
     else if (!admin_route && strncmp(p, "players/", 8) == 0 &&
              (rest = name_then(p + 8, name, sizeof name)) && strcmp(rest, "/mute") == 0)
-        mute(s, h, &me, name, body);
+        mute(s, h, &me, st.role, name, body);
     else if (admin_route && strncmp(p, "players/", 8) == 0 &&
              (rest = name_then(p + 8, name, sizeof name)) && strcmp(rest, "/role") == 0)
         set_role(s, h, &me, name, body);

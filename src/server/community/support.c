@@ -19,6 +19,7 @@
 #include "mail.h"
 #define PAGE 20
 #define MAX_MESSAGES 200
+#define HOUR_MS 3600000LL
 
 static const char *const kinds[] = {"bug", "account", "question", NULL};
 
@@ -192,6 +193,40 @@ static void ticket_page(srv *s, net_http *h, const net_request *req, int64_t id)
                NULL);
 }
 
+/* A sender's follow-ups are counted per account and per address
+ * (ticket-replies-per-hour): each one is stored and mailed to the operator,
+ * so without a count one visitor could fill both. Staff answers are not
+ * counted. */
+typedef struct followup_quota {
+    char account[48], addr[96];
+    int64_t mono;
+} followup_quota;
+
+/* Takes one follow-up from both counts: 1, or 0 (nothing taken). */
+static int followup_take(srv *s, const net_request *req, const ident *me, followup_quota *fq)
+{
+    int burst = s->cfg.limits[LIM_TICKET_REPLIES];
+    char addr[64];
+    ident_request_addr(s, req, addr, sizeof addr);
+    snprintf(fq->account, sizeof fq->account, "followups:%lld", (long long)me->id);
+    snprintf(fq->addr, sizeof fq->addr, "followups-at:%s", addr);
+    fq->mono = net_mono_ms();
+    if (!quota_take(s->quota, fq->account, burst, HOUR_MS, fq->mono))
+        return 0;
+    if (!quota_take(s->quota, fq->addr, burst, HOUR_MS, fq->mono)) {
+        quota_refund(s->quota, fq->account, burst, HOUR_MS, fq->mono);
+        return 0;
+    }
+    return 1;
+}
+
+static void followup_refund(srv *s, const followup_quota *fq)
+{
+    int burst = s->cfg.limits[LIM_TICKET_REPLIES];
+    quota_refund(s->quota, fq->account, burst, HOUR_MS, fq->mono);
+    quota_refund(s->quota, fq->addr, burst, HOUR_MS, fq->mono);
+}
+
 static void ticket_reply(srv *s, net_http *h, const net_request *req, int64_t id)
 {
     store_ticket t;
@@ -209,14 +244,19 @@ static void ticket_reply(srv *s, net_http *h, const net_request *req, int64_t id
     int64_t msg;
     /* staff answering their own ticket are its sender there */
     int answer = staff && t.player != me.id;
+    followup_quota fq;
     if (text_check(text, STORE_POST_MAX, 1, 0, "body", err, sizeof err) != 0)
         reply_error(h, 400, err);
     else if (!req_may_write(s, &me, &st, err, sizeof err))
         reply_error(h, 403, err);
+    else if (!answer && !followup_take(s, req, &me, &fq))
+        reply_error(h, 429, "too many follow-ups; try again in an hour");
     else if (store_ticket_reply(s->st, id, me.id, answer, text, STORE_TICKET_OPEN,
-                                net_wall_ms(), &msg, &e) != 0)
+                                net_wall_ms(), &msg, &e) != 0) {
+        if (!answer)
+            followup_refund(s, &fq);
         reply_error(h, 500, "could not store the message; try again");
-    else {
+    } else {
         if (!answer)
             mail_operator(s, &t, text, 1);
         else {

@@ -49,6 +49,9 @@ static const struct {
                   "chat lines one player may send a minute (at most a quarter at once)"},
     [LIM_TICKETS] = {"support-per-hour", 5, 100000,
                      "support messages one address may send an hour"},
+    [LIM_TICKET_REPLIES] = {"ticket-replies-per-hour", 30, 100000,
+                            "follow-ups to its tickets one account, and one address, may "
+                            "send an hour"},
     [LIM_REPORTS] = {"reports-per-hour", 20, 100000, "reports one account may make an hour"},
     [LIM_SEARCHES] = {"searches-per-minute", 30, 100000,
                       "board searches one address may make a minute"},
@@ -63,6 +66,11 @@ static const struct {
                         "API tokens one account may make an hour"},
     [LIM_IMPORTS] = {"imports-per-hour", 30, 100000,
                      "games one account may import from PGN records an hour"},
+    [LIM_WRITES] = {"writes-per-minute", 60, 1000000,
+                    "API requests that may write (POST, DELETE) one account may make a minute, "
+                    "beside each route's own quota (the Bot API's game routes: api-requests)"},
+    [LIM_ADDR_WRITES] = {"address-writes-per-minute", 300, 1000000,
+                         "... and one address"},
 };
 
 void srv_config_default(srv_config *cfg)

@@ -125,6 +125,7 @@ enum {
     LIM_NEW_POSTS,         /* board posts an hour, per account younger than a day */
     LIM_CHAT,              /* chat lines a minute, per player */
     LIM_TICKETS,           /* support messages an hour, per address */
+    LIM_TICKET_REPLIES,    /* ticket follow-ups an hour, per account and per address */
     LIM_REPORTS,           /* reports an hour, per account */
     LIM_SEARCHES,          /* board searches a minute, per address */
     LIM_REVIEWS,           /* server reviews a day, per account */
@@ -133,6 +134,8 @@ enum {
     LIM_API_REQUESTS,      /* Bot API requests a second, per token */
     LIM_API_TOKENS,        /* API tokens made an hour, per account */
     LIM_IMPORTS,           /* games imported from PGN an hour, per account */
+    LIM_WRITES,            /* HTTP writes a minute, per account */
+    LIM_ADDR_WRITES,       /* HTTP writes a minute, per address */
     LIM_COUNT
 };
 
