@@ -78,8 +78,8 @@ typedef struct seek seek;       /* lobby.h */
 typedef struct deferred deferred;  /* play/turn.c */
 
 /* What the layers above core give the ones below, so that no layer calls
- * up: set once, by srv_new (the top), the Bot API (revoke_api) and
- * cluster_start. */
+ * up: set once, by srv_new (the top; the Bot API's revoke_api among
+ * them) and cluster_start. */
 typedef struct srv_hooks {
     /* ../dispatch.c: runs one message of client c as if it had just
      * arrived (a request that waited for its game's write, or came from
