@@ -199,9 +199,20 @@ static void challenge_page(srv *s, net_http *h, const char *token)
 /* POST /api/position: a position (the start by default) with moves played
  * on it; answers every legal move with the position it leads to, and the
  * result. For the page's teaching boards and puzzles, and for showing
- * threats: the engine stays the only judge of the rules. */
-static void position_page(net_http *h, const net_request *req)
+ * threats: the engine stays the only judge of the rules. It writes
+ * nothing, so it is counted per address by positions-per-minute and not
+ * under the writes ceiling: a learner's page may ask hundreds at once. */
+static void position_page(srv *s, net_http *h, const net_request *req)
 {
+    char addr[64], key[96];
+    ident_request_addr(s, req, addr, sizeof addr);
+    snprintf(key, sizeof key, "positions:%s", addr);
+    int64_t mono = net_mono_ms();
+    if (!quota_take(s->quota, key, s->cfg.limits[LIM_POSITIONS], 60000, mono)) {
+        reply_limited(h, quota_retry_s(s->quota, key, s->cfg.limits[LIM_POSITIONS], 60000, mono),
+                      "too many positions asked from here; slow down");
+        return;
+    }
     json_error_t jerr;
     json_t *body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
     char msg[240];
@@ -450,14 +461,16 @@ static int writes_take(srv *s, net_http *h, const net_request *req, const char *
     ident_request_addr(s, req, addr, sizeof addr);
     snprintf(key, sizeof key, "writes-at:%s", addr);
     if (!quota_take(s->quota, key, s->cfg.limits[LIM_ADDR_WRITES], 60000, mono)) {
-        reply_error(h, 429, "too many requests from here; slow down");
+        reply_limited(h, quota_retry_s(s->quota, key, s->cfg.limits[LIM_ADDR_WRITES], 60000, mono),
+                      "too many requests from here; slow down");
         return 0;
     }
     ident me;
     if (s->cfg.limits[LIM_WRITES] > 0 && ident_request_me(s, req, &me, NULL) == 0) {
         snprintf(key, sizeof key, "writes:%lld", (long long)me.id);
         if (!quota_take(s->quota, key, s->cfg.limits[LIM_WRITES], 60000, mono)) {
-            reply_error(h, 429, "too many requests from this account; slow down");
+            reply_limited(h, quota_retry_s(s->quota, key, s->cfg.limits[LIM_WRITES], 60000, mono),
+                          "too many requests from this account; slow down");
             return 0;
         }
     }
@@ -479,6 +492,10 @@ void api_http(srv *s, net_http *h, const net_request *req)
         reply_error(h, 415, "send the body as application/json");
         return;
     }
+    if (post && strcmp(path, "/position") == 0) {
+        position_page(s, h, req);  /* computes, writes nothing: its own quota */
+        return;
+    }
     if (!get && !writes_take(s, h, req, path))
         return;
     if (botapi_http(s, h, req, path))
@@ -488,8 +505,6 @@ void api_http(srv *s, net_http *h, const net_request *req)
     else if (post && (strcmp(path, "/signup") == 0 || strcmp(path, "/signin") == 0 ||
                  strcmp(path, "/signout") == 0))
         account_http(s, h, req, path);
-    else if (post && strcmp(path, "/position") == 0)
-        position_page(h, req);
     else if (post && strcmp(path, "/games/import") == 0)
         import_http(s, h, req);
     else if (strncmp(path, "/games/", 7) == 0 && (get || post) &&

@@ -200,6 +200,7 @@ static void ticket_page(srv *s, net_http *h, const net_request *req, int64_t id)
 typedef struct followup_quota {
     char account[48], addr[96];
     int64_t mono;
+    int retry_s;  /* after a refusal: when the bucket that refused has room */
 } followup_quota;
 
 /* Takes one follow-up from both counts: 1, or 0 (nothing taken). */
@@ -211,10 +212,13 @@ static int followup_take(srv *s, const net_request *req, const ident *me, follow
     snprintf(fq->account, sizeof fq->account, "followups:%lld", (long long)me->id);
     snprintf(fq->addr, sizeof fq->addr, "followups-at:%s", addr);
     fq->mono = net_mono_ms();
-    if (!quota_take(s->quota, fq->account, burst, HOUR_MS, fq->mono))
+    if (!quota_take(s->quota, fq->account, burst, HOUR_MS, fq->mono)) {
+        fq->retry_s = quota_retry_s(s->quota, fq->account, burst, HOUR_MS, fq->mono);
         return 0;
+    }
     if (!quota_take(s->quota, fq->addr, burst, HOUR_MS, fq->mono)) {
         quota_refund(s->quota, fq->account, burst, HOUR_MS, fq->mono);
+        fq->retry_s = quota_retry_s(s->quota, fq->addr, burst, HOUR_MS, fq->mono);
         return 0;
     }
     return 1;
@@ -250,7 +254,7 @@ static void ticket_reply(srv *s, net_http *h, const net_request *req, int64_t id
     else if (!req_may_write(s, &me, &st, err, sizeof err))
         reply_error(h, 403, err);
     else if (!answer && !followup_take(s, req, &me, &fq))
-        reply_error(h, 429, "too many follow-ups; try again in an hour");
+        reply_limited(h, fq.retry_s, "too many follow-ups; try again later");
     else if (store_ticket_reply(s->st, id, me.id, answer, text, STORE_TICKET_OPEN,
                                 net_wall_ms(), &msg, &e) != 0) {
         if (!answer)

@@ -71,6 +71,9 @@ static const struct {
                     "beside each route's own quota (the Bot API's game routes: api-requests)"},
     [LIM_ADDR_WRITES] = {"address-writes-per-minute", 300, 1000000,
                          "... and one address"},
+    [LIM_POSITIONS] = {"positions-per-minute", 1200, 1000000,
+                       "positions one address may ask the server to read a minute "
+                       "(POST /api/position, which writes nothing: not under the writes ceiling)"},
 };
 
 void srv_config_default(srv_config *cfg)

@@ -137,6 +137,7 @@ enum {
     LIM_IMPORTS,           /* games imported from PGN an hour, per account */
     LIM_WRITES,            /* HTTP writes a minute, per account */
     LIM_ADDR_WRITES,       /* HTTP writes a minute, per address */
+    LIM_POSITIONS,         /* POST /api/position a minute, per address */
     LIM_COUNT
 };
 
