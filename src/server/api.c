@@ -503,7 +503,7 @@ void api_http(srv *s, net_http *h, const net_request *req)
     if (strcmp(req->method, "DELETE") == 0)
         reply_error(h, 404, "no such endpoint");
     else if (post && (strcmp(path, "/signup") == 0 || strcmp(path, "/signin") == 0 ||
-                 strcmp(path, "/signout") == 0))
+                      strcmp(path, "/signout") == 0 || strcmp(path, "/account/password") == 0))
         account_http(s, h, req, path);
     else if (post && strcmp(path, "/games/import") == 0)
         import_http(s, h, req);

@@ -48,6 +48,8 @@ static const char *const sql[ST_COUNT] = {
                        "VALUES (?1, ?2, ?3, ?4)",
     [ST_SESSION_PLAYER] = "SELECT player FROM sessions WHERE token = ?1 AND expires > ?2",
     [ST_SESSION_DEL] = "DELETE FROM sessions WHERE token = ?1",
+    [ST_PASSWORD_SET] = "UPDATE players SET pass_hash = ?2 WHERE id = ?1 AND is_guest = 0",
+    [ST_SESSIONS_DEL_OTHERS] = "DELETE FROM sessions WHERE player = ?1 AND token <> ?2",
 
     [ST_RATING_GET] = "SELECT rating, games FROM ratings WHERE player = ?1 AND variant = ?2",
     [ST_RATINGS] = "SELECT variant, rating, games FROM ratings WHERE player = ?1 "
@@ -468,6 +470,33 @@ int store_session_del(store *s, const char *token, store_err *err)
     dbq *st = use(s, ST_SESSION_DEL);
     q_text(st, 1, token);
     return step_done(s, st, err, "delete session");
+}
+
+int store_password_set(store *s, int64_t player, const char *pass_hash, const char *keep,
+                       store_err *err)
+{
+    assert(s && pass_hash && keep);
+    if (!pass_hash[0] || !fits(pass_hash, STORE_TEXT_MAX - 1))
+        return fail(err, "a password hash has 1 to %d bytes", STORE_TEXT_MAX - 1);
+    store_write_begin(s, "set password");
+    if (begin(s, err, "set password") != 0)
+        return -1;
+    dbq *st = use(s, ST_PASSWORD_SET);
+    q_int64(st, 1, player);
+    q_text(st, 2, pass_hash);
+    if (step_done(s, st, err, "set password") != 0)
+        return rollback(s);
+    if (db_changes(s->db) != 1) {
+        rollback(s);
+        fail(err, "no such account");
+        return STORE_NOT_FOUND;
+    }
+    st = use(s, ST_SESSIONS_DEL_OTHERS);
+    q_int64(st, 1, player);
+    q_text(st, 2, keep);
+    if (step_done(s, st, err, "end the other sessions") != 0)
+        return rollback(s);
+    return commit(s, err, "set password");
 }
 
 int store_guests_purge(store *s, int64_t now, const int64_t *keep, size_t nkeep,

@@ -125,6 +125,11 @@ int store_session_add(store *s, const char *token, int64_t player, int64_t now,
 int store_session_player(store *s, const char *token, int64_t now, int64_t *player,
                          store_err *err);
 int store_session_del(store *s, const char *token, store_err *err);
+/* A new password (its Argon2id string) for a player who is not a guest,
+ * and every session of the player but `keep` (a session token, or "" for
+ * none) ended, in one transaction; STORE_NOT_FOUND if no such player. */
+int store_password_set(store *s, int64_t player, const char *pass_hash, const char *keep,
+                       store_err *err);
 
 /* Removes every guest nobody can use any more: no session left that has
  * not expired at `now`, no game, and not one of the nkeep ids in keep (the

@@ -1,7 +1,8 @@
 // tokens.test.mjs -- the account page's API tokens (docs/bot-api.md,
 // "Tokens"): a person makes a token with two scopes, reads it off the page
 // where it is shown once, and a program (fetch from here) uses it; the list
-// shows its use; revoked on the page, the token is refused.
+// shows its use; revoked on the page, the token is refused. The password
+// changed on the page signs out the account's other devices, not this one.
 
 import { test, run, check, signUpAs, checkReadable } from './lib.mjs';
 
@@ -65,6 +66,53 @@ test('account-api-tokens', async (t) => {
   const after = await asToken(t.url, token);
   check(after.status === 401 && typeof after.body?.error === 'string',
     `GET /api/account with the revoked token: ${after.status} ${JSON.stringify(after.body)}`);
+});
+
+async function signInAs(page, url, name, password) {
+  await page.goto(`${url}/signin`);
+  await page.fill('#auth-name', name);
+  await page.fill('#auth-pass', password);
+  await page.click('button[type=submit]');
+}
+
+test('account-password-change', async (t) => {
+  const page = await t.newPage();
+  const other = await t.newPage();   /* another device of the same person */
+  const name = `pw${String(Date.now()).slice(-7)}`;
+  await signUpAs(page, t.url, name);
+  await signInAs(other, t.url, name, 'correct horse battery');
+  await other.locator('.who').getByText(name).waitFor();
+  await page.goto(`${t.url}/account`);
+  await page.getByRole('heading', { name: 'Password' }).waitFor();
+
+  // the wrong current password: refused, said on the page
+  await page.getByLabel('Current password').fill('not my password');
+  await page.getByLabel('New password', { exact: true }).fill('a better password');
+  await page.getByLabel('The new password again').fill('a better password');
+  await page.click('#change-password');
+  await page.locator('#password-error').getByText('current password is wrong').waitFor();
+  // the repetition differs: refused before it is sent
+  await page.getByLabel('Current password').fill('correct horse battery');
+  await page.getByLabel('The new password again').fill('a better passwort');
+  await page.click('#change-password');
+  await page.locator('#password-error').getByText('differ').waitFor();
+  await page.getByLabel('The new password again').fill('a better password');
+  await page.click('#change-password');
+  await page.locator('#password-done').getByText('Your password is changed').waitFor();
+  await checkReadable(page, 'the password changed');
+  await t.shot(page, 'password-changed');
+
+  // this device stays signed in; the other is signed out
+  await page.reload();
+  await page.locator('.who').getByText(name).waitFor();
+  await other.reload();
+  await other.locator('.who').getByRole('link', { name: 'Sign in' }).waitFor();
+  check(!(await other.locator('.who').textContent()).includes(name), 'the other device is still signed in');
+  // the old password no longer works, the new one does
+  await signInAs(other, t.url, name, 'correct horse battery');
+  await other.getByRole('alert').getByText('wrong name or password').waitFor();
+  await signInAs(other, t.url, name, 'a better password');
+  await other.locator('.who').getByText(name).waitFor();
 });
 
 test('account-page-guest', async (t) => {

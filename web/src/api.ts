@@ -6,7 +6,7 @@
 import type {
   Player, Variant, VariantOption, Result, Game, Seek, GameSummary, StoredGameSummary, Bot,
   ChallengeAnswer, PlayerPageAnswer, LadderAnswer, PositionAnswer, PositionsAnswer,
-  LobbyAnswer, BotsAnswer, GamesAnswer, VariantsAnswer, Ok, Credentials, PositionRequest, MeAnswer,
+  LobbyAnswer, BotsAnswer, GamesAnswer, VariantsAnswer, Ok, Credentials, PasswordChange, PositionRequest, MeAnswer,
   ReviewAnswer, TokensAnswer, TokenCreated, TokenRequest, ImportRequest, ImportAnswer,
   SetupsAnswer, SetupSave, SetupDelete, NamedSetup,
 } from './gen/api';
@@ -61,6 +61,8 @@ export const api = {
   signup: (name: string, password: string) => call<MeAnswer>('POST', '/api/signup', { name, password } satisfies Credentials),
   signin: (name: string, password: string) => call<MeAnswer>('POST', '/api/signin', { name, password } satisfies Credentials),
   signout: () => call<Ok>('POST', '/api/signout'),
+  changePassword: (password: string, newPassword: string) =>
+    call<Ok>('POST', '/api/account/password', { password, new_password: newPassword } satisfies PasswordChange),
   variants: () => call<VariantsAnswer>('GET', '/api/variants'),
   bots: () => call<BotsAnswer>('GET', '/api/bots'),
   lobby: () => call<LobbyAnswer>('GET', '/api/lobby'),

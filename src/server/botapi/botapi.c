@@ -861,7 +861,7 @@ static void api_tick(void *arg)
  * answered 401 and its client closed. Sessions open no stream. */
 void botapi_revoke(srv *s, const revoked *r)
 {
-    if (!s->botapi || r->kind == REVOKE_SESSION)
+    if (!s->botapi || r->kind == REVOKE_SESSION || r->kind == REVOKE_OTHERS)
         return;
     for (apibot **p = &s->botapi->bots; *p;) {
         apibot *b = *p;

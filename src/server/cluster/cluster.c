@@ -11,8 +11,9 @@
  *   note     {p, m}                m for player p's connections
  *   chat     {id}                  chat line id was hidden or shown again
  *   revoke   {s, w, p, t, sid}     a credential revoked on server s (w: "token" t of
- *                                  player p, "session" sid, or "player" p's every
- *                                  one): what it opened here ends (core/revoke.c)
+ *                                  player p, "session" sid, "player" p's every
+ *                                  one, or "others": p's sessions but sid): what
+ *                                  it opened here ends (core/revoke.c)
  *   lobby    {s, seeks, games, tokens}  server s's lobby, whole
  *   hello    {s}                   server s joined: send it your lobby
  *
@@ -135,7 +136,8 @@ void cluster_chat_changed(srv *s, int64_t line)
 
 static const char *const revoke_kinds[] = {[REVOKE_TOKEN] = "token",
                                             [REVOKE_SESSION] = "session",
-                                            [REVOKE_PLAYER] = "player"};
+                                            [REVOKE_PLAYER] = "player",
+                                            [REVOKE_OTHERS] = "others"};
 
 void cluster_revoke(srv *s, const revoked *r)
 {
@@ -162,14 +164,14 @@ static int revoke_of(json_t *m, revoked *r)
         return -1;
     r->player = json_integer_value(p);
     r->token = json_integer_value(t);
-    if (r->kind == REVOKE_SESSION) {
+    if (r->kind == REVOKE_SESSION || (r->kind == REVOKE_OTHERS && sid[0])) {
         if (strlen(sid) != REVOKE_SESSION_ID - 1 ||
             strspn(sid, "0123456789abcdef") != REVOKE_SESSION_ID - 1)
             return -1;
         memcpy(r->session, sid, REVOKE_SESSION_ID);
-    } else if (r->player <= 0) {
-        return -1;
     }
+    if (r->kind != REVOKE_SESSION && r->player <= 0)
+        return -1;
     return 0;
 }
 

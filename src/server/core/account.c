@@ -1,6 +1,6 @@
-/* account.c -- /api/me, sign-up, sign-in and sign-out: the HTTP side of
- * who a visitor is (identity.c reads sessions, makes guests and checks
- * Origins for it).
+/* account.c -- /api/me, sign-up, sign-in, sign-out and the password's
+ * change: the HTTP side of who a visitor is (identity.c reads sessions,
+ * makes guests and checks Origins for it).
  *
  * Passwords are hashed with Argon2id (libsodium's crypto_pwhash_str, the
  * cost in srv_config) on the hashing pool, never on the loop: the
@@ -14,6 +14,12 @@
  * So a stranger's guesses lock the name for strangers only, never for its
  * owner at an address the owner has used (remembered in the store, the
  * last KNOWN_ADDRS of them per account).
+ *
+ * A password is changed by a signed-in person who gives the current one
+ * (counted as a sign-in attempt of the address and the name, given back
+ * when it is right); the new one ends every other session of the account,
+ * and what they opened, at once (core/revoke.c). Bot API tokens stay: each
+ * was made on purpose and is revoked on its own (docs/api.md).
  */
 #include <ctype.h>
 #include <sodium.h>
@@ -33,7 +39,7 @@
 
 /* --- sign up and sign in ------------------------------------------------------------ */
 
-enum { PW_SIGNUP, PW_SIGNIN };
+enum { PW_SIGNUP, PW_SIGNIN, PW_CHANGE };
 
 typedef struct pw_job {
     job base;
@@ -42,6 +48,8 @@ typedef struct pw_job {
     int64_t player;
     char name[STORE_NAME_MAX + 1];
     char pw[129];
+    char new_pw[129];    /* PW_CHANGE: the new password, pw the current one */
+    char keep[65];       /* PW_CHANGE: the session that asked, which stays */
     char hash[STORE_TEXT_MAX];
     char addr[64];
     int name_token;      /* sign-in took a token of the name's bucket */
@@ -55,7 +63,14 @@ static void pw_run(job *j)
     pw_job *p = (pw_job *)j;
     if (p->kind == PW_SIGNUP)
         p->ok = crypto_pwhash_str(p->hash, p->pw, strlen(p->pw), p->ops, p->mem) == 0;
-    else if (p->hash[0])
+    else if (p->kind == PW_CHANGE) {
+        /* ok: 1 changed, 0 the current password is wrong, -1 no hash made */
+        p->ok = p->hash[0] && crypto_pwhash_str_verify(p->hash, p->pw, strlen(p->pw)) == 0;
+        if (p->ok && crypto_pwhash_str(p->hash, p->new_pw, strlen(p->new_pw), p->ops,
+                                       p->mem) != 0)
+            p->ok = -1;
+        sodium_memzero(p->new_pw, sizeof p->new_pw);
+    } else if (p->hash[0])
         p->ok = crypto_pwhash_str_verify(p->hash, p->pw, strlen(p->pw)) == 0;
     else {
         /* no such account: spend the same time, so that timing tells nothing */
@@ -135,6 +150,31 @@ static int account_closed(srv *s, int64_t player)
     return store_standing_get(s->st, player, &st, &e) != 0 || st.closed;
 }
 
+/* The end of a password change: stored with the other sessions ended, then
+ * what those sessions opened ended here and on every server. */
+static void password_changed(srv *s, pw_job *p)
+{
+    int fails = s->cfg.limits[LIM_SIGNIN_FAILS];
+    int64_t now = net_mono_ms();
+    char kname[96], kaddr[96];
+    store_err e;
+    signin_keys(p->name, p->addr, kname, kaddr, sizeof kname);
+    if (p->ok == 0) {
+        reply_error(p->h, 401, "the current password is wrong");
+        return;
+    }
+    quota_refund(s->quota, kaddr, fails, MINUTE_MS, now);
+    quota_refund(s->quota, kname, fails, MINUTE_MS, now);
+    if (p->ok < 0 || store_password_set(s->st, p->player, p->hash, p->keep, &e) != 0) {
+        reply_error(p->h, 500, "could not store the new password; try again");
+        return;
+    }
+    revoked r = {.kind = REVOKE_OTHERS, .player = p->player};
+    revoke_session_id(p->keep, r.session);
+    revoke_end(s, &r);
+    reply_json(p->h, 200, json_pack("{s:b}", "ok", 1), NULL);
+}
+
 static void pw_done(void *app, job *j)
 {
     srv *s = app;
@@ -158,6 +198,8 @@ static void pw_done(void *app, job *j)
             remember_addr(s, id, p->addr);
             signed_in(s, p->h, id, 201);
         }
+    } else if (p->kind == PW_CHANGE) {
+        password_changed(s, p);
     } else if (!p->ok) {
         reply_error(p->h, 401, "wrong name or password");
     } else if (account_closed(s, p->player)) {
@@ -322,6 +364,62 @@ static void signin(srv *s, net_http *h, const net_request *req, const char *addr
     json_decref(body);
 }
 
+/* POST /api/account/password {password, new_password}: the signed-in
+ * person's (not a guest's) password changed, answered once it is stored. */
+static void password_change(srv *s, net_http *h, const net_request *req, const char *addr)
+{
+    ident me;
+    char token[65];
+    ident_cookie_token(req->cookie, token);
+    if (!token[0] || ident_request_me(s, req, &me, NULL) != 0 || me.guest || me.bot) {
+        reply_error(h, 401, "sign in to change your password");
+        return;
+    }
+    json_error_t jerr;
+    json_t *body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    const char *pw = json_string_value(json_object_get(body, "password"));
+    const char *new_pw = json_string_value(json_object_get(body, "new_password"));
+    store_player p;
+    store_err e;
+    char hash[STORE_TEXT_MAX] = "";
+    int fails = s->cfg.limits[LIM_SIGNIN_FAILS];
+    int64_t now = net_mono_ms();
+    char kname[96], kaddr[96];
+    signin_keys(me.name, addr, kname, kaddr, sizeof kname);
+    if (!json_is_object(body))
+        reply_error(h, 400, "send {\"password\": the current one, \"new_password\": the new one}");
+    else if (!pw || !new_pw)
+        reply_error(h, 400, "password and new_password are required strings");
+    else if (strlen(new_pw) < 8 || strlen(new_pw) > 128)
+        reply_error(h, 400, "passwords are 8-128 bytes");
+    else if (strlen(pw) > 128)
+        reply_error(h, 401, "the current password is wrong");
+    else if (store_player_by_name(s->st, me.name, &p, hash, &e) != 0 || p.id != me.id)
+        reply_error(h, 500, "could not read the account; try again");
+    else if (!quota_take(s->quota, kaddr, fails, MINUTE_MS, now))
+        reply_limited(h, quota_retry_s(s->quota, kaddr, fails, MINUTE_MS, now),
+                      "too many wrong passwords from your address; wait a minute");
+    else if (!quota_take(s->quota, kname, fails, MINUTE_MS, now)) {
+        quota_refund(s->quota, kaddr, fails, MINUTE_MS, now);
+        reply_limited(h, quota_retry_s(s->quota, kname, fails, MINUTE_MS, now),
+                      "too many wrong passwords for this account; wait a minute");
+    } else {
+        pw_job *j = pw_job_new(s, h, PW_CHANGE, me.name, pw, addr);
+        if (!j) {
+            quota_refund(s->quota, kaddr, fails, MINUTE_MS, now);
+            quota_refund(s->quota, kname, fails, MINUTE_MS, now);
+        } else {
+            j->player = me.id;
+            snprintf(j->new_pw, sizeof j->new_pw, "%s", new_pw);
+            snprintf(j->keep, sizeof j->keep, "%s", token);
+            snprintf(j->hash, sizeof j->hash, "%s", hash);
+            pw_submit(s, j);
+        }
+    }
+    sodium_memzero(hash, sizeof hash);
+    json_decref(body);
+}
+
 /* --- the endpoints ------------------------------------------------------------------ */
 
 /* A guest made for GET /api/me by the store's writer, off the loop: its
@@ -404,6 +502,8 @@ void account_http(srv *s, net_http *h, const net_request *req, const char *path)
         signup(s, h, req, addr);
     else if (strcmp(path, "/signin") == 0)
         signin(s, h, req, addr);
+    else if (strcmp(path, "/account/password") == 0)
+        password_change(s, h, req, addr);
     else if (strcmp(path, "/signout") == 0) {
         char token[65], headers[200];
         store_err e;

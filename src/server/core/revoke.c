@@ -1,6 +1,7 @@
 /* revoke.c -- the one place where a credential revoked ends what it
  * opened (revoke.h): the token deletion of botapi/tokens.c, the sign-out
- * of account.c and the account closing of community/moderation.c all come
+ * and the password change of account.c and the account closing of
+ * community/moderation.c all come
  * here, and nothing else closes a connection for a credential's sake.
  *
  * What it ends is named by what opened it: a WebSocket's client keeps the
@@ -40,6 +41,8 @@ static int opened_with(const client *c, const revoked *r)
         return c->me.id == r->player;
     case REVOKE_SESSION:
         return c->session[0] && strcmp(c->session, r->session) == 0;
+    case REVOKE_OTHERS:
+        return c->me.id == r->player && strcmp(c->session, r->session) != 0;
     case REVOKE_TOKEN:   /* tokens open Bot API streams only */
         return 0;
     }

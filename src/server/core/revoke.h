@@ -1,6 +1,7 @@
 /* revoke.h -- a credential revoked ends, at once, every stream and
  * connection it opened (revoke.c): a Bot API token deleted, a session
- * signed out, a player's every credential (its account closed).
+ * signed out, a player's every credential (its account closed), a player's
+ * every other session (its password changed).
  */
 #ifndef CITADEL_SERVER_REVOKE_H
 #define CITADEL_SERVER_REVOKE_H
@@ -13,6 +14,8 @@ typedef enum revoke_kind {
     REVOKE_TOKEN,    /* one Bot API token of `player` (its id in `token`) */
     REVOKE_SESSION,  /* one session (its id in `session`) */
     REVOKE_PLAYER,   /* every credential of `player`: its account closed */
+    REVOKE_OTHERS,   /* every session of `player` but one (its id in `session`, or
+                      * ""): its password changed; its tokens stay */
 } revoke_kind;
 
 #define REVOKE_SESSION_ID 65  /* revoke_session_id's size, NUL included */
@@ -21,7 +24,7 @@ typedef struct revoked {
     revoke_kind kind;
     int64_t player;                   /* whose it was (0: unknown, sessions only) */
     int64_t token;                    /* REVOKE_TOKEN */
-    char session[REVOKE_SESSION_ID];  /* REVOKE_SESSION: revoke_session_id of it */
+    char session[REVOKE_SESSION_ID];  /* REVOKE_SESSION, REVOKE_OTHERS: revoke_session_id */
 } revoked;
 
 /* What the credential opened is ended, on this server (its WebSockets

@@ -2,8 +2,9 @@
 // API tokens (docs/bot-api.md, "Tokens"): the list (description, scopes,
 // made, last used) with a Revoke button each, and a form that makes one with
 // the scopes ticked. A new token is shown once, in a field to copy from; the
-// server keeps only its fingerprint and never shows it again. And a game
+// server keeps only its fingerprint and never shows it again. A game
 // played elsewhere imported from its PGN record (docs/pgn.md), to review.
+// And the password changed, which signs out every other device (docs/api.md).
 
 import { route } from '../router';
 import { api } from '../api';
@@ -88,7 +89,47 @@ export async function renderAccount(host: HTMLElement): Promise<void> {
   }
 
   await draw();
-  host.append(importForm());
+  host.append(importForm(), passwordForm());
+}
+
+const PASSWORD_MIN = 8, PASSWORD_MAX = 128;
+
+/** The password changed: the current one, the new one twice. */
+function passwordForm(): HTMLElement {
+  const field = (id: string, auto: string): HTMLInputElement =>
+    h('input', { id, type: 'password', autocomplete: auto, required: true, maxlength: PASSWORD_MAX });
+  const now = field('password-now', 'current-password');
+  const next = field('password-new', 'new-password');
+  const again = field('password-again', 'new-password');
+  const err = errorLine('password-error');
+  const done = h('p', { id: 'password-done', role: 'status' });
+  const submit = h('button', { type: 'submit', class: 'primary', id: 'change-password' }, 'Change the password');
+  const form = h('form', { class: 'panel form', id: 'password-form', novalidate: true },
+    h('label', { for: 'password-now' }, 'Current password'), now,
+    h('label', { for: 'password-new' }, 'New password'), next,
+    h('label', { for: 'password-again' }, 'The new password again'), again,
+    h('p', { class: 'hint' }, `${PASSWORD_MIN} to ${PASSWORD_MAX} characters. Every other device signed in to this account is signed out; this one stays, and so do your API tokens.`),
+    err, done, h('div', { class: 'row' }, submit));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    done.replaceChildren();
+    const why = !now.value ? 'Give your current password.'
+      : next.value.length < PASSWORD_MIN ? `The new password needs at least ${PASSWORD_MIN} characters.`
+        : next.value !== again.value ? 'The new password and its repetition differ.' : '';
+    if (why) return showError(err, why);
+    showError(err, '');
+    submit.disabled = true;
+    try {
+      await api.changePassword(now.value, next.value);
+      done.replaceChildren('Your password is changed. Every other device is signed out.');
+      form.reset();
+    } catch (ex) {
+      showError(err, ex);
+    }
+    submit.disabled = false;
+  });
+  return h('section', { id: 'password', 'aria-labelledby': 'password-title' },
+    h('h2', { id: 'password-title' }, 'Password'), form);
 }
 
 const PGN_MAX = 61440;
