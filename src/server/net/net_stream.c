@@ -6,7 +6,8 @@
  * after; the stream is freed only when its connection closes
  * (net_stream_closed), so neither side ever sees the other freed under it.
  * At most NET_STREAM_QUEUE_MAX bytes wait to be written; past that the
- * stream is cut off, its connection closed.
+ * stream is cut off: its queue freed and its connection closed at once,
+ * not at a writeable turn, which a reader that has stopped never gives.
  */
 #include <uv.h>  /* before libwebsockets.h, as in net.c */
 #include <libwebsockets.h>
@@ -77,13 +78,33 @@ static int queue_chunk(net_stream *st, const char *data, size_t len)
     return 0;
 }
 
+static void free_queue(net_stream *st)
+{
+    while (st->head) {
+        chunk *c = st->head;
+        st->head = c->next;
+        free(c);
+    }
+    st->tail = NULL;
+    st->queued = 0;
+}
+
+/* A reader this slow is gone in all but name: what waits for it is
+ * dropped now, and its connection closed on the loop's next turn (through
+ * lws, which then tells net.c, and the app's `gone`, as for any close). */
+static void cut_off(net_stream *st)
+{
+    st->cut = 1;
+    free_queue(st);
+    lws_set_timeout(st->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
 int net_stream_write(net_stream *st, const char *data, size_t len)
 {
     if (st->ending || st->cut || len == 0)
         return st->ending || st->cut ? -1 : 0;
     if (st->queued + len > NET_STREAM_QUEUE_MAX) {
-        st->cut = 1;  /* a reader this slow is gone in all but name */
-        lws_callback_on_writable(st->wsi);
+        cut_off(st);
         return -1;
     }
     return queue_chunk(st, data, len);
@@ -95,9 +116,10 @@ void net_stream_end(net_stream *st)
     if (st->ending)
         return;
     st->ending = 1;
+    if (st->cut)
+        return;  /* closing already */
     if (queue_chunk(st, "", 0) != 0)
-        st->cut = 1;
-    lws_callback_on_writable(st->wsi);
+        cut_off(st);
 }
 
 int net_stream_writeable(net_stream *st)
@@ -156,10 +178,6 @@ void net_stream_closed(net_stream *st)
 {
     if (st->gone)
         st->gone(st->arg);
-    while (st->head) {
-        chunk *c = st->head;
-        st->head = c->next;
-        free(c);
-    }
+    free_queue(st);
     free(st);
 }
