@@ -7,7 +7,9 @@
  * it -- its end of the connection leaves ESTABLISHED (/proc/net/tcp) while
  * the reader still reads nothing, the token's stream slot comes back, and
  * the reader, when it finally reads, gets far less than what was made for
- * it and then the connection's end; the server keeps serving.
+ * it and then the connection's end. A hundred such streams at once are all
+ * closed and leave the server's resident memory (VmRSS) within a bound well
+ * under the 100 MiB their queues would hold; the server keeps serving.
  *
  * The output that fills a stream is the cheapest the server makes per
  * request: a challenge to the stream's player and its withdrawal, two event
@@ -39,6 +41,10 @@
  * all; small ones keep what the kernel holds to a few dozen KiB. */
 #define SLOW_MSS 536
 #define STREAMS 100           /* the most streams a test holds at once */
+/* What 100 closed streams may leave in the server's resident memory: a
+ * quarter of the 100 MiB that their queues would hold were they kept,
+ * room enough for the allocator keeping pages it got back. */
+#define RSS_GROWTH_MAX (25 * MiB)
 
 /* The challenge routes go at the pace of a flood; streams per token stay
  * at their default (8), which test_a_reader_that_stops_is_cut_off relies on. */
@@ -280,6 +286,37 @@ static size_t flood_until_closed(const char *ctok, const char *to, const int *fd
     return made;
 }
 
+/* The server's resident memory, in bytes (VmRSS of /proc/PID/status). */
+static size_t server_rss(void)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)server.pid);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %zu kB", &kb) == 1)
+            break;
+    fclose(f);
+    assert_true(kb > 0);
+    return kb * 1024;
+}
+
+/* 1 if the server runs under AddressSanitizer: its freed memory then waits
+ * in a quarantine of up to 256 MiB, so its RSS says nothing of leaks. */
+static int server_is_asan(void)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)server.pid);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int asan = 0;
+    while (!asan && fgets(line, sizeof line, f))
+        asan = strstr(line, "libasan") != NULL;
+    fclose(f);
+    return asan;
+}
+
 /* The server still serves: its health, and a stream of `tok` that is read
  * hears of the next challenge from ctok. */
 static void still_serves(const char *tok, const char *ctok, const char *to)
@@ -381,10 +418,59 @@ static void test_a_reader_that_stops_is_cut_off(void **state)
     stream_close(&keep);
 }
 
+static void test_a_hundred_stopped_readers_leave_memory_flat(void **state)
+{
+    (void)state;
+    char vic[80], dov[80], toks[(STREAMS + 7) / 8][64], ctok[64];
+    signup("vic", vic);
+    signup("dov", dov);
+    for (int t = 0; t < (STREAMS + 7) / 8; t++)
+        token_new(vic, "board:play", toks[t]);   /* 8 streams a token */
+    stream keep;
+    challenger(dov, ctok, &keep);
+    /* one flood first, so that what any flood grows once (the allocator's
+     * arenas, the store's cache) is in the figure before */
+    int warm = slow_open(toks[0], "/api/stream/event");
+    flood_until_closed(ctok, "vic", &warm, 1);
+    if (server_holds(warm))
+        fail_msg("a stream never read is not cut off");
+    close(warm);
+    size_t before = server_rss();
+    int fds[STREAMS];
+    for (int i = 0; i < STREAMS; i++)
+        fds[i] = slow_open(toks[i / 8], "/api/stream/event");
+    assert_int_equal(held_count(fds, STREAMS), STREAMS);
+    size_t made = flood_until_closed(ctok, "vic", fds, STREAMS);
+    int held = held_count(fds, STREAMS);
+    if (held)
+        fail_msg("%zu bytes made for each of %d streams never read; the server still holds "
+                 "%d of them", made, STREAMS, held);
+    size_t after = server_rss();
+    long long growth = (long long)after - (long long)before;
+    print_message("# %d streams cut off after %zu bytes made for each; server RSS %zu KiB "
+                  "before, %zu KiB after (%+lld KiB)\n", STREAMS, made, before / 1024,
+                  after / 1024, growth / 1024);
+    if (server_is_asan())
+        print_message("# (ASan's quarantine keeps freed memory: RSS bound not checked)\n");
+    else if (growth > RSS_GROWTH_MAX)
+        fail_msg("server RSS grew by %lld KiB over %d cut-off streams (bound %d KiB)",
+                 growth / 1024, STREAMS, RSS_GROWTH_MAX / 1024);
+    for (int i = 0; i < STREAMS; i++) {
+        int ended;
+        drain(fds[i], &ended);
+        close(fds[i]);
+        if (!ended)
+            fail_msg("cut-off stream %d did not end when read", i);
+    }
+    still_serves(toks[0], ctok, "vic");
+    stream_close(&keep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_reader_that_stops_is_cut_off),
+        cmocka_unit_test(test_a_hundred_stopped_readers_leave_memory_flat),
     };
     return fixture_run_group(tests, &fixture);
 }
