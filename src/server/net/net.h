@@ -129,8 +129,9 @@ void net_http_reply(net_http *h, int status, const char *content_type,
  * HTTP/1.1 chunks (NDJSON, say). net_http_stream answers h with status
  * and content_type and no length, and gives the stream (NULL if the
  * client has gone or memory ran out; h is used up either way). Writes are
- * queued; a stream whose queue passes NET_STREAM_QUEUE_MAX is cut off, as
- * a slow WebSocket is. When the client goes, gone(arg) is called once and
+ * queued; a stream whose queue passes NET_STREAM_QUEUE_MAX is cut off at
+ * once (its queue dropped, its connection closed), its reader being
+ * gone in all but name. When the client goes, gone(arg) is called once and
  * the stream is invalid after it returns; after net_stream_end (the last
  * chunk goes after what is queued, then the connection closes) gone is
  * never called and the caller must forget the stream at once. */
