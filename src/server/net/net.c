@@ -190,13 +190,34 @@ static int query_copy(struct lws *wsi, char *buf, size_t size)
     }
 }
 
+/* X-Forwarded-For, or its last size - 1 bytes when longer: the entries a
+ * proxy appends are at its end, and a client that sends a long one of its
+ * own must not push them out (nor, by the whole being dropped, be counted
+ * as the proxy). */
+static void forwarded_copy(struct lws *wsi, char *buf, int size)
+{
+    int total = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR);
+    buf[0] = 0;
+    if (total < size) {
+        header_copy(wsi, WSI_TOKEN_X_FORWARDED_FOR, buf, size);
+        return;
+    }
+    char *all = malloc((size_t)total + 1);
+    if (all && lws_hdr_copy(wsi, all, total + 1, WSI_TOKEN_X_FORWARDED_FOR) >= 0) {
+        size_t len = strlen(all);
+        size_t from = len >= (size_t)size ? len - (size_t)size + 1 : 0;
+        memcpy(buf, all + from, len - from + 1);
+    }
+    free(all);
+}
+
 static void read_headers(struct lws *wsi, headers *hd)
 {
     header_copy(wsi, WSI_TOKEN_HTTP_COOKIE, hd->cookie, sizeof hd->cookie);
     header_copy(wsi, WSI_TOKEN_ORIGIN, hd->origin, sizeof hd->origin);
     header_copy(wsi, WSI_TOKEN_HOST, hd->host, sizeof hd->host);
     header_copy(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, hd->content_type, sizeof hd->content_type);
-    header_copy(wsi, WSI_TOKEN_X_FORWARDED_FOR, hd->forwarded_for, sizeof hd->forwarded_for);
+    forwarded_copy(wsi, hd->forwarded_for, sizeof hd->forwarded_for);
     header_copy(wsi, WSI_TOKEN_HTTP_AUTHORIZATION, hd->authorization, sizeof hd->authorization);
     lws_get_peer_simple(wsi, hd->peer, sizeof hd->peer);
 }
