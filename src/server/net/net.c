@@ -45,7 +45,7 @@ struct net {
     uv_timer_t idle_timer;
     net_conn *conns;         /* every open WebSocket */
     int port;
-    int tls;                 /* served over TLS: net_frames.c cannot look */
+    int tls;                 /* served over TLS (net_tls.c shows net_frames.c the bytes) */
     atomic_int stop;
 };
 
@@ -525,7 +525,7 @@ static int on_ws_filter(net *n, struct lws *wsi, pss *p)
     if (!ws_key_ok(key))
         return refuse(wsi, 400, NULL, "Sec-WebSocket-Key must be the base64 of 16 bytes");
     p->fd = lws_get_socket_fd(wsi) + 1;
-    if (!n->tls && net_frames_upgrade(p->fd - 1) != 0)  /* RFC 6455 4.1: a client waits */
+    if (net_frames_upgrade(p->fd - 1) != 0)  /* RFC 6455 4.1: a client waits */
         return refuse(wsi, 400, NULL, "frames came before the answer to the handshake");
     headers *hd = calloc(1, sizeof *hd);
     if (!hd)
@@ -698,8 +698,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
         /* user is lws's lws_filter_network_conn_args here, not a pss */
         n = net_of(wsi);
-        if (n && !n->tls && user)
-            net_frames_accept((int)((struct lws_filter_network_conn_args *)user)->accept_fd);
+        if (n && user) {
+            int fd = (int)((struct lws_filter_network_conn_args *)user)->accept_fd;
+            net_frames_accept(fd);
+            if (n->tls)
+                net_frames_tls(fd);  /* its bytes come through net_tls.c */
+        }
         return 0;
     case LWS_CALLBACK_HTTP:
         return on_http(net_of(wsi), wsi, p);
@@ -831,8 +835,7 @@ net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *er
     info.foreign_loops = loops;
     n->idle_ms = cfg->ws_idle_s > 0 ? (cfg->ws_idle_s > 86400 ? 86400 : cfg->ws_idle_s) * 1000 : 0;
     n->tls = cfg->tls_cert && cfg->tls_key;
-    if (!n->tls)
-        net_frames_init();
+    net_frames_init();
     if (n->tls) {
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = cfg->tls_cert;
