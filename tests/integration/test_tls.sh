@@ -317,4 +317,9 @@ if [ -n "$port" ]; then
     expect "--trust-proxy ::ffff:127.0.0.1 is 127.0.0.1: its clients count apart" "404 429 404" \
         "$(write 127.0.0.1 "$spelled" 'X-Forwarded-For: 10.0.0.1') $(write 127.0.0.1 "$spelled" \
             'X-Forwarded-For: 10.0.0.1') $(write 127.0.0.1 "$spelled" 'X-Forwarded-For: 10.0.0.2')"
+    # a last entry that is no address is not the proxy's doing: the
+    # request counts as the proxy's own, not as a new client per spelling
+    expect "... a last entry that is no address counts as the proxy" "404 429" \
+        "$(write 127.0.0.1 "$spelled" 'X-Forwarded-For: 10.0.0.3, junk1') $(write 127.0.0.1 \
+            "$spelled" 'X-Forwarded-For: 10.0.0.3, junk2')"
 fi
