@@ -282,44 +282,44 @@ fi
 pass "nginx in front"
 expect_cookie "cookies are Secure through the proxy" 1 "$(cookie_of "https://127.0.0.1:$front")"
 
-# write FROM URL [HEADER]: the status of a write (to no route: 404 while
+# post_from FROM URL [HEADER]: the status of a write (to no route: 404 while
 # the quota lasts, 429 after) from the address FROM.
-write() {
+post_from() {
     curl -sk --max-time 10 --interface "$1" -o /dev/null -w '%{http_code}' -X POST \
         ${3:+-H "$3"} "$2/api/nothing"
 }
 via=https://127.0.0.1:$front
 expect "through the proxy, client A: three writes" "404 404 404" \
-    "$(write 127.0.0.2 "$via") $(write 127.0.0.2 "$via") $(write 127.0.0.2 "$via")"
-expect "... the fourth is over its quota" 429 "$(write 127.0.0.2 "$via")"
-expect "... client B, another address, is not" 404 "$(write 127.0.0.3 "$via")"
+    "$(post_from 127.0.0.2 "$via") $(post_from 127.0.0.2 "$via") $(post_from 127.0.0.2 "$via")"
+expect "... the fourth is over its quota" 429 "$(post_from 127.0.0.2 "$via")"
+expect "... client B, another address, is not" 404 "$(post_from 127.0.0.3 "$via")"
 expect "... A forging X-Forwarded-For is still A" 429 \
-    "$(write 127.0.0.2 "$via" 'X-Forwarded-For: 10.1.2.3')"
+    "$(post_from 127.0.0.2 "$via" 'X-Forwarded-For: 10.1.2.3')"
 padding=$(head -c 400 /dev/zero | tr '\0' 9)
 expect "... and with one long enough to push the proxy's entry out" 429 \
-    "$(write 127.0.0.2 "$via" "X-Forwarded-For: $padding, 10.1.2.4")"
-expect "... B is still B" 404 "$(write 127.0.0.3 "$via")"
+    "$(post_from 127.0.0.2 "$via" "X-Forwarded-For: $padding, 10.1.2.4")"
+expect "... B is still B" 404 "$(post_from 127.0.0.3 "$via")"
 # Straight to the server, from an address that is not the proxy:
 # X-Forwarded-For names nobody.
 direct=http://127.0.0.1:$back
 expect "not through the proxy: three writes whatever X-Forwarded-For says" "404 404 404" \
-    "$(write 127.0.0.4 "$direct" 'X-Forwarded-For: 10.0.0.1') $(write 127.0.0.4 "$direct" \
-        'X-Forwarded-For: 10.0.0.2') $(write 127.0.0.4 "$direct" 'X-Forwarded-For: 10.0.0.3')"
+    "$(post_from 127.0.0.4 "$direct" 'X-Forwarded-For: 10.0.0.1') $(post_from 127.0.0.4 "$direct" \
+        'X-Forwarded-For: 10.0.0.2') $(post_from 127.0.0.4 "$direct" 'X-Forwarded-For: 10.0.0.3')"
 expect "... the fourth, claiming yet another address, is over the quota" 429 \
-    "$(write 127.0.0.4 "$direct" 'X-Forwarded-For: 10.0.0.4')"
+    "$(post_from 127.0.0.4 "$direct" 'X-Forwarded-For: 10.0.0.4')"
 expect "... and claiming to be B changes nothing for B" "429 404" \
-    "$(write 127.0.0.4 "$direct" 'X-Forwarded-For: 127.0.0.3') $(write 127.0.0.3 "$via")"
+    "$(post_from 127.0.0.4 "$direct" 'X-Forwarded-For: 127.0.0.3') $(post_from 127.0.0.3 "$via")"
 
 # The proxy's address as a dual-stack socket spells it is the same proxy.
 serve spelled --trust-proxy ::ffff:127.0.0.1 --limit address-writes-per-minute=1
 if [ -n "$port" ]; then
     spelled=http://127.0.0.1:$port
     expect "--trust-proxy ::ffff:127.0.0.1 is 127.0.0.1: its clients count apart" "404 429 404" \
-        "$(write 127.0.0.1 "$spelled" 'X-Forwarded-For: 10.0.0.1') $(write 127.0.0.1 "$spelled" \
-            'X-Forwarded-For: 10.0.0.1') $(write 127.0.0.1 "$spelled" 'X-Forwarded-For: 10.0.0.2')"
+        "$(post_from 127.0.0.1 "$spelled" 'X-Forwarded-For: 10.0.0.1') $(post_from 127.0.0.1 "$spelled" \
+            'X-Forwarded-For: 10.0.0.1') $(post_from 127.0.0.1 "$spelled" 'X-Forwarded-For: 10.0.0.2')"
     # a last entry that is no address is not the proxy's doing: the
     # request counts as the proxy's own, not as a new client per spelling
     expect "... a last entry that is no address counts as the proxy" "404 429" \
-        "$(write 127.0.0.1 "$spelled" 'X-Forwarded-For: 10.0.0.3, junk1') $(write 127.0.0.1 \
+        "$(post_from 127.0.0.1 "$spelled" 'X-Forwarded-For: 10.0.0.3, junk1') $(post_from 127.0.0.1 \
             "$spelled" 'X-Forwarded-For: 10.0.0.3, junk2')"
 fi

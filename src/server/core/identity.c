@@ -23,14 +23,6 @@
 
 /* --- origins and addresses ------------------------------------------------------- */
 
-/* a and b name the same address, however each is spelled ("::ffff:10.0.0.1"
- * is 10.0.0.1, "::1" is "0:0::1"); neither an address: 0. */
-static int addr_same(const char *a, const char *b)
-{
-    unsigned char x[16], y[16];
-    return ident_addr_parse(a, x) == 0 && ident_addr_parse(b, y) == 0 && memcmp(x, y, 16) == 0;
-}
-
 int ident_addr_parse(const char *text, unsigned char out[16])
 {
     unsigned char v4[4];
@@ -42,6 +34,14 @@ int ident_addr_parse(const char *text, unsigned char out[16])
     out[10] = out[11] = 0xff;
     memcpy(out + 12, v4, 4);
     return 0;
+}
+
+/* a and b name the same address, however each is spelled ("::ffff:10.0.0.1"
+ * is 10.0.0.1, "::1" is "0:0::1"); neither an address: 0. */
+static int addr_same(const char *a, const char *b)
+{
+    unsigned char x[16], y[16];
+    return ident_addr_parse(a, x) == 0 && ident_addr_parse(b, y) == 0 && memcmp(x, y, 16) == 0;
 }
 
 void ident_request_addr(srv *s, const net_request *req, char *out, size_t size)
