@@ -749,6 +749,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 net_frames_forget(p->fd - 1);
             p->fd = 0;
         }
+        /* every socket lws accepted, a WebSocket or not (one whose TLS
+         * never began has no pss): its number is free for others now */
+        if (lws_get_socket_fd(wsi) >= 0)
+            net_frames_forget((int)lws_get_socket_fd(wsi));
         return 0;
     case LWS_CALLBACK_CLOSED:
         if (p && p->fd) {
