@@ -34,7 +34,7 @@ SRC_LIB += $(GEN_NET)
 # The server, linked into the `citadel` binary only (the unit tests and fuzz
 # targets need none of its libraries).
 SRC_SRV := $(wildcard src/server/*.c src/server/*/*.c) $(wildcard src/store/*.c)
-SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lpq -lsodium -lcmark -lcurl
+SRV_LIBS := -lwebsockets -luv -ljansson -lsqlite3 -lpq -lsodium -lcmark -lcurl -lssl -lcrypto
 UNIT    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # Tests of the server, each once in tests/server/tests.list: its name, the
 # tiers of tests/run.sh that run it, and what it links. A line becomes one

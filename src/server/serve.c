@@ -12,6 +12,7 @@
 
 #include "cluster/cluster.h"
 #include "community/mail.h"
+#include "core/identity.h"
 #include "core/srv.h"
 #include "serve.h"
 #include "server.h"
@@ -120,7 +121,11 @@ int serve_main(int argc, char **argv)
                              "(at most 8)");
             snprintf(cfg.origins[cfg.norigins++], sizeof cfg.origins[0], "%s", val);
         } else if (strcmp(a, "--trust-proxy") == 0 && val) {
-            snprintf(cfg.proxy, sizeof cfg.proxy, "%s", argv[++i]);
+            unsigned char bin[16];
+            i++;
+            if (strlen(val) >= sizeof cfg.proxy || ident_addr_parse(val, bin) != 0)
+                return usage("--trust-proxy wants the proxy's address, e.g. 127.0.0.1 or ::1");
+            snprintf(cfg.proxy, sizeof cfg.proxy, "%s", val);
         } else if (strcmp(a, "--bot") == 0 && val) {
             i++;
             const char *eq = strchr(val, '=');

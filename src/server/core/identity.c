@@ -8,6 +8,7 @@
  * moment of asking, so a sign-out or a closed account takes effect on the
  * next request; no other file reads a cookie.
  */
+#include <arpa/inet.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,19 +23,46 @@
 
 /* --- origins and addresses ------------------------------------------------------- */
 
+int ident_addr_parse(const char *text, unsigned char out[16])
+{
+    unsigned char v4[4];
+    if (inet_pton(AF_INET6, text, out) == 1)
+        return 0;
+    if (inet_pton(AF_INET, text, v4) != 1)
+        return -1;
+    memset(out, 0, 10);  /* as ::ffff:a.b.c.d */
+    out[10] = out[11] = 0xff;
+    memcpy(out + 12, v4, 4);
+    return 0;
+}
+
+/* a and b name the same address, however each is spelled ("::ffff:10.0.0.1"
+ * is 10.0.0.1, "::1" is "0:0::1"); neither an address: 0. */
+static int addr_same(const char *a, const char *b)
+{
+    unsigned char x[16], y[16];
+    return ident_addr_parse(a, x) == 0 && ident_addr_parse(b, y) == 0 && memcmp(x, y, 16) == 0;
+}
+
 void ident_request_addr(srv *s, const net_request *req, char *out, size_t size)
 {
     const char *peer = req->peer;
     char last[64] = "";
-    if (s->cfg.proxy[0] && strcmp(req->peer, s->cfg.proxy) == 0 && req->forwarded_for[0]) {
-        /* the proxy appends the address it saw: the last entry */
+    if (s->cfg.proxy[0] && addr_same(req->peer, s->cfg.proxy)) {
+        /* the proxy appends the address it saw: the last entry, and only
+         * an address (anything else is not the proxy's doing, and counts
+         * as the proxy itself) */
         const char *comma = strrchr(req->forwarded_for, ',');
         const char *p = comma ? comma + 1 : req->forwarded_for;
-        while (*p == ' ')
-            p++;
-        snprintf(last, sizeof last, "%.*s", (int)strcspn(p, " "), p);
-        if (last[0])
-            peer = last;
+        p += strspn(p, " \t");
+        size_t n = strcspn(p, " \t");
+        unsigned char a[16];
+        if (n < sizeof last && p[n + strspn(p + n, " \t")] == 0) {
+            memcpy(last, p, n);
+            last[n] = 0;
+            if (ident_addr_parse(last, a) == 0)
+                peer = last;
+        }
     }
     quota_addr(peer, out, size);
 }

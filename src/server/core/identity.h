@@ -27,7 +27,12 @@ typedef struct ident {
     char spec[64];       /* bots: the bot spec */
 } ident;
 
-/* The address a request comes from, as quotas count it. */
+/* The address text names (IPv4, IPv6), as 16 bytes (IPv4 as
+ * ::ffff:a.b.c.d): 0, or -1 if text is not an address. */
+int ident_addr_parse(const char *text, unsigned char out[16]);
+/* The address a request comes from, as quotas count it: the socket's, or,
+ * from the --trust-proxy address (however spelled), the last entry of its
+ * X-Forwarded-For when that is an address. */
 void ident_request_addr(srv *s, const net_request *req, char *out, size_t size);
 /* 1 if a request may act for the visitor: no Origin, or the server's own,
  * or one of --allow-origin. */

@@ -45,7 +45,7 @@ struct net {
     uv_timer_t idle_timer;
     net_conn *conns;         /* every open WebSocket */
     int port;
-    int tls;                 /* served over TLS: net_frames.c cannot look */
+    int tls;                 /* served over TLS (net_tls.c shows net_frames.c the bytes) */
     atomic_int stop;
 };
 
@@ -190,13 +190,34 @@ static int query_copy(struct lws *wsi, char *buf, size_t size)
     }
 }
 
+/* X-Forwarded-For, or its last size - 1 bytes when longer: the entries a
+ * proxy appends are at its end, and a client that sends a long one of its
+ * own must not push them out (nor, by the whole being dropped, be counted
+ * as the proxy). */
+static void forwarded_copy(struct lws *wsi, char *buf, int size)
+{
+    int total = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR);
+    buf[0] = 0;
+    if (total < size) {
+        header_copy(wsi, WSI_TOKEN_X_FORWARDED_FOR, buf, size);
+        return;
+    }
+    char *all = malloc((size_t)total + 1);
+    if (all && lws_hdr_copy(wsi, all, total + 1, WSI_TOKEN_X_FORWARDED_FOR) >= 0) {
+        size_t len = strlen(all);
+        size_t from = len >= (size_t)size ? len - (size_t)size + 1 : 0;
+        memcpy(buf, all + from, len - from + 1);
+    }
+    free(all);
+}
+
 static void read_headers(struct lws *wsi, headers *hd)
 {
     header_copy(wsi, WSI_TOKEN_HTTP_COOKIE, hd->cookie, sizeof hd->cookie);
     header_copy(wsi, WSI_TOKEN_ORIGIN, hd->origin, sizeof hd->origin);
     header_copy(wsi, WSI_TOKEN_HOST, hd->host, sizeof hd->host);
     header_copy(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, hd->content_type, sizeof hd->content_type);
-    header_copy(wsi, WSI_TOKEN_X_FORWARDED_FOR, hd->forwarded_for, sizeof hd->forwarded_for);
+    forwarded_copy(wsi, hd->forwarded_for, sizeof hd->forwarded_for);
     header_copy(wsi, WSI_TOKEN_HTTP_AUTHORIZATION, hd->authorization, sizeof hd->authorization);
     lws_get_peer_simple(wsi, hd->peer, sizeof hd->peer);
 }
@@ -504,7 +525,7 @@ static int on_ws_filter(net *n, struct lws *wsi, pss *p)
     if (!ws_key_ok(key))
         return refuse(wsi, 400, NULL, "Sec-WebSocket-Key must be the base64 of 16 bytes");
     p->fd = lws_get_socket_fd(wsi) + 1;
-    if (!n->tls && net_frames_upgrade(p->fd - 1) != 0)  /* RFC 6455 4.1: a client waits */
+    if (net_frames_upgrade(p->fd - 1) != 0)  /* RFC 6455 4.1: a client waits */
         return refuse(wsi, 400, NULL, "frames came before the answer to the handshake");
     headers *hd = calloc(1, sizeof *hd);
     if (!hd)
@@ -677,8 +698,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
         /* user is lws's lws_filter_network_conn_args here, not a pss */
         n = net_of(wsi);
-        if (n && !n->tls && user)
-            net_frames_accept((int)((struct lws_filter_network_conn_args *)user)->accept_fd);
+        if (n && user) {
+            int fd = (int)((struct lws_filter_network_conn_args *)user)->accept_fd;
+            net_frames_accept(fd);
+            if (n->tls)
+                net_frames_tls(fd);  /* its bytes come through net_tls.c */
+        }
         return 0;
     case LWS_CALLBACK_HTTP:
         return on_http(net_of(wsi), wsi, p);
@@ -724,6 +749,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 net_frames_forget(p->fd - 1);
             p->fd = 0;
         }
+        /* every socket lws accepted, a WebSocket or not (one whose TLS
+         * never began has no pss): its number is free for others now */
+        if (lws_get_socket_fd(wsi) >= 0)
+            net_frames_forget((int)lws_get_socket_fd(wsi));
         return 0;
     case LWS_CALLBACK_CLOSED:
         if (p && p->fd) {
@@ -810,8 +839,7 @@ net *net_new(const net_config *cfg, const net_callbacks *cb, void *app, char *er
     info.foreign_loops = loops;
     n->idle_ms = cfg->ws_idle_s > 0 ? (cfg->ws_idle_s > 86400 ? 86400 : cfg->ws_idle_s) * 1000 : 0;
     n->tls = cfg->tls_cert && cfg->tls_key;
-    if (!n->tls)
-        net_frames_init();
+    net_frames_init();
     if (n->tls) {
         info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
         info.ssl_cert_filepath = cfg->tls_cert;

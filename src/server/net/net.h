@@ -78,7 +78,7 @@ typedef struct net_request {
     const char *origin;   /* the Origin header */
     const char *host;     /* the Host header */
     const char *content_type;
-    const char *forwarded_for;  /* X-Forwarded-For */
+    const char *forwarded_for;  /* X-Forwarded-For (its last 255 bytes if longer) */
     const char *authorization;  /* the Authorization header */
     const char *body;     /* NUL-terminated; "" if none */
     size_t body_len;

@@ -2,7 +2,9 @@
  * not make, on the bytes lws reads.
  *
  * The invariant: for every socket lws accepted (and not yet forgotten),
- * fds[fd] describes exactly the bytes lws has read from it so far: while
+ * fds[fd] describes exactly the bytes lws has read from it so far (for a
+ * socket read through TLS, the bytes OpenSSL deciphered, which net_tls.c
+ * hands over; recv's ciphertext is not looked at): while
  * HTTP, how much of a header's end ("\r\n\r\n") the last bytes matched and
  * whether the last read went on past a header's end; once a WebSocket,
  * where in the current frame the next byte falls (header bytes gathered,
@@ -16,6 +18,7 @@
  * This file defines recv() for the whole program: it calls recvfrom() (the
  * same system call, with no address asked for) and then looks at what came,
  * only on the loop's thread and only for sockets lws accepted.
+ * net_frames_look is the same look for what came through TLS.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -32,6 +35,7 @@
 
 typedef struct fdstate {
     unsigned char watched;  /* lws accepted it */
+    unsigned char tls;      /* ... and reads it through TLS (net_tls.c looks, not recv) */
     unsigned char ws;       /* its bytes are frames now */
     unsigned char matched;  /* HTTP: bytes of "\r\n\r\n" the last bytes matched */
     unsigned char after;    /* HTTP: the last read went on past a header's end */
@@ -84,6 +88,13 @@ void net_frames_accept(int fd)
         f->watched = 1;
         f->open = f->line = 1;
     }
+}
+
+void net_frames_tls(int fd)
+{
+    fdstate *f = state_of(fd, 0);
+    if (f && f->watched)
+        f->tls = 1;
 }
 
 void net_frames_next(int fd)
@@ -153,19 +164,29 @@ static int scan_http(fdstate *f, const unsigned char *p, size_t n)
     return 0;
 }
 
-/* Answers fd's request with status and readies its close (net_frames.h). */
-static void refuse_head(int fd, int status)
+int net_frames_refusal(char *buf, size_t size, int status)
 {
-    char answer[512];
-    int len = net_closing_answer(answer, sizeof answer, status, NULL,
-                                 status == 431 ? "the request's headers are too long"
-                                               : "the request's path holds a NUL byte");
-    if (len > 0 && send(fd, answer, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-        return;
+    return net_closing_answer(buf, size, status, NULL,
+                              status == 431 ? "the request's headers are too long"
+                                            : "the request's path holds a NUL byte");
+}
+
+void net_frames_drain(int fd)
+{
     shutdown(fd, SHUT_WR);
     char sink[4096];
     for (int k = 0; k < 64 && recvfrom(fd, sink, sizeof sink, MSG_DONTWAIT, NULL, NULL) > 0; k++)
         ;
+}
+
+/* Answers fd's request with status and readies its close (net_frames.h). */
+static void refuse_head(int fd, int status)
+{
+    char answer[512];
+    int len = net_frames_refusal(answer, sizeof answer, status);
+    if (len > 0 && send(fd, answer, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+        return;
+    net_frames_drain(fd);
 }
 
 /* Frames: -1 at the first frame whose MASK bit is clear. */
@@ -202,30 +223,31 @@ static int scan_frames(fdstate *f, const unsigned char *p, size_t n)
     return 0;
 }
 
+int net_frames_look(int fd, int tls, const void *buf, size_t n)
+{
+    if (!ready || !pthread_equal(pthread_self(), loop_thread))
+        return 0;
+    fdstate *f = state_of(fd, 0);
+    if (!f || !f->watched || f->tls != tls)
+        return 0;
+    int status = f->ws ? scan_frames(f, buf, n) : scan_http(f, buf, n);
+    if (status)
+        memset(f, 0, sizeof *f);
+    return status;
+}
+
 ssize_t recv(int fd, void *buf, size_t len, int flags)
 {
     ssize_t n = recvfrom(fd, buf, len, flags, NULL, NULL);
-    if (n <= 0 || !ready || (flags & MSG_PEEK) || !pthread_equal(pthread_self(), loop_thread))
+    if (n <= 0 || (flags & MSG_PEEK))
         return n;
-    fdstate *f = state_of(fd, 0);
-    if (!f || !f->watched)
+    int status = net_frames_look(fd, 0, buf, (size_t)n);
+    if (!status)
         return n;
-    if (!f->ws) {
-        int status = scan_http(f, buf, (size_t)n);
-        if (status) {
-            refuse_head(fd, status);
-            memset(f, 0, sizeof *f);
-            errno = ECONNRESET;
-            return -1;
-        }
-        return n;
-    }
-    if (scan_frames(f, buf, (size_t)n) != 0) {
-        /* RFC 6455 5.1: close on an unmasked frame. lws takes the failed
-         * read for a reset and closes; the frame reaches nobody. */
-        memset(f, 0, sizeof *f);
-        errno = ECONNRESET;
-        return -1;
-    }
-    return n;
+    /* RFC 6455 5.1: close on an unmasked frame (-1). lws takes the failed
+     * read for a reset and closes; the frame reaches nobody. */
+    if (status > 0)
+        refuse_head(fd, status);
+    errno = ECONNRESET;
+    return -1;
 }

@@ -21,11 +21,14 @@
  * its blank line; the body after it is not a head.
  *
  * Only sockets lws accepted, and only on the loop's thread, are looked at;
- * every other read of the process passes through untouched. Off under TLS
- * (lws then reads through OpenSSL, and what recv sees is ciphertext).
+ * every other read of the process passes through untouched. Under TLS
+ * what recv sees is ciphertext: net_tls.c hands over what OpenSSL
+ * deciphered instead (net_frames_look), and writes the answer through TLS.
  */
 #ifndef CITADEL_NET_FRAMES_H
 #define CITADEL_NET_FRAMES_H
+
+#include <stddef.h>
 
 /* The longest request head (request line and headers) answered other
  * than 431. */
@@ -39,6 +42,20 @@ void net_frames_accept(int fd);
  * more than its handshake before the answer. Its reads are frames from
  * now on. */
 int net_frames_upgrade(int fd);
+/* fd (accepted) is read through TLS: recv leaves its bytes alone, and
+ * net_tls.c hands over the deciphered ones. */
+void net_frames_tls(int fd);
+/* Looks at n bytes just read from fd (tls: deciphered ones, for a socket
+ * read through TLS; 0: as recv read them): 0, fine; -1, an unmasked
+ * frame: close at once; or the status (400, 431) to answer before closing
+ * (net_frames_refusal). fd is forgotten after anything but 0. */
+int net_frames_look(int fd, int tls, const void *buf, size_t n);
+/* The whole answer (closing the connection) for such a status, as
+ * net_closing_answer gives it. */
+int net_frames_refusal(char *buf, size_t size, int status);
+/* After the answer: no more writes, and what the client sent drained (so
+ * the close is a FIN, not a reset that could destroy the answer). */
+void net_frames_drain(int fd);
 /* fd's request is answered: what it sends next is a new request's head. */
 void net_frames_next(int fd);
 /* fd is closing: nothing more to look at. */
