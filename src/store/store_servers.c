@@ -10,7 +10,9 @@
  * its games to the adopter; and the owner's writes hold its row (FOR KEY
  * SHARE, which beats do not wait for) inside their batch, so a buried
  * server's writes after the burial fail, and those before it are seen by
- * the adopter when it loads the games.
+ * the adopter when it loads the games. A game is adopted by one server:
+ * adopters take turns (SV_ADOPT_LOCK), and an adopter that waited on a
+ * row another took meanwhile leaves it.
  */
 #include <assert.h>
 #include <inttypes.h>
@@ -35,9 +37,12 @@ static const char *const sql[SV_COUNT] = {
     [SV_LEAVE] = "DELETE FROM servers WHERE id = ?1",
     [SV_ALIVE] = "SELECT id FROM servers WHERE beat >= " NOW_LITE " - ?1 ORDER BY id LIMIT ?2",
     [SV_BURY] = "DELETE FROM servers WHERE beat < " NOW_LITE " - ?1",
+    /* the outer test again: a row another adopter took meanwhile (PostgreSQL
+     * re-reads a row it waited for, not the list it picked it from) stays its */
     [SV_ADOPT] = "UPDATE games SET owner = ?1 WHERE id IN (SELECT id FROM games "
                  "WHERE status = 0 AND owner NOT IN (SELECT id FROM servers) "
-                 "ORDER BY id LIMIT ?2) RETURNING id",
+                 "ORDER BY id LIMIT ?2) AND status = 0 "
+                 "AND owner NOT IN (SELECT id FROM servers) RETURNING id",
     [SV_ADOPT_LOCK] = NULL,  /* SQLite's writers take turns already */
     [SV_JOIN_LOCK] = NULL,
     [SV_HOLD] = "SELECT 1 FROM servers WHERE id = ?1",
