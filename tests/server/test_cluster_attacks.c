@@ -397,7 +397,7 @@ static void test_sigstop_past_lease_resumed_server_is_fenced(void **state)
                      "AND query LIKE 'UPDATE servers SET beat%%'") != 1) {
         if (wall_ms() > deadline)
             fail_msg("the server's beat never waited on its row");
-        sleep_ms(20);
+        sleep_ms(5);  /* it waits at most the store's lock wait, 250 ms */
     }
     assert_int_equal(kill(servers[0].pid, SIGSTOP), 0);
     db_num(holder, "COMMIT");   /* the beat is done in the database; the server sleeps */
