@@ -2,13 +2,15 @@
  * attacked from outside: the bus flooded with forged, garbled and huge
  * notifications by a stranger holding the database's credentials; a
  * client bouncing between servers mid-game; two servers adopting the same
- * dead server's games at once; and a server paused (SIGSTOP) past its
- * lease, its games adopted by another, then resumed.
+ * stopped server's games at once; and a server paused (SIGSTOP) past its
+ * lease -- inside its beat, or inside a write -- its games adopted by
+ * another, then resumed.
  *
  * What each test holds: nothing from outside the servers acts on a game or
  * a player and no server's memory grows for it; every move is applied
  * once, whatever server it came through; each game has one server after an
- * adoption, however many adopted at once; a server that lost its lease
+ * adoption, however many adopted at once; a paused server's games are
+ * adopted whatever it held when paused, and a server that lost its lease
  * while paused neither writes for its old games nor answers for them.
  * Each is checked through the sockets and the database itself.
  * Skipped without CITADEL_TEST_PG (tests/pg.sh starts a cluster).
@@ -718,6 +720,82 @@ static void test_two_servers_adopting_at_once_each_game_one_server(void **state)
     restart(0);
 }
 
+/* The server that owns a game is paused (SIGSTOP) in the middle of a write
+ * for it: its writer's transaction is open (the test held the game's row
+ * until the write waited on it, then let go), holding the server's row
+ * and the game's. The pause must not keep the game from being adopted:
+ * another server takes it over at the last move stored, without the half
+ * written one, and the paused server, resumed, writes nothing and stops.
+ * Pauses servers[0]; a fresh one takes its place after. */
+static void test_sigstop_mid_write_game_still_adopted(void **state)
+{
+    (void)state;
+    need_pg();
+    char ca[80], cb[80];
+    ws_conn *a = player_on(0, "mid_ann", ca), *b = player_on(1, "mid_ben", cb);
+    duel d;
+    start_duel(a, b, "\"variant\":\"rampart\",\"base_ms\":600000,\"inc_ms\":0", &d);
+    json_t *m = play(d.side[0], d.game, 0, first_legal(d.state, 0));
+    json_decref(m);
+    json_t *last = expect_for(d.side[1], "move", d.game, WAIT);
+    assert_non_null(last);
+    char second[32];
+    snprintf(second, sizeof second, "%s", first_legal(last, 0));
+    json_decref(last);
+    PGconn *x = db_connect(), *holder = db_connect();
+    long long paused = game_owner(x, d.game);
+    assert_true(paused > 0);
+    /* ply 1's write waits on the game's row; the server is paused there */
+    db_num(holder, "BEGIN");
+    db_num(holder, "SELECT id FROM games WHERE id = %lld FOR UPDATE", (long long)d.game);
+    send_fmt(d.side[1], "{\"type\":\"move\",\"game\":%lld,\"ply\":1,\"move\":\"%s\"}",
+             (long long)d.game, second);
+    long long deadline = wall_ms() + WAIT;
+    while (db_num(x, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                     "AND (query LIKE 'WITH g AS (UPDATE games%%' "
+                     "OR query LIKE 'UPDATE games SET nmoves%%')") != 1) {
+        if (wall_ms() > deadline)
+            fail_msg("the move's write never waited on the game's row");
+        sleep_ms(5);  /* it waits at most the store's lock wait, 250 ms */
+    }
+    assert_int_equal(kill(servers[0].pid, SIGSTOP), 0);
+    db_num(holder, "COMMIT");   /* the write goes on in the database; its server sleeps */
+    PQfinish(holder);
+    long long stopped = wall_ms();
+    /* another server adopts the game, at ply 1: the half-written move is not */
+    json_t *g = expect_for(b, "game", d.game, 6 * LEASE_MS);
+    if (!g)
+        fail_msg("the game of a server paused mid-write was never adopted (%.0f s)",
+                 (double)(wall_ms() - stopped) / 1000.0);
+    fprintf(stderr, "   server %lld adopted the game %.1f s after the pause\n",
+            game_owner(x, d.game), (double)(wall_ms() - stopped) / 1000.0);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(g, "game"), "moves")), 1);
+    json_decref(g);
+    assert_true(game_owner(x, d.game) != paused);
+    assert_int_equal(db_num(x, "SELECT count(*) FROM moves WHERE game = %lld",
+                            (long long)d.game), 1);
+    assert_int_equal(kill(servers[0].pid, SIGCONT), 0);
+    deadline = wall_ms() + WAIT;
+    int st_exit = -1;
+    while (wall_ms() < deadline) {
+        if (waitpid(servers[0].pid, &st_exit, WNOHANG) == servers[0].pid)
+            break;
+        st_exit = -1;
+        sleep_ms(100);
+    }
+    if (st_exit == -1)
+        fail_msg("the resumed server still runs %d s after it lost its lease", WAIT / 1000);
+    servers[0].pid = 0;
+    assert_true(WIFEXITED(st_exit) && WEXITSTATUS(st_exit) == 3);
+    assert_int_equal(db_num(x, "SELECT count(*) FROM moves WHERE game = %lld",
+                            (long long)d.game), 1);
+    PQfinish(x);
+    json_decref(d.state);
+    ws_drop(a);
+    ws_close(b);
+    restart(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -725,6 +803,7 @@ int main(void)
         cmocka_unit_test(test_forged_bus_notifications_change_nothing),
         cmocka_unit_test(test_client_bouncing_between_servers_moves_once),
         cmocka_unit_test(test_sigstop_past_lease_resumed_server_is_fenced),
+        cmocka_unit_test(test_sigstop_mid_write_game_still_adopted),
     };
     return fixture_run_group(tests, &fixture);
 }
