@@ -574,7 +574,10 @@ static void test_client_bouncing_between_servers_moves_once(void **state)
         send_fmt(t, "{\"type\":\"move\",\"game\":%lld,\"ply\":%d,\"move\":\"%s\"}",
                  (long long)d.game, ply, played[ply]);
         m = ws_first_of(t, "move", "error", WAIT);
-        assert_non_null(m);
+        if (!m)
+            fail_msg("ply %d, sent through server %d%s: neither played nor refused (%s)", ply,
+                     resent == 1 ? (via + 1) % 3 : via, resent == 1 ? " again" : "",
+                     ws_is_closed(t) ? "connection closed" : "connection open");
         if (resent == 1) {   /* the first went: the second is refused, not played twice */
             if (!is_move(m, d.game, ply))
                 assert_string_equal(type_of(m), "error");
