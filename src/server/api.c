@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "botapi/botapi.h"
+#include "cluster/cluster.h"
 #include "community/community.h"
 #include "core/http.h"
 #include "core/srv.h"
@@ -486,6 +487,10 @@ void api_http(srv *s, net_http *h, const net_request *req)
 
     if (!get && !ident_origin_ok(s, req)) {
         reply_error(h, 403, "cross-site requests are refused");
+        return;
+    }
+    if (!cluster_lease_holds(s)) {  /* paused past the lease, maybe: never answer stale */
+        reply_error(h, 503, "this server cannot reach its database; try again in a moment");
         return;
     }
     if (post && req->body_len > 0 && !is_json_type(req->content_type)) {

@@ -285,6 +285,10 @@ void dispatch_message(srv *s, client *c, json_t *msg)
         client_error(c, json_is_object(msg) ? json_object_get(msg, "ref") : NULL, "%s", err);
         return;
     }
+    if (!cluster_lease_holds(s)) {  /* paused past the lease, maybe: never answer stale */
+        client_error(c, m.ref, "this server cannot reach its database; try again in a moment");
+        return;
+    }
     if (c->me.api_bot && !c->api && plays(m.kind)) {
         client_error(c, m.ref, "a bot account plays through the Bot API only (docs/bot-api.md)");
         return;

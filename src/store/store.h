@@ -280,6 +280,14 @@ int store_servers_alive(store *s, int64_t *out, int max, store_err *err);
  * nobody alive owns: their ids in out (at most max; the rest at the next
  * call), how many, or -1. One server adopts at a time. */
 int store_games_adopt(store *s, int64_t me, int64_t *out, int max, store_err *err);
+/* The bus between servers (src/server/cluster/bus.h): on PostgreSQL each
+ * server's bus connection holds the advisory lock (STORE_BUS_LOCK << 32 |
+ * its id) while it lives, so a notification's sender (its backend's pid)
+ * names the server that sent it, and nobody else can take that name while
+ * the server lives. The pids of those connections and their servers' ids
+ * (SQLite: none): how many, or -1. */
+#define STORE_BUS_LOCK 71105
+int store_bus_senders(store *s, int *pids, int64_t *ids, int max, store_err *err);
 /* The owner of a live game: 0, or STORE_NOT_FOUND if it is not live. */
 int store_game_owner(store *s, int64_t game, int64_t *owner, store_err *err);
 /* Ids of a player's live games, oldest first: how many, or -1. */

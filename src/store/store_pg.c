@@ -23,6 +23,7 @@
 
 #define MIGRATION_LOCK 7110431  /* the advisory lock's key: any number of ours */
 #define LOCK_WAIT_MS 250        /* longest a statement waits for a row lock */
+#define IDLE_TXN_MS (STORE_LEASE_MS / 2)  /* longest a transaction idles between statements */
 
 static const char *const migrations[] = {
     /* 1: the first schema. */
@@ -345,12 +346,18 @@ int store_pg_open(store *s, const char *uri, int sync_full, store_err *err)
         return fail(err, "out of memory");
     }
     /* A statement waits at most LOCK_WAIT_MS for a lock another connection
-     * holds (the caller may be the event loop), and notices stay quiet. */
-    char settings[256];
+     * holds (the caller may be the event loop), and notices stay quiet. A
+     * transaction left open longer than IDLE_TXN_MS between statements (its
+     * process paused, by SIGSTOP say, in the middle) is ended with its
+     * connection: what it holds -- its server's row, a game's, the turn to
+     * adopt -- would otherwise keep every other server from adopting the
+     * paused one's games for as long as the pause lasts. */
+    char settings[320];
     snprintf(settings, sizeof settings,
              "SET client_encoding = 'UTF8'; SET lock_timeout = %d;"
+             "SET idle_in_transaction_session_timeout = %d;"
              "SET synchronous_commit = %s; SET client_min_messages = warning",
-             LOCK_WAIT_MS, sync_full ? "on" : "off");
+             LOCK_WAIT_MS, IDLE_TXN_MS, sync_full ? "on" : "off");
     if (db_exec(s->db, settings) != 0)
         return fail(err, "PostgreSQL settings: %s", db_errmsg(s->db));
     return migrate(s, conn, err);

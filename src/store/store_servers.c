@@ -10,7 +10,9 @@
  * its games to the adopter; and the owner's writes hold its row (FOR KEY
  * SHARE, which beats do not wait for) inside their batch, so a buried
  * server's writes after the burial fail, and those before it are seen by
- * the adopter when it loads the games.
+ * the adopter when it loads the games. A game is adopted by one server:
+ * adopters take turns (SV_ADOPT_LOCK), and an adopter that waited on a
+ * row another took meanwhile leaves it.
  */
 #include <assert.h>
 #include <inttypes.h>
@@ -35,15 +37,19 @@ static const char *const sql[SV_COUNT] = {
     [SV_LEAVE] = "DELETE FROM servers WHERE id = ?1",
     [SV_ALIVE] = "SELECT id FROM servers WHERE beat >= " NOW_LITE " - ?1 ORDER BY id LIMIT ?2",
     [SV_BURY] = "DELETE FROM servers WHERE beat < " NOW_LITE " - ?1",
+    /* the outer test again: a row another adopter took meanwhile (PostgreSQL
+     * re-reads a row it waited for, not the list it picked it from) stays its */
     [SV_ADOPT] = "UPDATE games SET owner = ?1 WHERE id IN (SELECT id FROM games "
                  "WHERE status = 0 AND owner NOT IN (SELECT id FROM servers) "
-                 "ORDER BY id LIMIT ?2) RETURNING id",
+                 "ORDER BY id LIMIT ?2) AND status = 0 "
+                 "AND owner NOT IN (SELECT id FROM servers) RETURNING id",
     [SV_ADOPT_LOCK] = NULL,  /* SQLite's writers take turns already */
     [SV_JOIN_LOCK] = NULL,
     [SV_HOLD] = "SELECT 1 FROM servers WHERE id = ?1",
     [SV_OWNER] = "SELECT owner FROM games WHERE id = ?1 AND status = 0",
     [SV_PLAYER_LIVE] = "SELECT g.id FROM games g JOIN game_players p ON p.game = g.id "
                        "WHERE p.player = ?1 AND g.status = 0 ORDER BY g.id LIMIT ?2",
+    [SV_BUS_SENDERS] = NULL,  /* SQLite: one server, no bus */
 };
 
 static const char *const sql_pg[SV_COUNT] = {
@@ -59,6 +65,10 @@ static const char *const sql_pg[SV_COUNT] = {
     [SV_ADOPT_LOCK] = "SELECT pg_advisory_xact_lock(7110433)",
     /* a beat (an UPDATE of no key) does not wait for this; a burial does */
     [SV_HOLD] = "SELECT 1 FROM servers WHERE id = ?1 FOR KEY SHARE",
+    /* each server's bus connection holds (STORE_BUS_LOCK << 32 | its id) */
+    [SV_BUS_SENDERS] = "SELECT pid, objid::bigint FROM pg_locks WHERE locktype = 'advisory' "
+                       "AND granted AND classid = 71105 AND objsubid = 1 ORDER BY objid "
+                       "LIMIT ?1",
 };
 
 int store_servers_prepare(store *s, store_err *err)
@@ -209,6 +219,25 @@ int store_player_live(store *s, int64_t player, int64_t *out, int max, store_err
     q_int64(st, 1, player);
     q_int(st, 2, max);
     return ids_of(s, st, out, max, err, "list the player's live games");
+}
+
+int store_bus_senders(store *s, int *pids, int64_t *ids, int max, store_err *err)
+{
+    assert(s && ((pids && ids) || max <= 0));
+    if (max < 0)
+        return fail(err, "negative room (%d)", max);
+    if (!s->sst[SV_BUS_SENDERS])
+        return 0;
+    dbq *st = sv(s, SV_BUS_SENDERS);
+    q_int(st, 1, max);
+    int n = 0, rc;
+    while ((rc = q_step(st)) == DB_ROW)
+        if (n < max) {
+            pids[n] = q_col_int(st, 0);
+            ids[n++] = q_col_int64(st, 1);
+        }
+    q_done(st);
+    return rc == DB_DONE ? n : db_fail(s, err, "list the servers' buses");
 }
 
 int store_server_hold(store *s, store_err *err)

@@ -11,11 +11,16 @@
  * with more to come or '=' for a message's last (or only) piece. Pieces
  * are cut between characters, never inside one.
  *
- * Receiving: a server's pieces arrive in the order sent, so the pieces
- * of each sender (told apart by its backend's pid) are joined in a
- * buffer of their own until the last. Notifications of our own
- * connection (a message to every server) are dropped: the sender acts on
- * its own at once.
+ * Receiving: a notification counts only if its backend (its pid) is the
+ * bus connection of a server (the lock each holds, STORE_BUS_LOCK; the
+ * cluster's sender_fn says which): anything else -- a stranger with the
+ * database's credentials NOTIFYing our channels -- is dropped before it
+ * is read or kept. A server's pieces arrive in the order sent, numbered
+ * one after another, so the pieces of each sender are joined in a buffer
+ * of their own until the last; a piece out of turn (one lost, or a
+ * backend's pid given to another connection) drops what was joined.
+ * Notifications of our own connection (a message to every server) are
+ * dropped: the sender acts on its own at once.
  */
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -24,12 +29,14 @@
 
 #include "bus.h"
 #include "../core/sbuf.h"
+#include "../../store/store.h"
 
 #define PIECE_MAX 7800  /* bytes of text in one notification (the limit is 8000) */
 #define SENDERS_MAX 64  /* senders whose pieces may be half joined at once */
 
 typedef struct partial {
     int pid;
+    unsigned long long seq;  /* the last piece's */
     sbuf text;
 } partial;
 
@@ -39,6 +46,7 @@ struct bus {
     int own_pid;
     int64_t me;
     bus_deliver_fn deliver;
+    bus_sender_fn sender;
     void *app;
     sbuf pending;        /* NOTIFY statements not yet sent */
     int busy;            /* a query is out, its results not all read */
@@ -92,27 +100,36 @@ static void arrived(bus *b, const PGnotify *n)
     if (n->be_pid == b->own_pid)
         return;
     /* "SEQ FLAG TEXT" */
-    const char *sp = strchr(n->extra, ' ');
-    if (!sp || (sp[1] != '+' && sp[1] != '='))
+    char *end;
+    unsigned long long seq = strtoull(n->extra, &end, 10);
+    if (end == n->extra || end[0] != ' ' || (end[1] != '+' && end[1] != '='))
         return;  /* not ours */
-    const char *text = sp + 2;
+    int64_t from = b->sender(b->app, n->be_pid);
+    if (from <= 0)
+        return;  /* not a server's bus */
+    const char *text = end + 2;
     size_t len = strlen(text);
     partial *p = partial_of(b, n->be_pid);
     if (!p)
         return;  /* more senders than ever expected: dropped */
-    if (sp[1] == '=' && !p->text.n) {  /* the common case: a message in one piece */
+    if (p->text.n && seq != p->seq + 1) {  /* out of turn: what was joined is void */
+        free(p->text.p);
+        memset(&p->text, 0, sizeof p->text);
+    }
+    p->seq = seq;
+    if (end[1] == '=' && !p->text.n) {  /* the common case: a message in one piece */
         p->pid = 0;
-        b->deliver(b->app, text, len);
+        b->deliver(b->app, from, text, len);
         return;
     }
     if (p->text.n + len > BUS_MESSAGE_MAX) {  /* no sender of ours sends this */
         p->text.oom = 1;
     }
     sb_put(&p->text, text, len);
-    if (sp[1] == '+')
+    if (end[1] == '+')
         return;
     if (!p->text.oom)
-        b->deliver(b->app, p->text.p, p->text.n);
+        b->deliver(b->app, from, p->text.p, p->text.n);
     free(p->text.p);
     memset(p, 0, sizeof *p);
 }
@@ -157,8 +174,8 @@ static void on_ready(void *arg, int readable, int writable)
     dispatch(b);
 }
 
-bus *bus_open(const char *uri, int64_t me, net *n, bus_deliver_fn deliver, void *app,
-              char *err, size_t errlen)
+bus *bus_open(const char *uri, int64_t me, net *n, bus_deliver_fn deliver,
+              bus_sender_fn sender, void *app, char *err, size_t errlen)
 {
     bus *b = calloc(1, sizeof *b);
     if (!b || !(b->escaped = malloc(2 * PIECE_MAX + 1))) {
@@ -168,6 +185,7 @@ bus *bus_open(const char *uri, int64_t me, net *n, bus_deliver_fn deliver, void 
     }
     b->me = me;
     b->deliver = deliver;
+    b->sender = sender;
     b->app = app;
     b->conn = PQconnectdb(uri);
     if (PQstatus(b->conn) != CONNECTION_OK) {
@@ -175,10 +193,24 @@ bus *bus_open(const char *uri, int64_t me, net *n, bus_deliver_fn deliver, void 
         bus_free(b);
         return NULL;
     }
-    char listen[96];
-    snprintf(listen, sizeof listen, "LISTEN citadel_all; LISTEN citadel_%lld", (long long)me);
-    PGresult *r = PQexec(b->conn, listen);
-    int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    /* the lock first: a connection that cannot be named server me's hears nothing */
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT pg_try_advisory_lock((%d::bigint << 32) | %lld)",
+             STORE_BUS_LOCK, (long long)me);
+    PGresult *r = PQexec(b->conn, sql);
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+             strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    if (!ok) {
+        snprintf(err, errlen, "the servers' bus: server %lld's bus lock is held elsewhere%s%s",
+                 (long long)me, PQerrorMessage(b->conn)[0] ? ": " : "",
+                 PQerrorMessage(b->conn));
+        bus_free(b);
+        return NULL;
+    }
+    snprintf(sql, sizeof sql, "LISTEN citadel_all; LISTEN citadel_%lld", (long long)me);
+    r = PQexec(b->conn, sql);
+    ok = PQresultStatus(r) == PGRES_COMMAND_OK;
     PQclear(r);
     if (!ok || PQsetnonblocking(b->conn, 1) != 0 ||
         !(b->watch = net_fd_watch(n, PQsocket(b->conn), on_ready, b))) {

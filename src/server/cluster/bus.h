@@ -23,13 +23,19 @@
 
 typedef struct bus bus;
 
-/* A message arrived (text is NUL-terminated, len bytes). */
-typedef void (*bus_deliver_fn)(void *app, const char *text, size_t len);
+/* A message arrived from server `from` (text is NUL-terminated, len bytes). */
+typedef void (*bus_deliver_fn)(void *app, int64_t from, const char *text, size_t len);
+/* The server whose bus connection is the database backend `pid`, or 0 if
+ * none is (store.h, STORE_BUS_LOCK): a notification of anyone else is
+ * dropped before it is read, so a stranger who may NOTIFY on the database
+ * can neither speak for a server nor make one keep anything. */
+typedef int64_t (*bus_sender_fn)(void *app, int pid);
 
-/* Connects to the database at uri for server `me` and listens, watching
- * the connection on the loop of n. NULL with why in err. */
-bus *bus_open(const char *uri, int64_t me, net *n, bus_deliver_fn deliver, void *app,
-              char *err, size_t errlen);
+/* Connects to the database at uri for server `me`, takes the lock that
+ * names its connection as server me's (STORE_BUS_LOCK) and listens,
+ * watching the connection on the loop of n. NULL with why in err. */
+bus *bus_open(const char *uri, int64_t me, net *n, bus_deliver_fn deliver,
+              bus_sender_fn sender, void *app, char *err, size_t errlen);
 /* Queues text (no newlines, at most BUS_MESSAGE_MAX bytes) for server `to`
  * (BUS_ALL: every server, this one included): 0, or -1 if refused or the
  * bus is lost. */

@@ -22,7 +22,16 @@
  * stand-ins (by server and client); a client's rwatch lists games of other
  * servers only (an adopted game's watchers are moved onto it here).
  * Nothing from the bus is trusted for more than the bus carries: a
+ * message counts only from a server's own bus connection (bus.h), and
+ * only as the server it came from (an "s" naming another is dropped); a
  * stand-in may ask only what a client may ask of a game or a seek.
+ *
+ * The lease (store.h) is this server's right to answer for its games. A
+ * renewal sent less than LEASE_SURE_MS ago proves it; after a longer gap
+ * (the process paused, say by SIGSTOP, or the loop stalled) no request is
+ * answered before the database has been asked again (cluster_lease_holds),
+ * and a server whose games were taken over meanwhile stops at once, having
+ * written and said nothing more.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +48,8 @@
 #define ALIVE_MAX 256     /* servers on one database */
 #define RWATCH_MAX 64     /* games of other servers one client watches */
 #define ADOPT_SLICE 100   /* games adopted at once */
+#define LEASE_SURE_MS (STORE_LEASE_MS / 2)  /* a renewal sent this recently holds */
+#define SENDER_LOOKUP_MS 100  /* the bus's senders are looked up at most this often */
 
 typedef struct proxy_ref {
     int64_t origin;
@@ -73,6 +84,13 @@ struct cluster {
     remote_lobby lobbies[ALIVE_MAX];
     int nlobbies;
     long adopted;         /* games adopted since it was last said */
+    int64_t sure_until;   /* net_mono_ms: the lease holds surely until then */
+    struct {
+        int pid;
+        int64_t server;
+    } senders[ALIVE_MAX]; /* the servers' bus connections (store_bus_senders) */
+    int nsenders;
+    int64_t senders_at;   /* net_mono_ms of their last look-up */
 };
 
 static void alive_refresh(struct cluster *cl);
@@ -90,6 +108,71 @@ static int is_alive(const struct cluster *cl, int64_t id)
     for (int i = 0; i < cl->nalive; i++)
         if (cl->alive[i] == id)
             return 1;
+    return 0;
+}
+
+/* --- the lease ------------------------------------------------------------------------ */
+
+/* Renews the lease: 0, or -1 if the database could not say (a server
+ * whose games were taken over, or whose database is gone, stops). */
+static int renew(struct cluster *cl)
+{
+    int64_t sent = net_mono_ms();
+    store_err e;
+    int r = store_server_beat(cl->s->st, cl->me, &e);
+    if (r == STORE_NOT_FOUND)
+        fatal("another server has taken this server's games over (its lease lapsed)");
+    if (r != 0 && store_lost(cl->s->st))
+        fatal("the connection to the database is lost");
+    if (r != 0)
+        return -1;
+    cl->sure_until = sent + LEASE_SURE_MS;
+    return 0;
+}
+
+int cluster_lease_holds(srv *s)
+{
+    struct cluster *cl = s->cl;
+    if (!cl || net_mono_ms() < cl->sure_until)
+        return 1;
+    /* a pause or a stall since the last renewal: ask before answering */
+    return renew(cl) == 0 && net_mono_ms() < cl->sure_until;
+}
+
+/* --- who is on the bus ----------------------------------------------------------------- */
+
+static void senders_refresh(struct cluster *cl)
+{
+    int pids[ALIVE_MAX];
+    int64_t ids[ALIVE_MAX];
+    store_err e;
+    cl->senders_at = net_mono_ms();
+    int n = store_bus_senders(cl->s->st, pids, ids, ALIVE_MAX, &e);
+    if (n < 0)
+        return;
+    for (int i = 0; i < n; i++) {
+        cl->senders[i].pid = pids[i];
+        cl->senders[i].server = ids[i];
+    }
+    cl->nsenders = n;
+}
+
+/* bus_sender_fn: the server whose bus is backend pid, or 0. An unknown
+ * pid is looked up at most every SENDER_LOOKUP_MS, so a stranger's flood
+ * costs the loop one query a tenth of a second (a server that joined
+ * meanwhile is heard from its first message after the next look-up). */
+static int64_t sender_of(void *app, int pid)
+{
+    srv *s = app;
+    struct cluster *cl = s->cl;
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < cl->nsenders; i++)
+            if (cl->senders[i].pid == pid)
+                return cl->senders[i].server;
+        if (round || net_mono_ms() - cl->senders_at < SENDER_LOOKUP_MS)
+            break;
+        senders_refresh(cl);
+    }
     return 0;
 }
 
@@ -503,20 +586,24 @@ static void on_adopted(struct cluster *cl, int64_t by, json_t *games)
                 }
 }
 
-static void arrived(void *app, const char *text, size_t len)
+static void arrived(void *app, int64_t from, const char *text, size_t len)
 {
     srv *s = app;
     struct cluster *cl = s->cl;
     json_t *m = json_loadb(text, len, 0, NULL);
     const char *k = json_string_value(json_object_get(m, "k"));
-    int64_t from = json_integer_value(json_object_get(m, "s"));
+    json_t *said = json_object_get(m, "s");
     json_t *body = json_object_get(m, "m");
-    if (!k) {
+    if (!k || from == cl->me || (said && json_integer_value(said) != from)) {
+        json_decref(m);  /* garbled, or in another server's name */
+        return;
+    }
+    if (!is_alive(cl, from))
+        alive_refresh(cl);  /* a server that joined since the last beat */
+    if (!is_alive(cl, from)) {  /* one whose lease lapsed (paused, say) speaks for nothing */
         json_decref(m);
         return;
     }
-    if (from && from != cl->me && !is_alive(cl, from))
-        alive_refresh(cl);  /* a server that joined since the last beat */
     if (strcmp(k, "req") == 0 && json_is_object(body) && is_alive(cl, from)) {
         uint64_t rid = (uint64_t)json_integer_value(json_object_get(m, "c"));
         cmsg req;
@@ -648,10 +735,9 @@ int cluster_adopt(srv *s)
 {
     struct cluster *cl = s->cl;
     int n, total = 0;
-    store_err e;
     while ((n = adopt_slice(s)) > 0) {
         total += n;
-        if (store_server_beat(s->st, cl->me, &e) != 0)  /* a long adoption keeps its lease */
+        if (renew(cl) != 0)  /* a long adoption keeps its lease */
             fatal("this server's lease was lost while it adopted games");
     }
     return n < 0 && !total ? -1 : total;
@@ -666,6 +752,11 @@ static void alive_refresh(struct cluster *cl)
         return;
     memcpy(cl->alive, ids, (size_t)n * sizeof *ids);
     cl->nalive = n;
+    for (int i = 0; i < cl->nsenders;)  /* a gone server's pid may be another's next */
+        if (is_alive(cl, cl->senders[i].server))
+            i++;
+        else
+            cl->senders[i] = cl->senders[--cl->nsenders];
     int dropped = 0;
     for (int i = 0; i < cl->nlobbies;) {
         if (is_alive(cl, cl->lobbies[i].server)) {
@@ -684,14 +775,15 @@ static void beat(void *arg)
 {
     srv *s = arg;
     struct cluster *cl = s->cl;
-    store_err e;
-    int r = store_server_beat(s->st, cl->me, &e);
-    if (r == STORE_NOT_FOUND)
-        fatal("another server has taken this server's games over (its lease lapsed)");
-    if (r != 0 && store_lost(s->st))
-        fatal("the connection to the database is lost");
+    /* a renewal that came back late (the process paused while it waited)
+     * proves nothing of now: then the database is asked again */
+    int held = renew(cl) == 0 && cluster_lease_holds(s);
     if (bus_lost(cl->bus))
         fatal("the connection to the other servers is lost");
+    if (!held) {  /* the database did not answer: nothing is adopted meanwhile */
+        net_timer_set(cl->beat, SRV_BEAT_MS);
+        return;
+    }
     alive_refresh(cl);
     proxies_of_the_dead(cl);
     /* one slice a beat, the beats close together while games are left */
@@ -715,12 +807,13 @@ int cluster_start(srv *s, const char *uri, const char *label, char *err, size_t 
         return -1;
     }
     cl->s = s;
+    int64_t joining = net_mono_ms();
     if (store_server_join(s->st, label, &cl->me, &e) != 0) {
         snprintf(err, errlen, "%s", e.msg);
         free(cl);
         return -1;
     }
-    cl->bus = bus_open(uri, cl->me, s->net, arrived, s, err, errlen);
+    cl->bus = bus_open(uri, cl->me, s->net, arrived, sender_of, s, err, errlen);
     cl->beat = cl->bus ? net_timer_new(s->net, beat, s) : NULL;
     if (!cl->beat) {
         if (cl->bus)
@@ -730,6 +823,7 @@ int cluster_start(srv *s, const char *uri, const char *label, char *err, size_t 
         free(cl);
         return -1;
     }
+    cl->sure_until = joining + LEASE_SURE_MS;
     s->cl = cl;
     s->hooks.lobby_add = cluster_lobby_add;
     s->hooks.lobby_changed = cluster_lobby_changed;

@@ -36,6 +36,12 @@ void cluster_leave(srv *s);
 /* Stops the beat, sends what the bus holds, and frees (srv_stop). */
 void cluster_free(srv *s);
 
+/* 1 if this server's lease surely holds now, so that it may answer for
+ * its games (always 1 with one server alone). After a gap since the last
+ * renewal (the process paused, the loop stalled) the database is asked
+ * first; a server whose games were taken over meanwhile stops there
+ * (exit status 3), and 0 means the database could not say: refuse. */
+int cluster_lease_holds(srv *s);
 /* 1 if c's request m (read from msg) is for another server and went
  * there, or waits for its game's new server; 0 to run it here. */
 int cluster_forward(srv *s, client *c, const cmsg *m, json_t *msg);
