@@ -26,21 +26,15 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <netinet/tcp.h>
 
 #include "api_stream.h"
 #include "community_wire.h"
+#include "slow_reader.h"
 #include "wire.h"
 
-#define MiB (1024 * 1024)
 #define CUTOFF MiB            /* docs/bot-api.md: the reader's allowance */
 #define FLOOD_MS 240000       /* a flood gives up after this (ASan, a loaded machine) */
-#define SLOW_RCVBUF 2048      /* the reader's receive buffer (the kernel doubles it) */
-/* ... and the segment size it asks for: loopback's 64 KiB segments would
- * let the server's send buffer grow past 1 MiB before its queue grew at
- * all; small ones keep what the kernel holds to a few dozen KiB. */
-#define SLOW_MSS 536
-#define STREAMS 100           /* the most streams a test holds at once */
+#define STREAMS SLOW_MAX      /* the most streams a test holds at once */
 /* What 100 closed streams may leave in the server's resident memory: a
  * quarter of the 100 MiB that their queues would hold were they kept,
  * room enough for the allocator keeping pages it got back. */
@@ -59,95 +53,16 @@ static const fixture_spec fixture = {
  * the answer's head and nothing after. The socket, or a failed test. */
 static int slow_open(const char *tok, const char *path)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(fd >= 0);
-    int small = SLOW_RCVBUF;
-    assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small), 0);
-    int mss = SLOW_MSS;
-    assert_int_equal(setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss), 0);
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)server.port) };
-    inet_pton(AF_INET, HOST, &a.sin_addr);
-    assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    int fd = slow_connect();
     char req[400], head[1024];
     int n = snprintf(req, sizeof req,
                      "GET %s HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\n\r\n", path,
                      HOST, server.port, tok);
     assert_int_equal(write(fd, req, (size_t)n), n);
-    size_t len = 0;   /* byte by byte, so that nothing past the head is read */
-    long long deadline = wall_ms() + WAIT;
-    head[0] = 0;
-    while (!strstr(head, "\r\n\r\n") && len + 1 < sizeof head && wall_ms() < deadline) {
-        struct pollfd p = { .fd = fd, .events = POLLIN };
-        if (poll(&p, 1, 100) > 0) {
-            if (read(fd, head + len, 1) != 1)
-                break;
-            head[++len] = 0;
-        }
-    }
+    slow_read_head(fd, head, sizeof head);
     if (strncmp(head, "HTTP/1.1 200", 12) != 0)
         fail_msg("%s did not open: %.200s", path, head);
     return fd;
-}
-
-/* The local port of our end of fd. */
-static unsigned port_of(int fd)
-{
-    struct sockaddr_in me;
-    socklen_t sl = sizeof me;
-    assert_int_equal(getsockname(fd, (struct sockaddr *)&me, &sl), 0);
-    return ntohs(me.sin_port);
-}
-
-/* How many of the n connections at fds the server's end still holds
- * ESTABLISHED: neither closed by the server nor known to be gone. Read
- * from /proc/net/tcp, so that the reader reads nothing to know it. */
-static int held_count(const int *fds, int n)
-{
-    unsigned ports[STREAMS];
-    assert_true(n <= STREAMS);
-    for (int i = 0; i < n; i++)
-        ports[i] = port_of(fds[i]);
-    FILE *f = fopen("/proc/net/tcp", "r");
-    assert_non_null(f);
-    char line[512];
-    int held = 0;
-    while (fgets(line, sizeof line, f)) {
-        unsigned lport, rport, st;
-        if (sscanf(line, " %*d: %*x:%x %*x:%x %x", &lport, &rport, &st) != 3 ||
-            lport != (unsigned)server.port || st != 1)   /* 1: TCP_ESTABLISHED */
-            continue;
-        for (int i = 0; i < n; i++)
-            held += rport == ports[i];
-    }
-    fclose(f);
-    return held;
-}
-
-static int server_holds(int fd)
-{
-    return held_count(&fd, 1);
-}
-
-/* Reads fd until the server's end of the connection comes (EOF or reset)
- * or WAIT passes: the bytes read, *ended 1 if it ended. */
-static size_t drain(int fd, int *ended)
-{
-    char buf[65536];
-    size_t got = 0;
-    *ended = 0;
-    long long deadline = wall_ms() + WAIT;
-    while (wall_ms() < deadline) {
-        struct pollfd p = { .fd = fd, .events = POLLIN };
-        if (poll(&p, 1, 100) <= 0)
-            continue;
-        ssize_t r = read(fd, buf, sizeof buf);
-        if (r <= 0) {
-            *ended = 1;
-            break;
-        }
-        got += (size_t)r;
-    }
-    return got;
 }
 
 /* --- what fills a stream ---------------------------------------------------- */
@@ -247,29 +162,12 @@ static void challenge_and_cancel(int *fd, const char *ctok, const char *to, size
     json_decref(j);
 }
 
-/* What the flood makes for a stream before it gives up: the allowance,
- * plus all that the server's socket may buffer (the largest send buffer
- * the kernel grows one to, tcp_wmem's third figure), plus 1 MiB for the
- * reader's small buffer and what is in flight. More and the server has
- * let the queue pass its allowance. */
-static size_t made_max(void)
-{
-    long wmem[3] = { 0, 0, 4 * MiB };
-    FILE *f = fopen("/proc/sys/net/ipv4/tcp_wmem", "r");
-    if (f) {
-        if (fscanf(f, "%ld %ld %ld", &wmem[0], &wmem[1], &wmem[2]) != 3)
-            wmem[2] = 4 * MiB;
-        fclose(f);
-    }
-    return (size_t)CUTOFF + (size_t)wmem[2] + MiB;
-}
-
 /* Challenges from ctok to `to`, withdrawn at once, until none of the n
  * streams at fds is held by the server, or made_max() bytes were made for
  * each, or FLOOD_MS passed: the bytes made for each stream. */
 static size_t flood_until_closed(const char *ctok, const char *to, const int *fds, int n)
 {
-    size_t made = 0, most = made_max();
+    size_t made = 0, most = made_max(CUTOFF);
     long long start = wall_ms(), deadline = start + FLOOD_MS;
     int kept = -1;
     while (held_count(fds, n) > 0 && made < most && wall_ms() < deadline)
@@ -284,37 +182,6 @@ static size_t flood_until_closed(const char *ctok, const char *to, const int *fd
     print_message("# %zu bytes made for each of %d streams in %lld ms; %d still held\n", made,
                   n, wall_ms() - start, held_count(fds, n));
     return made;
-}
-
-/* The server's resident memory, in bytes (VmRSS of /proc/PID/status). */
-static size_t server_rss(void)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)server.pid);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %zu kB", &kb) == 1)
-            break;
-    fclose(f);
-    assert_true(kb > 0);
-    return kb * 1024;
-}
-
-/* 1 if the server runs under AddressSanitizer: its freed memory then waits
- * in a quarantine of up to 256 MiB, so its RSS says nothing of leaks. */
-static int server_is_asan(void)
-{
-    char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%d/maps", (int)server.pid);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    int asan = 0;
-    while (!asan && fgets(line, sizeof line, f))
-        asan = strstr(line, "libasan") != NULL;
-    fclose(f);
-    return asan;
 }
 
 /* The server still serves: its health, and a stream of `tok` that is read

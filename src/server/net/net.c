@@ -24,6 +24,7 @@
 #include "net.h"
 #include "net_fd.h"
 #include "net_frames.h"
+#include "net_queue.h"
 #include "net_static.h"
 #include "net_status.h"
 #include "net_stream.h"
@@ -54,12 +55,6 @@ struct net_http {
     int answered;
 };
 
-typedef struct msg {
-    struct msg *next;
-    size_t len;
-    unsigned char data[];  /* LWS_PRE bytes of room, then the text */
-} msg;
-
 struct net_conn {
     struct lws *wsi;
     net *n;
@@ -69,8 +64,7 @@ struct net_conn {
     int ping_due;            /* a ping waits for the next writeable turn */
     int killed;              /* hung up on for its silence */
     void *data;
-    msg *head, *tail;
-    size_t queued;
+    net_queue q;             /* messages to send, each as text */
     int closing;
     char *rx;            /* a message being reassembled from fragments */
     size_t rx_len;
@@ -412,11 +406,7 @@ static int write_answer(struct lws *wsi, pss *p)
 
 static void conn_free(net_conn *c)
 {
-    while (c->head) {
-        msg *m = c->head;
-        c->head = m->next;
-        free(m);
-    }
+    net_queue_drop(&c->q);
     free(c->rx);
     free(c);
 }
@@ -668,23 +658,19 @@ static int on_ws_writeable(struct lws *wsi, pss *p)
         ping[LWS_PRE] = 'p';
         if (lws_write(wsi, ping + LWS_PRE, 1, LWS_WRITE_PING) < 1)
             return -1;
-        if (c->head)
+        if (c->q.head)
             lws_callback_on_writable(wsi);
         return 0;
     }
-    msg *m = c->head;
+    size_t len;
+    unsigned char *m = net_queue_first(&c->q, &len);
     if (!m)
         return 0;
-    c->head = m->next;
-    if (!c->head)
-        c->tail = NULL;
-    c->queued -= m->len;
-    int w = lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
-    size_t len = m->len;
-    free(m);
+    int w = lws_write(wsi, m, len, LWS_WRITE_TEXT);
+    net_queue_pop(&c->q);  /* lws has sent it or kept what it could not */
     if (w < (int)len)
         return -1;
-    if (c->head)
+    if (c->q.head)
         lws_callback_on_writable(wsi);
     return 0;
 }
@@ -919,22 +905,20 @@ int net_ws_send(net_conn *c, const char *text, size_t len)
 {
     if (c->closing)
         return -1;
-    if (c->queued + len > NET_QUEUE_MAX) {
-        net_ws_close(c);  /* a reader this slow is gone in all but name */
+    if (c->q.bytes + len > NET_QUEUE_MAX) {
+        /* A reader this slow is gone in all but name: what waits for it is
+         * dropped now, and the connection closed on the loop's next turn,
+         * not at a writeable turn, which a reader that has stopped never
+         * gives (lws then calls ws_close, as for any close). */
+        c->closing = 1;
+        net_queue_drop(&c->q);
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
         return -1;
     }
-    msg *m = malloc(sizeof *m + LWS_PRE + len);
+    unsigned char *m = net_queue_push(&c->q, len);
     if (!m)
         return -1;
-    m->next = NULL;
-    m->len = len;
-    memcpy(m->data + LWS_PRE, text, len);
-    if (c->tail)
-        c->tail->next = m;
-    else
-        c->head = m;
-    c->tail = m;
-    c->queued += len;
+    memcpy(m, text, len);
     lws_callback_on_writable(c->wsi);
     return 0;
 }
@@ -944,6 +928,7 @@ void net_ws_close(net_conn *c)
     if (c->closing)
         return;
     c->closing = 1;
+    net_queue_drop(&c->q);  /* a closing connection sends nothing more */
     lws_callback_on_writable(c->wsi);
 }
 

@@ -33,8 +33,12 @@
  * every refusal is a whole HTTP/1.1 answer with Connection: close. An
  * accepted one reaches the app as a net_conn. Messages are text, at most NET_MSG_MAX bytes (a longer
  * message closes the connection with code 1009). net_ws_send queues a
- * message; a connection whose queue passes NET_QUEUE_MAX is closed, so a
- * slow reader cannot eat the server's memory. A connection from which
+ * message (net_queue.c: in pages given back to the system once sent); a
+ * connection whose queue would pass NET_QUEUE_MAX is cut off at once: its
+ * queue dropped and the connection closed on the loop's next turn, not at
+ * a writeable turn, which a reader that has stopped never gives, so a
+ * slow reader cannot hold the server's memory; ws_close follows as for any
+ * close. net_ws_close drops the queue too. A connection from which
  * nothing has come for `ws_idle_s` seconds is closed; it is pinged after a
  * third of that, so a live peer always answers in time.
  *
@@ -129,8 +133,9 @@ void net_http_reply(net_http *h, int status, const char *content_type,
  * HTTP/1.1 chunks (NDJSON, say). net_http_stream answers h with status
  * and content_type and no length, and gives the stream (NULL if the
  * client has gone or memory ran out; h is used up either way). Writes are
- * queued; a stream whose queue passes NET_STREAM_QUEUE_MAX is cut off at
- * once (its queue dropped, its connection closed), its reader being
+ * queued (net_queue.c, as a WebSocket's); a stream whose queue passes
+ * NET_STREAM_QUEUE_MAX is cut off at once (its queue dropped, its
+ * connection closed), its reader being
  * gone in all but name. When the client goes, gone(arg) is called once and
  * the stream is invalid after it returns; after net_stream_end (the last
  * chunk goes after what is queued, then the connection closes) gone is

@@ -9,39 +9,17 @@
  * stream is cut off: its queue freed and its connection closed at once,
  * not at a writeable turn, which a reader that has stopped never gives.
  *
- * The queue lives in pages of its own (mmap), blocks of chunks one after
- * another, each block given back to the system once its last chunk is
- * written or the queue is dropped: memory freed on the heap stays the
- * process's wherever anything lives above it, so a hundred readers cut
- * off at 1 MiB each would have left the server 100 MiB larger for good.
+ * The queue is a net_queue (net_queue.c), whose pages go back to the
+ * system once written or dropped.
  */
-#define _DEFAULT_SOURCE  /* MAP_ANONYMOUS */
 #include <uv.h>  /* before libwebsockets.h, as in net.c */
 #include <libwebsockets.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "net_queue.h"
 #include "net_stream.h"
-
-#define BLOCK_BYTES (64 * 1024)  /* a block, unless one chunk needs more */
-#define ALIGN 16
-
-typedef struct chunk {
-    size_t len;
-    unsigned char data[];  /* LWS_PRE bytes of room, then the chunk as sent */
-} chunk;
-
-/* A block of the queue: its header, then chunks from `rd` (the next to
- * write) to `wr` (the free room). A block in a queue holds at least one
- * chunk not yet written. */
-typedef struct block {
-    struct block *next;
-    size_t size;  /* bytes mapped, this header included */
-    size_t rd, wr;
-} block;
 
 struct net_stream {
     struct lws *wsi;
@@ -51,8 +29,7 @@ struct net_stream {
     int ending;          /* the app ended it: the last chunk follows the queue */
     int cut;             /* too much queued: close */
     int done;            /* the last chunk was written: close */
-    block *head, *tail;
-    size_t queued;       /* bytes of the chunks in the blocks */
+    net_queue q;         /* the chunks, each as sent */
     net_stream_gone gone;
     void *arg;
 };
@@ -71,82 +48,22 @@ net_stream *net_stream_new(struct lws *wsi, int status, const char *content_type
     return st;
 }
 
-static size_t round_up(size_t n, size_t to)
-{
-    return (n + to - 1) / to * to;
-}
-
-/* The bytes a chunk of len takes in a block. */
-static size_t chunk_bytes(size_t len)
-{
-    return round_up(sizeof(chunk) + LWS_PRE + len, ALIGN);
-}
-
-static size_t block_head(void)
-{
-    return round_up(sizeof(block), ALIGN);
-}
-
-/* A new block with room for `need` bytes of chunks, or NULL. */
-static block *block_new(size_t need)
-{
-    size_t size = block_head() + need;
-    size = round_up(size > BLOCK_BYTES ? size : BLOCK_BYTES, (size_t)sysconf(_SC_PAGESIZE));
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    block *b = p;
-    b->next = NULL;
-    b->size = size;
-    b->rd = b->wr = block_head();
-    return b;
-}
-
-static chunk *chunk_at(block *b, size_t off)
-{
-    return (chunk *)(void *)((unsigned char *)b + off);
-}
-
 /* Queues `len` bytes as one HTTP/1.1 chunk (RFC 9112 7.1): its length in
  * hex, CRLF, the bytes, CRLF. len 0 is the last chunk. */
 static int queue_chunk(net_stream *st, const char *data, size_t len)
 {
     char head[24];
     int hl = snprintf(head, sizeof head, "%zx\r\n", len);
-    size_t total = (size_t)hl + len + 2, need = chunk_bytes(total);
-    block *b = st->tail;
-    if (!b || b->size - b->wr < need) {
-        b = block_new(need);
-        if (!b)
-            return -1;
-        if (st->tail)
-            st->tail->next = b;
-        else
-            st->head = b;
-        st->tail = b;
-    }
-    chunk *c = chunk_at(b, b->wr);
-    b->wr += need;
-    c->len = total;
-    unsigned char *q = c->data + LWS_PRE;
+    size_t total = (size_t)hl + len + 2;
+    unsigned char *q = net_queue_push(&st->q, total);
+    if (!q)
+        return -1;
     memcpy(q, head, (size_t)hl);
     if (len)
         memcpy(q + hl, data, len);
     memcpy(q + (size_t)hl + len, "\r\n", 2);
-    st->queued += total;
     lws_callback_on_writable(st->wsi);
     return 0;
-}
-
-static void free_queue(net_stream *st)
-{
-    while (st->head) {
-        block *b = st->head;
-        st->head = b->next;
-        munmap(b, b->size);
-    }
-    st->tail = NULL;
-    st->queued = 0;
 }
 
 /* A reader this slow is gone in all but name: what waits for it is
@@ -155,7 +72,7 @@ static void free_queue(net_stream *st)
 static void cut_off(net_stream *st)
 {
     st->cut = 1;
-    free_queue(st);
+    net_queue_drop(&st->q);
     lws_set_timeout(st->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
 
@@ -163,7 +80,7 @@ int net_stream_write(net_stream *st, const char *data, size_t len)
 {
     if (st->ending || st->cut || len == 0)
         return st->ending || st->cut ? -1 : 0;
-    if (st->queued + len > NET_STREAM_QUEUE_MAX) {
+    if (st->q.bytes + len > NET_STREAM_QUEUE_MAX) {
         cut_off(st);
         return -1;
     }
@@ -205,26 +122,17 @@ int net_stream_writeable(net_stream *st)
             lws_finalize_write_http_header(st->wsi, start, &q, end))
             return -1;
         st->headers_sent = 1;
-        if (st->head)
+        if (st->q.head)
             lws_callback_on_writable(st->wsi);
         return 0;
     }
-    block *b = st->head;
-    if (!b)
+    size_t len;
+    unsigned char *c = net_queue_first(&st->q, &len);
+    if (!c)
         return 0;
-    chunk *c = chunk_at(b, b->rd);
-    size_t len = c->len;
-    b->rd += chunk_bytes(len);
-    st->queued -= len;
-    int drained = b->rd == b->wr;  /* the block's last chunk: it goes after */
-    int last = st->ending && drained && !b->next;
-    int w = lws_write(st->wsi, c->data + LWS_PRE, len, LWS_WRITE_HTTP);
-    if (drained) {  /* lws has sent the chunk or kept what it could not */
-        st->head = b->next;
-        if (!st->head)
-            st->tail = NULL;
-        munmap(b, b->size);
-    }
+    int w = lws_write(st->wsi, c, len, LWS_WRITE_HTTP);
+    net_queue_pop(&st->q);  /* lws has sent the chunk or kept what it could not */
+    int last = st->ending && !st->q.head;
     if (w < (int)len)
         return -1;
     if (last) {
@@ -234,7 +142,7 @@ int net_stream_writeable(net_stream *st)
         lws_callback_on_writable(st->wsi);
         return 0;
     }
-    if (st->head)
+    if (st->q.head)
         lws_callback_on_writable(st->wsi);
     return 0;
 }
@@ -243,6 +151,6 @@ void net_stream_closed(net_stream *st)
 {
     if (st->gone)
         st->gone(st->arg);
-    free_queue(st);
+    net_queue_drop(&st->q);
     free(st);
 }
