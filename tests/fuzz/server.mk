@@ -21,7 +21,7 @@ FUZZ_SRV_CFLAGS := $(STD) -D_DEFAULT_SOURCE -g -O1 -DCITADEL_DEBUG -DCITADEL_FUZ
                    -fsanitize=fuzzer,address,undefined
 FUZZ_SRV_LIBS := -ljansson -lsqlite3 -lpq -lsodium -lcmark -lcurl $(LIBS)
 FUZZ_SRV_OBJ := $(patsubst %.c,build/fuzz-srv/%.o,$(FUZZ_SRV_SRC) $(SRC_LIB) \
-                  tests/fuzz/server_fake.c)
+                  tests/fuzz/server_fake.c tests/fuzz/fake_store.c)
 FUZZ_SRV_HDR := $(wildcard src/*/*.h src/*/*/*.h) tests/fuzz/server_fake.h tests/fuzz/ws_model.h
 
 build/fuzz-srv/%.o: %.c $(FUZZ_SRV_HDR)

@@ -173,6 +173,15 @@ enum {
 #define FAKE_COOKIE_BOB                                                                     \
     "citadel_session=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 
+/* fake_store.c, for fake_world_new: the password hash of the accounts
+ * made (once, after libsodium starts); the store emptied for an input;
+ * the bots' accounts kept from the first input's srv_new on; the store
+ * filled as `what` (FAKE_POP_*) says. */
+void fake_store_init(void);
+store *fake_fresh_store(void);
+void fake_keep_bots(store *st);
+void fake_populate(store *st, unsigned what);
+
 /* If positive, the size of the server's quota table (quota_new's
  * max_keys) in the next fake_world_new, instead of srv_new's 65536: small
  * enough for an input to fill it. */
