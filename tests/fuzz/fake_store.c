@@ -25,7 +25,8 @@ void fake_store_init(void)
     if (crypto_pwhash_str(pw_hash, FAKE_PASSWORD, strlen(FAKE_PASSWORD), 1, 8192) != 0)
         fake_fail("crypto_pwhash_str failed");
 }
-_Static_assert(sizeof FAKE_COOKIE_ALICE == 16 + 64 + 1 && sizeof FAKE_COOKIE_BOB == 16 + 64 + 1,
+_Static_assert(sizeof FAKE_COOKIE_ALICE == 16 + 64 + 1 && sizeof FAKE_COOKIE_BOB == 16 + 64 + 1 &&
+                   sizeof FAKE_COOKIE_CAROL == 16 + 64 + 1 && sizeof FAKE_COOKIE_GUEST == 16 + 64 + 1,
                "a session token is 64 hex digits");
 
 static int64_t player_id(store *st, const char *name)
@@ -93,6 +94,18 @@ static int64_t put_game(store *st, const char *variant, const int64_t *players, 
     return g.id;
 }
 
+/* A Bot API token of `player`, stored as the server stores one: its
+ * SHA-256 in hex. */
+static int token_add(store *st, int64_t player, const char *token, const char *scopes,
+                     int64_t *id, store_err *e)
+{
+    unsigned char h[crypto_hash_sha256_BYTES];
+    char hex[2 * sizeof h + 1];
+    crypto_hash_sha256(h, (const unsigned char *)token, strlen(token));
+    sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+    return store_token_add(st, player, hex, scopes, "fuzz", net_wall_ms() - 1000, id, e);
+}
+
 void fake_populate(store *st, unsigned what)
 {
     store_err e;
@@ -108,6 +121,20 @@ void fake_populate(store *st, unsigned what)
         /* staff, so that the moderation routes are reached too */
         store_role_set(st, alice, STORE_ROLE_ADMIN, &e) != 0 ||
         store_role_set(st, bob, STORE_ROLE_MODERATOR, &e) != 0)
+        fake_fail("populate: %s", e.msg);
+    /* every other kind of account: a player, a guest, a Bot API bot; and
+     * Bot API tokens, alice's for the board and challenges, dave's to play */
+    int64_t carol, dave, guest, tok;
+    if (store_player_add(st, "carol", pw_hash, 0, 0, "", net_wall_ms() - 1000000, &carol, &e) != 0 ||
+        store_player_add(st, "dave", pw_hash, 0, 0, "", net_wall_ms() - 1000000, &dave, &e) != 0 ||
+        store_player_api_bot(st, dave, &e) != 0 ||
+        store_player_add(st, "guest-fuzz", "", 0, 1, "", net_wall_ms() - 1000, &guest, &e) != 0 ||
+        store_session_add(st, &FAKE_COOKIE_CAROL[16], carol, net_wall_ms(),
+                          net_wall_ms() + SRV_SESSION_MS, &e) != 0 ||
+        store_session_add(st, &FAKE_COOKIE_GUEST[16], guest, net_wall_ms(),
+                          net_wall_ms() + SRV_SESSION_MS, &e) != 0 ||
+        token_add(st, alice, FAKE_TOKEN_ALICE, "board:play challenge:write", &tok, &e) != 0 ||
+        token_add(st, dave, FAKE_TOKEN_DAVE, "bot:play challenge:write", &tok, &e) != 0)
         fake_fail("populate: %s", e.msg);
     int64_t ab[GAME_MAX_SIDES] = {alice, bob}, ba[GAME_MAX_SIDES] = {bob, alice};
     const game_variant *sv = game_variant_find("stratego");

@@ -152,10 +152,13 @@ void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), voi
                     unsigned populate);
 
 /* What fake_world_new puts in the store before srv_start (which resumes
- * the live games): FAKE_POP_PLAYERS is two accounts, "alice" and "bob"
- * (password FAKE_PASSWORD), each with a session (FAKE_COOKIE_ALICE,
- * FAKE_COOKIE_BOB); the others are games between them (they imply the
- * accounts). */
+ * the live games): FAKE_POP_PLAYERS is the accounts "alice" (an admin) and
+ * "bob" (a moderator), "carol" (a player), each with a session
+ * (FAKE_COOKIE_*), "dave" (a Bot API bot), and a guest with a session
+ * (FAKE_COOKIE_GUEST), all but the guest with the password FAKE_PASSWORD;
+ * and Bot API tokens, FAKE_TOKEN_ALICE (board:play challenge:write) and
+ * FAKE_TOKEN_DAVE (bot:play challenge:write). The others are games between
+ * alice and bob (they imply the accounts). */
 enum {
     FAKE_POP_PLAYERS = 1,
     FAKE_POP_RAMPART = 2,   /* live Rampart, a few moves in, 60+1 s; and Rampart Mini
@@ -172,6 +175,12 @@ enum {
     "citadel_session=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 #define FAKE_COOKIE_BOB                                                                     \
     "citadel_session=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+#define FAKE_COOKIE_CAROL                                                                   \
+    "citadel_session=cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+#define FAKE_COOKIE_GUEST                                                                   \
+    "citadel_session=9999999999999999999999999999999999999999999999999999999999999999"
+#define FAKE_TOKEN_ALICE "cit_a11ce0a11ce0a11ce0a11ce0a11ce0a11ce0a11c"
+#define FAKE_TOKEN_DAVE "cit_da7eda7eda7eda7eda7eda7eda7eda7eda7eda7e"
 
 /* fake_store.c, for fake_world_new: the password hash of the accounts
  * made (once, after libsodium starts); the store emptied for an input;
