@@ -277,6 +277,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     unsigned flags = data[0];
     memset(&S, 0, sizeof S);
+    fake_every_role = 1;
     fake_world_new(&S.w, tune, &flags, flags & FAKE_POP_ALL);
     fake_on_reply(S.w.n, on_reply, NULL);
     if (flags & FAKE_POP_ALL) {

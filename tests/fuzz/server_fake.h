@@ -153,12 +153,14 @@ void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), voi
 
 /* What fake_world_new puts in the store before srv_start (which resumes
  * the live games): FAKE_POP_PLAYERS is the accounts "alice" (an admin) and
- * "bob" (a moderator), "carol" (a player), each with a session
- * (FAKE_COOKIE_*), "dave" (a Bot API bot), and a guest with a session
- * (FAKE_COOKIE_GUEST), all but the guest with the password FAKE_PASSWORD;
- * and Bot API tokens, FAKE_TOKEN_ALICE (board:play challenge:write) and
- * FAKE_TOKEN_DAVE (bot:play challenge:write). The others are games between
- * alice and bob (they imply the accounts). */
+ * "bob" (a moderator), each with a session (FAKE_COOKIE_*), with the
+ * password FAKE_PASSWORD; and if fake_every_role is set, "carol" (a
+ * player, a session, the password), "dave" (a Bot API bot, the password),
+ * a guest with a session (FAKE_COOKIE_GUEST), and Bot API tokens,
+ * FAKE_TOKEN_ALICE (board:play challenge:write) and FAKE_TOKEN_DAVE
+ * (bot:play challenge:write). The others are games between alice and bob
+ * (they imply the accounts). */
+extern int fake_every_role;
 enum {
     FAKE_POP_PLAYERS = 1,
     FAKE_POP_RAMPART = 2,   /* live Rampart, a few moves in, 60+1 s; and Rampart Mini
