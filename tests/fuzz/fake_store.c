@@ -28,7 +28,8 @@ void fake_store_init(void)
         fake_fail("crypto_pwhash_str failed");
 }
 _Static_assert(sizeof FAKE_COOKIE_ALICE == 16 + 64 + 1 && sizeof FAKE_COOKIE_BOB == 16 + 64 + 1 &&
-                   sizeof FAKE_COOKIE_CAROL == 16 + 64 + 1 && sizeof FAKE_COOKIE_GUEST == 16 + 64 + 1,
+                   sizeof FAKE_COOKIE_CAROL == 16 + 64 + 1 &&
+                   sizeof FAKE_COOKIE_GUEST == 16 + 64 + 1,
                "a session token is 64 hex digits");
 
 static int64_t player_id(store *st, const char *name)
@@ -113,13 +114,12 @@ void fake_populate(store *st, unsigned what)
     store_err e;
     if (!what)
         return;
+    int64_t now = net_wall_ms(), old = now - 1000000, until = now + SRV_SESSION_MS;
     int64_t alice, bob;
-    if (store_player_add(st, "alice", pw_hash, 0, 0, "", net_wall_ms() - 1000000, &alice, &e) != 0 ||
-        store_player_add(st, "bob", pw_hash, 0, 0, "", net_wall_ms() - 1000000, &bob, &e) != 0 ||
-        store_session_add(st, &FAKE_COOKIE_ALICE[16], alice, net_wall_ms(), net_wall_ms() + SRV_SESSION_MS,
-                          &e) != 0 ||
-        store_session_add(st, &FAKE_COOKIE_BOB[16], bob, net_wall_ms(), net_wall_ms() + SRV_SESSION_MS,
-                          &e) != 0 ||
+    if (store_player_add(st, "alice", pw_hash, 0, 0, "", old, &alice, &e) != 0 ||
+        store_player_add(st, "bob", pw_hash, 0, 0, "", old, &bob, &e) != 0 ||
+        store_session_add(st, &FAKE_COOKIE_ALICE[16], alice, now, until, &e) != 0 ||
+        store_session_add(st, &FAKE_COOKIE_BOB[16], bob, now, until, &e) != 0 ||
         /* staff, so that the moderation routes are reached too */
         store_role_set(st, alice, STORE_ROLE_ADMIN, &e) != 0 ||
         store_role_set(st, bob, STORE_ROLE_MODERATOR, &e) != 0)
@@ -128,16 +128,14 @@ void fake_populate(store *st, unsigned what)
      * Bot API tokens, alice's for the board and challenges, dave's to play */
     int64_t carol, dave, guest, tok;
     if (fake_every_role &&
-        (store_player_add(st, "carol", pw_hash, 0, 0, "", net_wall_ms() - 1000000, &carol, &e) != 0 ||
-        store_player_add(st, "dave", pw_hash, 0, 0, "", net_wall_ms() - 1000000, &dave, &e) != 0 ||
-        store_player_api_bot(st, dave, &e) != 0 ||
-        store_player_add(st, "guest-fuzz", "", 0, 1, "", net_wall_ms() - 1000, &guest, &e) != 0 ||
-        store_session_add(st, &FAKE_COOKIE_CAROL[16], carol, net_wall_ms(),
-                          net_wall_ms() + SRV_SESSION_MS, &e) != 0 ||
-        store_session_add(st, &FAKE_COOKIE_GUEST[16], guest, net_wall_ms(),
-                          net_wall_ms() + SRV_SESSION_MS, &e) != 0 ||
-        token_add(st, alice, FAKE_TOKEN_ALICE, "board:play challenge:write", &tok, &e) != 0 ||
-        token_add(st, dave, FAKE_TOKEN_DAVE, "bot:play challenge:write", &tok, &e) != 0))
+        (store_player_add(st, "carol", pw_hash, 0, 0, "", old, &carol, &e) != 0 ||
+         store_player_add(st, "dave", pw_hash, 0, 0, "", old, &dave, &e) != 0 ||
+         store_player_api_bot(st, dave, &e) != 0 ||
+         store_player_add(st, "guest-fuzz", "", 0, 1, "", now - 1000, &guest, &e) != 0 ||
+         store_session_add(st, &FAKE_COOKIE_CAROL[16], carol, now, until, &e) != 0 ||
+         store_session_add(st, &FAKE_COOKIE_GUEST[16], guest, now, until, &e) != 0 ||
+         token_add(st, alice, FAKE_TOKEN_ALICE, "board:play challenge:write", &tok, &e) != 0 ||
+         token_add(st, dave, FAKE_TOKEN_DAVE, "bot:play challenge:write", &tok, &e) != 0))
         fake_fail("populate: %s", e.msg);
     int64_t ab[GAME_MAX_SIDES] = {alice, bob}, ba[GAME_MAX_SIDES] = {bob, alice};
     const game_variant *sv = game_variant_find("stratego");
