@@ -12,7 +12,9 @@
  *
  *     METHOD PATH[?QUERY][ BODY]
  *
- * METHOD is POST, or else GET (the real net passes the app nothing else);
+ * METHOD is POST, DELETE, or else GET (the real net passes the app nothing
+ * else); a line that is LEAVE alone is no request: the client of a stream
+ * still open (the second flags byte picks which) goes away mid-stream;
  * PATH gets "/api/" in front unless it has it (net.c gives the app only
  * /api/ paths). The first flags byte: bits 0-2 the Cookie (none; the
  * latest session an answer set; an earlier one, chosen by the second
@@ -160,6 +162,13 @@ static const char *const ctypes[4] = {"application/json", "", "text/plain",
 /* One request from flags f1, f2 and its text line. */
 static void request(unsigned f1, unsigned f2, const char *line, size_t len)
 {
+    if (len == 5 && memcmp(line, "LEAVE", 5) == 0) {
+        fake_stream_leave(S.w.n, (int)f2);
+        if (!(f1 & 0x80))
+            fake_drain(S.w.n, 4);
+        srv_check(S.w.s);
+        return;
+    }
     char *text = malloc(len + 1);
     char *path = malloc(len + 8);
     char cookie[256] = "";

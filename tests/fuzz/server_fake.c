@@ -135,6 +135,7 @@ struct net_stream {
     net_stream_gone gone;
     void *arg;
     int ended, cut;
+    int left;            /* its client left (fake_stream_leave) */
 };
 
 struct net {
@@ -314,6 +315,8 @@ net_stream *net_http_stream(net_http *h, int status, const char *content_type,
 
 int net_stream_write(net_stream *st, const char *data, size_t len)
 {
+    if (st->left)
+        fake_fail("%s: written after its client left (gone)", st->h->path);
     if (st->ended)
         fake_fail("%s: written after its end", st->h->path);
     if (st->cut)
@@ -335,10 +338,35 @@ int net_stream_write(net_stream *st, const char *data, size_t len)
 
 void net_stream_end(net_stream *st)
 {
+    if (st->left)
+        fake_fail("%s: ended after its client left (gone)", st->h->path);
     if (st->ended)
         fake_fail("%s: ended twice", st->h->path);
     st->ended = 1;
     st->gone = NULL;
+}
+
+int fake_stream_leave(net *n, int which)
+{
+    int live = 0;
+    for (net_stream *st = n->streams; st; st = st->next)
+        live += !st->ended;
+    if (!live)
+        return 0;
+    which %= live;
+    for (net_stream *st = n->streams; st; st = st->next) {
+        if (st->ended || which-- > 0)
+            continue;
+        /* gone is called once, and the stream is dead after it: the
+         * server may neither write to it nor end it */
+        net_stream_gone gone = st->gone;
+        st->gone = NULL;
+        st->ended = st->left = 1;
+        if (gone)
+            gone(st->arg);
+        return 1;
+    }
+    return 0;
 }
 
 /* --- WebSocket ------------------------------------------------------------------------------ */

@@ -80,6 +80,10 @@ net_http *fake_requests(net *n);
 /* An upgrade to /ws: ws_filter, then ws_open. The connection, or NULL with
  * *status the filter's refusal (or -1 if ws_open refused it). */
 net_conn *fake_ws_connect(net *n, const net_request *req, int *status);
+/* The client of a stream still open leaves (the `which`-th of those open,
+ * modulo their count): its gone callback, after which a write or an end
+ * of that stream fails the harness. 1 if there was one. */
+int fake_stream_leave(net *n, int which);
 /* A text message from the peer (dropped, as net.c does, once closing). */
 void fake_ws_message(net *n, net_conn *c, const char *text, size_t len);
 /* The connection is gone (the peer left, or net_ws_close's close was
