@@ -225,10 +225,17 @@ static void request(unsigned f1, unsigned f2, const char *line, size_t len)
             snprintf(cookie, sizeof cookie, "%.*s", ck == 7 ? 79 : 99, S.ses[pick].cookie);
         break;
     case 3:
-        snprintf(cookie, sizeof cookie, "%s", f2 & 0x10 ? FAKE_COOKIE_CAROL : FAKE_COOKIE_ALICE);
-        break;
     case 4:
-        snprintf(cookie, sizeof cookie, "%s", f2 & 0x10 ? FAKE_COOKIE_GUEST : FAKE_COOKIE_BOB);
+        snprintf(cookie, sizeof cookie, "%s",
+                 ck == 3 ? (f2 & 0x10 ? FAKE_COOKIE_CAROL : FAKE_COOKIE_ALICE)
+                         : (f2 & 0x10 ? FAKE_COOKIE_GUEST : FAKE_COOKIE_BOB));
+        /* the session of S.ses it is, if it is one: signing it out here
+         * ends it for the learned cookies that carry it too */
+        for (int k = 0; k < S.nses; k++)
+            if (strcmp(S.ses[k].cookie, cookie) == 0) {
+                ri.session = k;
+                ri.exact = 1;
+            }
         break;
     case 5:
         snprintf(cookie, sizeof cookie,
