@@ -4,26 +4,31 @@
  *
  * Input: one byte of settings, then requests. The settings byte: bits 0-6
  * say what the store holds before the server starts (FAKE_POP_*: alice (an
- * admin) and bob (a moderator) with sessions, live and finished games,
- * which srv_start resumes),
+ * admin), bob (a moderator), carol (a player) and a guest with sessions,
+ * Bot API tokens, live and finished games, which srv_start resumes),
  * bit 7 lowers the limits on guests, sign-ups, sign-in failures and the
  * hashing queue so that they are met. Each request is two bytes of flags
  * and a line of text, up to a newline:
  *
  *     METHOD PATH[?QUERY][ BODY]
  *
- * METHOD is POST, or else GET (the real net passes the app nothing else);
+ * METHOD is POST, DELETE, or else GET (the real net passes the app nothing
+ * else); a line that is LEAVE alone is no request: the client of a stream
+ * still open (the second flags byte picks which) goes away mid-stream;
  * PATH gets "/api/" in front unless it has it (net.c gives the app only
  * /api/ paths). The first flags byte: bits 0-2 the Cookie (none; the
  * latest session an answer set; an earlier one, chosen by the second
- * byte's high bits; alice's; bob's; a token that is no session; a learned
- * one after another cookie; a learned one cut short), bits 3-4 the Origin
+ * byte's high bits; alice's, or carol's if the second byte's bit 4 is set;
+ * bob's, or the guest's if it is set; a token that is no session; a
+ * learned one after another cookie; a learned one cut short), bits 3-4 the Origin
  * (none, the server's own, the allowed one, a foreign one), bits 5-6 the
  * Content-Type (JSON, none, text, JSON with a charset), bit 7 set: the
  * workers are not run after this request, so password hashings pile up.
  * The second: bits 0-1 the peer (three addresses, or the trusted proxy
  * with an X-Forwarded-For), bits 2-3 time passing after the request
- * (none, 1 s, 61 s, an hour and a second).
+ * (none, 1 s, 61 s, an hour and a second), bits 6-7 the Authorization
+ * (none; the newest Bot API token an answer made, else alice's; a forged
+ * one; dave's (a bot's) if bit 5 is set, else another scheme).
  *
  * Checked: every request is answered exactly once (at once, or when the
  * workers are done), with a status of 200-599 and a JSON object for a body
@@ -157,6 +162,13 @@ static const char *const ctypes[4] = {"application/json", "", "text/plain",
 /* One request from flags f1, f2 and its text line. */
 static void request(unsigned f1, unsigned f2, const char *line, size_t len)
 {
+    if (len == 5 && memcmp(line, "LEAVE", 5) == 0) {
+        fake_stream_leave(S.w.n, (int)f2);
+        if (!(f1 & 0x80))
+            fake_drain(S.w.n, 4);
+        srv_check(S.w.s);
+        return;
+    }
     char *text = malloc(len + 1);
     char *path = malloc(len + 8);
     char cookie[256] = "";
@@ -213,10 +225,17 @@ static void request(unsigned f1, unsigned f2, const char *line, size_t len)
             snprintf(cookie, sizeof cookie, "%.*s", ck == 7 ? 79 : 99, S.ses[pick].cookie);
         break;
     case 3:
-        snprintf(cookie, sizeof cookie, "%s", FAKE_COOKIE_ALICE);
-        break;
     case 4:
-        snprintf(cookie, sizeof cookie, "%s", FAKE_COOKIE_BOB);
+        snprintf(cookie, sizeof cookie, "%s",
+                 ck == 3 ? (f2 & 0x10 ? FAKE_COOKIE_CAROL : FAKE_COOKIE_ALICE)
+                         : (f2 & 0x10 ? FAKE_COOKIE_GUEST : FAKE_COOKIE_BOB));
+        /* the session of S.ses it is, if it is one: signing it out here
+         * ends it for the learned cookies that carry it too */
+        for (int k = 0; k < S.nses; k++)
+            if (strcmp(S.ses[k].cookie, cookie) == 0) {
+                ri.session = k;
+                ri.exact = 1;
+            }
         break;
     case 5:
         snprintf(cookie, sizeof cookie,
@@ -228,18 +247,19 @@ static void request(unsigned f1, unsigned f2, const char *line, size_t len)
     ri.me = strcmp(path, "/api/me") == 0 && strcmp(method, "GET") == 0;
     ri.signout = strcmp(path, "/api/signout") == 0 && strcmp(method, "POST") == 0;
     unsigned peer = f2 & 3;
-    /* the Bot API's token: none, the newest made, a forged one, another scheme */
+    /* the Bot API's token: none, the newest made (else alice's), a forged
+     * one, dave's or another scheme */
     char auth[160] = "";
     switch ((f2 >> 6) & 3) {
     case 1:
-        if (S.token[0])
-            snprintf(auth, sizeof auth, "Bearer %s", S.token);
+        snprintf(auth, sizeof auth, "Bearer %s", S.token[0] ? S.token : FAKE_TOKEN_ALICE);
         break;
     case 2:
         snprintf(auth, sizeof auth, "Bearer cit_0123456789abcdef0123456789abcdef01234567");
         break;
     case 3:
-        snprintf(auth, sizeof auth, "Basic YWxpY2U6c2VjcmV0");
+        snprintf(auth, sizeof auth, "%s",
+                 f2 & 0x20 ? "Bearer " FAKE_TOKEN_DAVE : "Basic YWxpY2U6c2VjcmV0");
         break;
     default:
         break;
@@ -273,6 +293,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     unsigned flags = data[0];
     memset(&S, 0, sizeof S);
+    fake_every_role = 1;
     fake_world_new(&S.w, tune, &flags, flags & FAKE_POP_ALL);
     fake_on_reply(S.w.n, on_reply, NULL);
     if (flags & FAKE_POP_ALL) {
@@ -284,6 +305,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (store_player_by_name(S.w.st, "bob", &p, NULL, &e) != 0)
             fake_fail("no bob");
         add_session(FAKE_COOKIE_BOB, p.id, SRV_SESSION_MS);
+        if (store_player_by_name(S.w.st, "carol", &p, NULL, &e) != 0)
+            fake_fail("no carol");
+        add_session(FAKE_COOKIE_CAROL, p.id, SRV_SESSION_MS);
     }
     size_t i = 1;
     while (i + 2 <= size) {

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/server/core/http.h"
 #include "server_fake.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,12 +1,16 @@
 # tests/fuzz/server.mk -- the server's own fuzz targets (included by the Makefile).
 #
-#   build/fuzz/fuzz_http      HTTP requests to the API (api.c, core/account.c, play/records.c)
+#   build/fuzz/fuzz_http      HTTP requests to the API (api.c, core/account.c, play/records.c,
+#                             play/import.c, the Bot API's routes and streams in botapi/,
+#                             community/forum.c, support.c, moderation.c), as visitors,
+#                             guests, players, moderators, admins and token holders
 #   build/fuzz/fuzz_ws        WebSocket clients playing, watching, leaving (dispatch.c,
 #                             play/), with the clock moved and workers run
 #   build/fuzz/fuzz_settings  msg_parse and msg_settings_parse (core/msg.c)
 #
 # They link the server without its net, its threads and its main
-# (src/server/net/, with net_frames.c's recv(); core/workers.c; serve.c): tests/fuzz/server_fake.c stands in for net.h and workers.h.
+# (src/server/net/, with net_frames.c's recv(); core/workers.c; serve.c): tests/fuzz/server_fake.c stands in for net.h and workers.h,
+# tests/fuzz/fake_store.c keeps the in-memory store between inputs.
 # Objects are built once, under build/fuzz-srv/, for all three.
 #
 # `make fuzz-fast` builds the same three under build/fuzz-fast/ without
@@ -21,7 +25,7 @@ FUZZ_SRV_CFLAGS := $(STD) -D_DEFAULT_SOURCE -g -O1 -DCITADEL_DEBUG -DCITADEL_FUZ
                    -fsanitize=fuzzer,address,undefined
 FUZZ_SRV_LIBS := -ljansson -lsqlite3 -lpq -lsodium -lcmark -lcurl $(LIBS)
 FUZZ_SRV_OBJ := $(patsubst %.c,build/fuzz-srv/%.o,$(FUZZ_SRV_SRC) $(SRC_LIB) \
-                  tests/fuzz/server_fake.c)
+                  tests/fuzz/server_fake.c tests/fuzz/fake_store.c)
 FUZZ_SRV_HDR := $(wildcard src/*/*.h src/*/*/*.h) tests/fuzz/server_fake.h tests/fuzz/ws_model.h
 
 build/fuzz-srv/%.o: %.c $(FUZZ_SRV_HDR)

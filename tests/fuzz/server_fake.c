@@ -135,6 +135,7 @@ struct net_stream {
     net_stream_gone gone;
     void *arg;
     int ended, cut;
+    int left;            /* its client left (fake_stream_leave) */
 };
 
 struct net {
@@ -314,6 +315,8 @@ net_stream *net_http_stream(net_http *h, int status, const char *content_type,
 
 int net_stream_write(net_stream *st, const char *data, size_t len)
 {
+    if (st->left)
+        fake_fail("%s: written after its client left (gone)", st->h->path);
     if (st->ended)
         fake_fail("%s: written after its end", st->h->path);
     if (st->cut)
@@ -335,10 +338,35 @@ int net_stream_write(net_stream *st, const char *data, size_t len)
 
 void net_stream_end(net_stream *st)
 {
+    if (st->left)
+        fake_fail("%s: ended after its client left (gone)", st->h->path);
     if (st->ended)
         fake_fail("%s: ended twice", st->h->path);
     st->ended = 1;
     st->gone = NULL;
+}
+
+int fake_stream_leave(net *n, int which)
+{
+    int live = 0;
+    for (net_stream *st = n->streams; st; st = st->next)
+        live += !st->ended;
+    if (!live)
+        return 0;
+    which %= live;
+    for (net_stream *st = n->streams; st; st = st->next) {
+        if (st->ended || which-- > 0)
+            continue;
+        /* gone is called once, and the stream is dead after it: the
+         * server may neither write to it nor end it */
+        net_stream_gone gone = st->gone;
+        st->gone = NULL;
+        st->ended = st->left = 1;
+        if (gone)
+            gone(st->arg);
+        return 1;
+    }
+    return 0;
 }
 
 /* --- WebSocket ------------------------------------------------------------------------------ */
@@ -827,225 +855,7 @@ void fake_check_all_answered(net *n)
             fake_fail("%s answered %d times", h->path, h->answers);
 }
 
-/* --- what the store holds before the server starts ------------------------------------------- */
-
-static char pw_hash[STORE_TEXT_MAX];
-_Static_assert(sizeof FAKE_COOKIE_ALICE == 16 + 64 + 1 && sizeof FAKE_COOKIE_BOB == 16 + 64 + 1,
-               "a session token is 64 hex digits");
-
-static int64_t player_id(store *st, const char *name)
-{
-    store_player p;
-    store_err e;
-    if (store_player_by_name(st, name, &p, NULL, &e) != 0)
-        fake_fail("populate: no player %s", name);
-    return p.id;
-}
-
-/* A game between players, `moves` moves in (chosen by a fixed rule), or in
- * its setup phase (setups NULL for a variant with private setups). */
-static int64_t put_game(store *st, const char *variant, const int64_t *players, int moves,
-                        int rated, const char *const *setups, int limit)
-{
-    const game_variant *v = game_variant_find(variant);
-    if (!v)
-        fake_fail("populate: no variant %s", variant);
-    const game_ops *ops = v->ops;
-    store_game g;
-    store_err e;
-    memset(&g, 0, sizeof g);
-    snprintf(g.variant, sizeof g.variant, "%s", v->name);
-    g.base_ms = 60000;
-    g.inc_ms = 1000;
-    g.rated = rated;
-    g.nsides = v->nsides;
-    for (int i = 0; i < v->nsides; i++)
-        g.players[i] = players[i];
-    g.created = g.started = wall_now - 60000;
-    _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
-    game_error ge;
-    int setup_phase = ops->setup && !setups;
-    if (ops->setup && setups) {
-        if (ops->setup->start(v, pos, setups, &ge) != 0)
-            fake_fail("populate: %s", ge.msg);
-    } else {
-        ops->start(v, pos, 7);
-    }
-    for (const game_option *o = v->options; o && o->name; o++)
-        if (strcmp(o->name, "MoveLimit") == 0) {
-            g.move_limit = limit >= 0 ? limit : o->offered ? o->offer_def : o->def;
-            if (ops->set_option(pos, "MoveLimit", g.move_limit, &ge) != 0)
-                fake_fail("populate: %s", ge.msg);
-        }
-    if (setup_phase)
-        g.started = 0;
-    else
-        ops->format(pos, g.start, sizeof g.start);
-    if (store_game_add(st, &g, &e) != 0)
-        fake_fail("populate: %s", e.msg);
-    for (int i = 0; i < moves && !setup_phase; i++) {
-        game_move list[GAME_MAX_MOVES];
-        int n = ops->moves(pos, list);
-        if (n == 0)
-            break;
-        game_move m = list[(i * 7 + 3) % n];
-        store_move sm = {.ply = i, .clock_ms = 55000, .time = wall_now - 50000 + i};
-        ops->format_move(pos, m, sm.text, sizeof sm.text);
-        if (store_move_add(st, g.id, &sm, 0, &e) != 0)
-            fake_fail("populate: %s", e.msg);
-        ops->make(pos, m, undo);
-    }
-    return g.id;
-}
-
-static void populate(store *st, unsigned what)
-{
-    store_err e;
-    if (!what)
-        return;
-    int64_t alice, bob;
-    if (store_player_add(st, "alice", pw_hash, 0, 0, "", wall_now - 1000000, &alice, &e) != 0 ||
-        store_player_add(st, "bob", pw_hash, 0, 0, "", wall_now - 1000000, &bob, &e) != 0 ||
-        store_session_add(st, &FAKE_COOKIE_ALICE[16], alice, wall_now, wall_now + SRV_SESSION_MS,
-                          &e) != 0 ||
-        store_session_add(st, &FAKE_COOKIE_BOB[16], bob, wall_now, wall_now + SRV_SESSION_MS,
-                          &e) != 0 ||
-        /* staff, so that the moderation routes are reached too */
-        store_role_set(st, alice, STORE_ROLE_ADMIN, &e) != 0 ||
-        store_role_set(st, bob, STORE_ROLE_MODERATOR, &e) != 0)
-        fake_fail("populate: %s", e.msg);
-    int64_t ab[GAME_MAX_SIDES] = {alice, bob}, ba[GAME_MAX_SIDES] = {bob, alice};
-    const game_variant *sv = game_variant_find("stratego");
-    const char *lib[2] = {sv->ops->setup->library_text(0), sv->ops->setup->library_text(3)};
-    if (what & FAKE_POP_RAMPART)
-        {
-        put_game(st, "rampart", ab, 5, 0, NULL, -1);
-        /* over on the board, but stopped before its end was stored */
-        put_game(st, "rampart-mini", ba, 2, 0, NULL, 1);
-    }
-    if (what & FAKE_POP_OVER) {
-        int64_t id = put_game(st, "rampart", ba, 8, 1, NULL, -1);
-        store_rating_change ch[2] = {{bob, 1500, 1516}, {alice, 1500, 1484}};
-        if (store_game_end(st, id, STORE_GAME_OVER, 0, "resign", 0, wall_now - 1000, ch, 2,
-                           &e) != 0)
-            fake_fail("populate: %s", e.msg);
-    }
-    if (what & FAKE_POP_SETUP) {
-        int64_t id = put_game(st, "stratego", ab, 0, 0, NULL, -1);
-        char key[64];
-        snprintf(key, sizeof key, "game-setup:%lld:0", (long long)id);
-        if (store_kv_put(st, alice, key, lib[0], &e) != 0)
-            fake_fail("populate: %s", e.msg);
-    }
-    if (what & FAKE_POP_STRATEGO)
-        put_game(st, "stratego", ba, 3, 0, lib, -1);
-    if (what & FAKE_POP_KM) {
-        int64_t four[GAME_MAX_SIDES] = {alice, bob, player_id(st, "bot-capture"),
-                                        player_id(st, "bot-random")};
-        put_game(st, "keeps-moats", four, 2, 0, NULL, -1);
-    }
-    if (what & FAKE_POP_BOT) {
-        int64_t vs[GAME_MAX_SIDES] = {player_id(st, "bot-random"), alice};
-        put_game(st, "rampart-mini", vs, 0, 0, NULL, -1);
-    }
-}
-
 /* --- the server for one input ------------------------------------------------------------------- */
-
-/* One in-memory store for every input, emptied before each: as a new one
- * would be to the server (no rows, ids from 1, no lock waits), without
- * the migrations and the statements' preparing, which were most of the
- * time of a short input. */
-static store *kept;
-
-/* The script that empties the store: each table's rows deleted before
- * those of the tables it references, so that foreign keys stay on (turning
- * them off and on again would expire every prepared statement). */
-static void reset_script(sqlite3 *db, char *script, size_t size)
-{
-    enum { MAX_TABLES = 32 };
-    char name[MAX_TABLES][64], refs[MAX_TABLES][512];
-    int n = 0, done[MAX_TABLES] = {0};
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT m.name, ifnull((SELECT group_concat('|' || \"table\" || '|', '')"
-                           " FROM pragma_foreign_key_list(m.name)), '') FROM sqlite_master m"
-                           " WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'",
-                           -1, &st, NULL) != SQLITE_OK)
-        fake_fail("store reset: %s", sqlite3_errmsg(db));
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (n == MAX_TABLES)
-            fake_fail("store reset: too many tables");
-        snprintf(name[n], sizeof name[n], "%s", (const char *)sqlite3_column_text(st, 0));
-        snprintf(refs[n], sizeof refs[n], "%s", (const char *)sqlite3_column_text(st, 1));
-        n++;
-    }
-    sqlite3_finalize(st);
-    size_t len = (size_t)snprintf(script, size, "BEGIN;");
-    for (int emitted = 0; emitted < n; emitted++) {
-        int pick = -1;
-        for (int i = 0; i < n && pick < 0; i++) {
-            if (done[i])
-                continue;
-            char bar[70];
-            snprintf(bar, sizeof bar, "|%s|", name[i]);
-            int referenced = 0;
-            for (int j = 0; j < n; j++)
-                if (!done[j] && j != i && strstr(refs[j], bar))
-                    referenced = 1;
-            if (!referenced)
-                pick = i;
-        }
-        if (pick < 0)
-            fake_fail("store reset: tables reference each other in a circle");
-        done[pick] = 1;
-        len += (size_t)snprintf(script + len, size - len, "DELETE FROM \"%s\";", name[pick]);
-        if (len >= size)
-            fake_fail("store reset: script too long");
-    }
-    len += (size_t)snprintf(script + len, size - len, "DELETE FROM sqlite_sequence; COMMIT;");
-    if (len >= size)
-        fake_fail("store reset: script too long");
-}
-
-static store *fresh_store(void)
-{
-    store_err e;
-    if (!kept) {
-        kept = store_open(":memory:", 0, &e);
-        if (!kept)
-            fake_fail("store_open: %s", e.msg);
-        return kept;
-    }
-    /* the script's statements, prepared once (parsing it for every input
-     * was a tenth of fuzz_ws's time) */
-    enum { MAX_STMTS = 40 };
-    static sqlite3_stmt *stmts[MAX_STMTS];
-    static int nstmts;
-    if (!nstmts) {
-        static char script[2048];
-        reset_script(kept->lite, script, sizeof script);
-        for (const char *sql = script; *sql;) {
-            if (nstmts == MAX_STMTS)
-                fake_fail("store reset: too many statements");
-            const char *tail = NULL;
-            if (sqlite3_prepare_v2(kept->lite, sql, -1, &stmts[nstmts], &tail) != SQLITE_OK)
-                fake_fail("store reset: %s", sqlite3_errmsg(kept->lite));
-            if (stmts[nstmts])
-                nstmts++;
-            sql = tail;
-        }
-    }
-    for (int i = 0; i < nstmts; i++) {
-        int rc = sqlite3_step(stmts[i]);
-        sqlite3_reset(stmts[i]);
-        if (rc != SQLITE_DONE)
-            fake_fail("store reset: %s", sqlite3_errmsg(kept->lite));
-    }
-    kept->busy_since = kept->busy_failed = 0;
-    kept->writes = 0;
-    return kept;
-}
 
 void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), void *ctx,
                     unsigned populate_what)
@@ -1055,8 +865,7 @@ void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), voi
         fake_trace = getenv("CITADEL_FUZZ_TRACE") != NULL;
         if (randombytes_set_implementation(&fake_rb) != 0 || sodium_init() < 0)
             fake_fail("libsodium failed to start");
-        if (crypto_pwhash_str(pw_hash, FAKE_PASSWORD, strlen(FAKE_PASSWORD), 1, 8192) != 0)
-            fake_fail("crypto_pwhash_str failed");
+        fake_store_init();
         ready = 1;
     }
     rb_state = 0x5eed5eed5eedULL;  /* the same random numbers for every input */
@@ -1073,11 +882,12 @@ void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), voi
     snprintf(cfg.origins[0], sizeof cfg.origins[0], "https://citadel.example");
     if (tune)
         tune(&cfg, ctx);
-    w->st = fresh_store();
+    w->st = fake_fresh_store();
     char err[200];
     w->s = srv_new(&cfg, w->st, err, sizeof err);
     if (!w->s)
         fake_fail("srv_new: %s", err);
+    fake_keep_bots(w->st);
     /* A tiny quota table (fake_quota_keys), so that inputs can fill it and
      * see it fail closed; else one of 4096 keys: no input comes near that,
      * and making and freeing srv_new's 65536 buckets cost more than many an
@@ -1086,7 +896,7 @@ void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), voi
     w->s->quota = quota_new(fake_quota_keys > 0 ? fake_quota_keys : 4096);
     if (!w->s->quota)
         fake_fail("out of memory");
-    populate(w->st, populate_what);
+    fake_populate(w->st, populate_what);
     w->n = fake_net_new(&srv_callbacks, w->s);
     w->s->net = w->n;
     w->pool = workers_new(2, w->n);
@@ -1101,6 +911,10 @@ void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), voi
         fake_fail("writer: %s", se.msg);
     if (srv_start(w->s) < 0)
         fake_fail("srv_start failed");
+    /* The loop's lag probe measures how late the real loop runs; on the
+     * virtual clock it is never late, and at one fire every 20 ms an hour's
+     * advance fired it 180,000 times: most of fuzz_http's time. */
+    net_timer_cancel(w->s->lag_timer);
 }
 
 void fake_world_free(fake_world *w)

@@ -80,6 +80,10 @@ net_http *fake_requests(net *n);
 /* An upgrade to /ws: ws_filter, then ws_open. The connection, or NULL with
  * *status the filter's refusal (or -1 if ws_open refused it). */
 net_conn *fake_ws_connect(net *n, const net_request *req, int *status);
+/* The client of a stream still open leaves (the `which`-th of those open,
+ * modulo their count): its gone callback, after which a write or an end
+ * of that stream fails the harness. 1 if there was one. */
+int fake_stream_leave(net *n, int which);
 /* A text message from the peer (dropped, as net.c does, once closing). */
 void fake_ws_message(net *n, net_conn *c, const char *text, size_t len);
 /* The connection is gone (the peer left, or net_ws_close's close was
@@ -152,10 +156,15 @@ void fake_world_new(fake_world *w, void (*tune)(srv_config *cfg, void *ctx), voi
                     unsigned populate);
 
 /* What fake_world_new puts in the store before srv_start (which resumes
- * the live games): FAKE_POP_PLAYERS is two accounts, "alice" and "bob"
- * (password FAKE_PASSWORD), each with a session (FAKE_COOKIE_ALICE,
- * FAKE_COOKIE_BOB); the others are games between them (they imply the
- * accounts). */
+ * the live games): FAKE_POP_PLAYERS is the accounts "alice" (an admin) and
+ * "bob" (a moderator), each with a session (FAKE_COOKIE_*), with the
+ * password FAKE_PASSWORD; and if fake_every_role is set, "carol" (a
+ * player, a session, the password), "dave" (a Bot API bot, the password),
+ * a guest with a session (FAKE_COOKIE_GUEST), and Bot API tokens,
+ * FAKE_TOKEN_ALICE (board:play challenge:write) and FAKE_TOKEN_DAVE
+ * (bot:play challenge:write). The others are games between alice and bob
+ * (they imply the accounts). */
+extern int fake_every_role;
 enum {
     FAKE_POP_PLAYERS = 1,
     FAKE_POP_RAMPART = 2,   /* live Rampart, a few moves in, 60+1 s; and Rampart Mini
@@ -172,6 +181,21 @@ enum {
     "citadel_session=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 #define FAKE_COOKIE_BOB                                                                     \
     "citadel_session=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+#define FAKE_COOKIE_CAROL                                                                   \
+    "citadel_session=cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+#define FAKE_COOKIE_GUEST                                                                   \
+    "citadel_session=9999999999999999999999999999999999999999999999999999999999999999"
+#define FAKE_TOKEN_ALICE "cit_a11ce0a11ce0a11ce0a11ce0a11ce0a11ce0a11c"
+#define FAKE_TOKEN_DAVE "cit_da7eda7eda7eda7eda7eda7eda7eda7eda7eda7e"
+
+/* fake_store.c, for fake_world_new: the password hash of the accounts
+ * made (once, after libsodium starts); the store emptied for an input;
+ * the bots' accounts kept from the first input's srv_new on; the store
+ * filled as `what` (FAKE_POP_*) says. */
+void fake_store_init(void);
+store *fake_fresh_store(void);
+void fake_keep_bots(store *st);
+void fake_populate(store *st, unsigned what);
 
 /* If positive, the size of the server's quota table (quota_new's
  * max_keys) in the next fake_world_new, instead of srv_new's 65536: small

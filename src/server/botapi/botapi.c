@@ -438,6 +438,15 @@ static void request(srv *s, net_http *h, apibot *b, json_t *msg, int wait)
         b->quiet_since = net_mono_ms();
 }
 
+/* Whether c watches g (and so hears of its moves). */
+static int watching(const live *g, const client *c)
+{
+    for (int i = 0; i < g->nwatch; i++)
+        if (g->watchers[i] == c->id)
+            return 1;
+    return 0;
+}
+
 /* /api/bot/game/... and /api/board/game/... */
 static void game_http(srv *s, net_http *h, const net_request *req, const char *rest, int board)
 {
@@ -489,6 +498,11 @@ static void game_http(srv *s, net_http *h, const net_request *req, const char *r
             live_watch(s, g, c);
         return;
     }
+    /* the game's messages are how a request's ref is answered: a client
+     * made afresh (its apibot went idle, nothing open) watches the game it
+     * plays, or its move would be made and its request time out */
+    if (!watching(g, c))
+        live_watch(s, g, c);
     json_t *msg = NULL;
     int wait = 0;
     if (strncmp(after, "/move/", 6) == 0 && after[6] && strlen(after + 6) < 32) {

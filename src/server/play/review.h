@@ -21,10 +21,12 @@
 
 #ifdef CITADEL_FUZZ
 #define REVIEW_DEPTH 1   /* the fuzz targets run their jobs in line: kept quick */
+#define REVIEW_HASH_MB 1 /* cleared for every position: 16 MB each time was most
+                          * of fuzz_http's time */
 #else
 #define REVIEW_DEPTH 6   /* web/src/review/computer.ts REVIEW_DEPTH */
-#endif
 #define REVIEW_HASH_MB 16
+#endif
 
 /* GET and POST /api/games/ID/review. */
 void review_http(srv *s, net_http *h, const net_request *req, int64_t game);
