@@ -6,7 +6,9 @@
 # with `citadel uci` as its engine. A second account (a person with a
 # board:play token) challenges the bot: declined, withdrawn, then accepted
 # and resigned, each told on the event streams; then bot.py, run alone,
-# accepts its challenge and plays it out. Every line read from the
+# accepts its challenge and plays it out. A board:play account whose game
+# waits with nothing open past its client's idle end is answered at once
+# when it acts again. Every line read from the
 # streams, and every answer, is validated against docs/api.schema.json
 # (BotEvent, BotGameLine, x-routes); the per-token stream and request
 # limits answer 429.
@@ -137,6 +139,21 @@ expect "a challenge with a token without challenge:write: 401" 401 \
     "$(api POST /api/challenge/bot-random '{"variant":"rampart"}' -H "$(bearer "$lim_tok")")"
 api GET /api/lobby >/dev/null
 expect "... and no game began" 0 "$(js "sum(any(p and p['name'] == '$name' for p in g['players']) for g in d['games'])")"
+
+# --- an account idle with nothing open ----------------------------------------
+# its game with a built-in bot is made now; the account then opens nothing
+# until the end of this script, past the 30 s after which the server lets
+# an idle account's client go (botapi.c, API_IDLE_MS): its move then is
+# answered, not left to time out (504) though it was played
+idler=idle$$
+api POST /api/signup "{\"name\":\"$idler\",\"password\":\"correct horse battery\"}" -c "$dir/idle.jar" >/dev/null
+idle_tok=
+st=$(api POST /api/account/tokens '{"scopes":["board:play","challenge:write"],"description":"idle"}' -b "$dir/idle.jar")
+[ "$st" = 200 ] && idle_tok=$(js 'd["token"]')
+expect "an idle account's game with bot-random starts" 200 \
+    "$(api POST /api/challenge/bot-random '{"variant":"rampart","clock":{"limit":900,"increment":0}}' -H "$(bearer "$idle_tok")")"
+idle_game=$(js 'd["challenge"]["game"]')
+idle_since=$(date +%s)
 
 # --- limits, with a token of their own --------------------------------------
 curl -s -N -H "$(bearer "$lim_tok")" "$url/api/stream/event" >/dev/null &
@@ -361,6 +378,18 @@ else fail "both event streams, and what bot.py read, as docs/api.schema.json say
 out=$($py tests/schema/check_wire.py "$wire" 2>&1)
 if [ $? -eq 0 ]; then pass "every answer as docs/api.schema.json says (${out##*: })"
 else fail "every answer as docs/api.schema.json says" "$out"; fi
+
+while [ $(($(date +%s) - idle_since)) -lt 33 ]; do sleep 1; done
+api GET "/api/games/$idle_game" >/dev/null
+expect "the idle account's turn (bot-random has answered any first move)" True \
+    "$(js "d['players'][d['to_move']]['name'] == '$idler'")"
+idle_ply=$(js 'len(d["moves"])')
+api POST /api/position "$(js 'json.dumps({"variant": d["variant"], "position": d["position"]})')" >/dev/null
+idle_move=$(js 'd["legal"][0]["move"]')
+expect "after 33 s with nothing open, the idle account moves: answered" 200 \
+    "$(api POST "/api/board/game/$idle_game/move/$idle_move" "" -H "$(bearer "$idle_tok")")"
+api GET "/api/games/$idle_game" >/dev/null
+expect "... and the move is played" "$idle_move" "$(js "d['moves'][$idle_ply]")"
 
 expect "the stream of a game not live: 404" 404 \
     "$(api GET /api/bot/game/stream/999999 "" -H "$(bearer "$bot_tok")")"
