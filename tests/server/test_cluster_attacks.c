@@ -128,6 +128,17 @@ static int sanitized(pid_t pid)
     return yes;
 }
 
+/* The tests that wait out leases and adoptions (most of this file's time)
+ * run on the release build only: under ASan they would take minutes more
+ * of the test command for code paths (a renewal, an exit, an adoption's
+ * update) that the forged-bus and bouncing tests cross with more memory
+ * traffic. Skipped when the servers are sanitized. */
+static void lease_tests_only_unsanitized(void)
+{
+    if (sanitized(servers[0].pid))
+        skip();
+}
+
 /* --- players and games ----------------------------------------------------------- */
 
 static ws_conn *player_on(int i, const char *name, char *cookie)
@@ -630,6 +641,7 @@ static void test_two_servers_adopting_at_once_each_game_one_server(void **state)
 {
     (void)state;
     need_pg();
+    lease_tests_only_unsanitized();
     enum { GAMES = 6 };
     char ca[GAMES][80], cb[GAMES][80], name[32];
     ws_conn *a[GAMES], *b[GAMES];
@@ -734,6 +746,7 @@ static void test_sigstop_mid_write_game_still_adopted(void **state)
 {
     (void)state;
     need_pg();
+    lease_tests_only_unsanitized();
     char ca[80], cb[80];
     ws_conn *a = player_on(0, "mid_ann", ca), *b = player_on(1, "mid_ben", cb);
     duel d;
