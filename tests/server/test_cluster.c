@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "api_stream.h"
+#include "cluster_wire.h"
 #include "community_wire.h"
 #include "wire.h"
 
@@ -29,42 +30,8 @@
     "--limit signups-per-hour=0 --limit guests-per-hour=0 --limit new-games-per-hour=0"
 
 /* Talks to server i from now on (wire.h's helpers use `server`). */
-static void use(int i)
-{
-    server = servers[i];
-}
-
 /* Three servers on one database, only with CITADEL_TEST_PG. */
 static const fixture_spec fixture = { .args = SERVER_ARGS, .count = 3, .pg_only = 1 };
-
-static void need_pg(void)
-{
-    if (!getenv("CITADEL_TEST_PG"))
-        skip();
-}
-
-/* A new account on server i, and a connection to it there. */
-static ws_conn *player_on(int i, const char *name, char *cookie)
-{
-    use(i);
-    signup(name, cookie);
-    return connect_as(cookie, NULL);
-}
-
-/* The next message of type `type` on c whose "game" (or game.id) is game. */
-static json_t *expect_for(ws_conn *c, const char *type, json_int_t game, int ms)
-{
-    for (;;) {
-        json_t *m = ws_expect(c, type, ms);
-        if (!m)
-            return NULL;
-        json_t *g = json_object_get(m, "game");
-        json_int_t id = json_is_integer(g) ? json_integer_value(g) : jint(g, "id");
-        if (id == game)
-            return m;
-        json_decref(m);
-    }
-}
 
 /* A seek made on one server is in another server's lobby, and a player
  * there takes it. */

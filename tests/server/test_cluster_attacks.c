@@ -30,6 +30,7 @@
 
 #include <cmocka.h>
 
+#include "cluster_wire.h"
 #include "community_wire.h"
 #include "wire.h"
 
@@ -37,18 +38,7 @@
     "--limit signups-per-hour=0 --limit guests-per-hour=0 --limit new-games-per-hour=0"
 #define LEASE_MS 10000   /* the store's lease (store.h's STORE_LEASE_MS) */
 
-static void use(int i)
-{
-    server = servers[i];
-}
-
 static const fixture_spec fixture = { .args = SERVER_ARGS, .count = 3, .pg_only = 1 };
-
-static void need_pg(void)
-{
-    if (!getenv("CITADEL_TEST_PG"))
-        skip();
-}
 
 /* --- the database, as the stranger and the judge see it --------------------------- */
 
@@ -140,27 +130,6 @@ static void lease_tests_only_unsanitized(void)
 }
 
 /* --- players and games ----------------------------------------------------------- */
-
-static ws_conn *player_on(int i, const char *name, char *cookie)
-{
-    use(i);
-    signup(name, cookie);
-    return connect_as(cookie, NULL);
-}
-
-static json_t *expect_for(ws_conn *c, const char *type, json_int_t game, int ms)
-{
-    for (;;) {
-        json_t *m = ws_expect(c, type, ms);
-        if (!m)
-            return NULL;
-        json_t *g = json_object_get(m, "game");
-        json_int_t id = json_is_integer(g) ? json_integer_value(g) : jint(g, "id");
-        if (id == game)
-            return m;
-        json_decref(m);
-    }
-}
 
 /* Every message c gets within ms that names game (as "game" or game.id),
  * counted; the types seen into `seen` (space-separated). */
