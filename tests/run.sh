@@ -39,7 +39,15 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 export CMOCKA_MESSAGE_OUTPUT=TAP
 
-note() { printf '\n== %s\n' "$*"; }
+# note TITLE: a section's heading; the section before it ends with how long
+# it took, and the run's time so far (where the minutes go, in CI's log).
+SECTION_START=
+note() {
+    [ -n "$SECTION_START" ] && printf '== took %ds (%d min %02ds into the run)\n' $((SECONDS - SECTION_START)) \
+        $((SECONDS / 60)) $((SECONDS % 60))
+    SECTION_START=$SECONDS
+    printf '\n== %s\n' "$*"
+}
 
 # record pass|fail|skip NAME: one result, kept as a TAP line.
 record() {
@@ -118,7 +126,7 @@ tap_test() {
 # end of what it printed on stderr follows. TAP_STATUS=ignore: its exit
 # status says nothing (the shell tests, whose results are all in their TAP).
 run_tap() {
-    local tier=$1 name=$2 out err rc
+    local tier=$1 name=$2 out err rc start=$SECONDS
     shift 2
     out=$(mktemp)
     err=$(mktemp)
@@ -128,6 +136,7 @@ run_tap() {
     if ! tap_read "$tier" "$name" "$rc" <"$out"; then
         tail -n 40 "$err"
     fi
+    echo "    took $((SECONDS - start))s"
     rm -f "$out" "$err"
 }
 
@@ -335,6 +344,7 @@ if build fuzz; then
 fi
 
 # --- summary ----------------------------------------------------------------
+note "summary"
 # The whole run as one TAP stream, numbered, in build/test-results.tap.
 mkdir -p build
 awk '{ sub(/^(not )?ok/, "& " NR); print } END { print "1.." NR }' "$RESULTS" \
