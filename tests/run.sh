@@ -92,6 +92,8 @@ tap_read() {
         "ok "* | ok)
             n=$((n + 1)) ok=$((ok + 1)) show=0
             record pass "$where$(tap_test "$line")" ;;
+        "# took "*)  # how long a part took (tests/browser/run.mjs)
+            echo "    ${line#\# }" ;;
         "#"*)
             [ $show = 1 ] && echo "    $line" ;;
         1..*)

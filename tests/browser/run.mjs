@@ -21,6 +21,7 @@ let count = 0, failed = 0;
 /** Runs one test file, its TAP lines renumbered into ours; resolves when it ends. */
 function runFile(f) {
   return new Promise((resolve) => {
+    const began = Date.now();
     const child = spawn(process.execPath, [join(here, f)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const timer = setTimeout(() => child.kill('SIGTERM'), TIMEOUT_MS);
     let bad = 0;
@@ -35,6 +36,7 @@ function runFile(f) {
     });
     child.on('close', (status, signal) => {
       clearTimeout(timer);
+      console.log(`# took ${Math.round((Date.now() - began) / 1000)}s: ${f}`);
       if (bad) failed++;
       if ((status !== 0 || signal) && !bad) {
         failed++;
