@@ -47,7 +47,8 @@ static void wake_loop(void *n)
 
 static const char serve_usage[] =
     "usage: citadel serve [--listen ADDR:PORT] [--db FILE|URI] [--web DIR] [--workers N]\n"
-    "                     [--ipv6] [--sync-normal] [--abandon-ms MS] [--limit NAME=N]...\n"
+    "                     [--ipv6] [--sync-normal] [--abandon-ms MS] [--api-idle-ms MS]\n"
+    "                     [--limit NAME=N]...\n"
     "                     [--allow-origin ORIGIN]... [--behind-tls] [--trust-proxy ADDR]\n"
     "                     [--tls-cert FILE --tls-key FILE] [--bot NAME=SPEC]...\n"
     "                     [--smtp URL --support-to ADDRESS [--mail-from ADDRESS]] [--site URL]\n"
@@ -60,6 +61,8 @@ static const char serve_usage[] =
     "                  half as many of its own\n"
     "  --ipv6          also listen on IPv6 (off unless asked)\n"
     "  --abandon-ms    how long a player may be gone on its turn (default 60000)\n"
+    "  --api-idle-ms   how long the server keeps a Bot API account's link to its games\n"
+    "                  with no stream and no request open (default 30000)\n"
     "  --sync-normal   stored moves survive a crash but perhaps not a power cut (by\n"
     "                  default they survive both: a disk flush a group of writes)\n"
     "  --limit         change one of the limits below (0: no limit)\n"
@@ -110,6 +113,10 @@ int serve_main(int argc, char **argv)
             cfg.abandon_ms = strtol(argv[++i], NULL, 10);
             if (cfg.abandon_ms < 1000 || cfg.abandon_ms > 3600000)
                 return usage("--abandon-ms must be 1000-3600000");
+        } else if (strcmp(a, "--api-idle-ms") == 0 && val) {
+            cfg.api_idle_ms = strtol(argv[++i], NULL, 10);
+            if (cfg.api_idle_ms < 1000 || cfg.api_idle_ms > 3600000)
+                return usage("--api-idle-ms must be 1000-3600000");
         } else if (strcmp(a, "--limit") == 0 && val) {
             if (srv_config_limit(&cfg, argv[++i], err, sizeof err) != 0)
                 return usage(err);

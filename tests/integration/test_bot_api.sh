@@ -24,7 +24,7 @@ py=python3
 
 # Two streams a token: the bot needs its event stream and one game's.
 "$CITADEL" serve --listen 127.0.0.1:0 --db "$dir/db" --web "$dir" \
-    --limit api-streams=2 >"$dir/log" 2>&1 &
+    --limit api-streams=2 --api-idle-ms 3000 >"$dir/log" 2>&1 &
 pid=$!
 port=
 for _ in $(seq 1 100); do
@@ -142,9 +142,9 @@ expect "... and no game began" 0 "$(js "sum(any(p and p['name'] == '$name' for p
 
 # --- an account idle with nothing open ----------------------------------------
 # its game with a built-in bot is made now; the account then opens nothing
-# until the end of this script, past the 30 s after which the server lets
-# an idle account's client go (botapi.c, API_IDLE_MS): its move then is
-# answered, not left to time out (504) though it was played
+# until the end of this script, past the 3 s (--api-idle-ms) after which
+# the server lets an idle account's client go (botapi.c; it looks every 3 s):
+# its move then is answered, not left to time out (504) though it was played
 idler=idle$$
 api POST /api/signup "{\"name\":\"$idler\",\"password\":\"correct horse battery\"}" -c "$dir/idle.jar" >/dev/null
 idle_tok=
@@ -379,14 +379,14 @@ out=$($py tests/schema/check_wire.py "$wire" 2>&1)
 if [ $? -eq 0 ]; then pass "every answer as docs/api.schema.json says (${out##*: })"
 else fail "every answer as docs/api.schema.json says" "$out"; fi
 
-while [ $(($(date +%s) - idle_since)) -lt 33 ]; do sleep 1; done
+while [ $(($(date +%s) - idle_since)) -lt 8 ]; do sleep 1; done
 api GET "/api/games/$idle_game" >/dev/null
 expect "the idle account's turn (bot-random has answered any first move)" True \
     "$(js "d['players'][d['to_move']]['name'] == '$idler'")"
 idle_ply=$(js 'len(d["moves"])')
 api POST /api/position "$(js 'json.dumps({"variant": d["variant"], "position": d["position"]})')" >/dev/null
 idle_move=$(js 'd["legal"][0]["move"]')
-expect "after 33 s with nothing open, the idle account moves: answered" 200 \
+expect "after 8 s with nothing open, the idle account moves: answered" 200 \
     "$(api POST "/api/board/game/$idle_game/move/$idle_move" "" -H "$(bearer "$idle_tok")")"
 api GET "/api/games/$idle_game" >/dev/null
 expect "... and the move is played" "$idle_move" "$(js "d['moves'][$idle_ply]")"

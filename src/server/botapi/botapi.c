@@ -15,7 +15,7 @@
  * until its connection goes (`gone`) or it is ended here, never after; a
  * request waiting for its ref is answered exactly once (by its ref's
  * message, by its deadline, or when the server stops). An apibot with no
- * stream and no waiting request for API_IDLE_MS goes, and its client with
+ * stream and no waiting request for --api-idle-ms goes, and its client with
  * it, as a page's client goes when its WebSocket closes.
  */
 #include <stdio.h>
@@ -30,7 +30,6 @@
 
 #define API_TICK_MS 3000        /* keep-alives, deadlines and idleness are looked at */
 #define API_KEEPALIVE_MS 6000   /* an empty line on every stream this often */
-#define API_IDLE_MS 30000       /* an apibot with nothing open goes after this */
 #define API_WAIT_MS 30000       /* the longest a request waits for its ref */
 
 
@@ -860,7 +859,7 @@ static void api_tick(void *arg)
                 net_stream_write(st->st, "\n", 1);
         if (!b->streams && !b->waits && !b->quiet_since)
             b->quiet_since = now;
-        if (b->quiet_since && now - b->quiet_since >= API_IDLE_MS) {
+        if (b->quiet_since && now - b->quiet_since >= s->cfg.api_idle_ms) {
             *p = b->next;
             apibot_close(s, b, 503, "the server is stopping; try again");  /* none wait */
         } else {

@@ -82,6 +82,7 @@ void srv_config_default(srv_config *cfg)
     for (int i = 0; i < LIM_COUNT; i++)
         cfg->limits[i] = limits[i].def;
     cfg->abandon_ms = SRV_ABANDON_MS;
+    cfg->api_idle_ms = 30000;
     cfg->keep_over_ms = SRV_KEEP_OVER_MS;
     cfg->bot_think_max_ms = 3000;
     /* Argon2id, 2 passes over 19 MiB: the figures commonly advised for

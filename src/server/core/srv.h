@@ -144,6 +144,7 @@ enum {
 typedef struct srv_config {
     int limits[LIM_COUNT];
     int64_t abandon_ms;        /* --abandon-ms */
+    int64_t api_idle_ms;       /* --api-idle-ms: a Bot API account with nothing open */
     int64_t keep_over_ms;      /* finished games kept in memory */
     int64_t bot_think_max_ms;  /* the longest a bot thinks about one move */
     unsigned long long pw_ops; /* Argon2id cost (libsodium crypto_pwhash_str) */
