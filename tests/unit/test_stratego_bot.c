@@ -13,6 +13,7 @@
 #include "../../src/games/stratego/bot.h"
 #include "../../src/games/stratego/expect.h"
 #include "../../src/base/rng.h"
+#include "../../src/base/timer.h"
 #include "../../src/games/stratego/stratego.h"
 
 static const search_limits no_limits = { .time = { -1, -1 } };
@@ -534,6 +535,29 @@ static void test_level5_works_a_fixed_amount(void **state)
     }
 }
 
+/* The strongest level uses the time it is given: it thinks for 95% of a
+ * move's time (docs/stratego.md), not less, where its search could go on
+ * (an early start, nothing decided). Only the lower bound is checked: a
+ * busy machine makes a move late, never early. */
+static void test_level6_uses_nearly_all_its_time(void **state)
+{
+    (void)state;
+    st_pos p, v;
+    st_start_seed(&p, 9);
+    st_view(&p, ST_RED, &v);
+    search_limits lim = { .movetime = 60, .time = { -1, -1 } };
+    stbot *b = stbot_new(6, 2);
+    for (int i = 0; i < 3; i++) {
+        uint64_t t0 = timer_ns();
+        game_move m = stbot_move(b, &v, &lim, NULL);
+        uint64_t ms = (timer_ns() - t0) / 1000000u;
+        assert_true(is_legal(&v, m));
+        if (ms < 60 * 95 / 100)
+            fail_msg("level 6 thought %llu ms of 60", (unsigned long long)ms);
+    }
+    stbot_free(b);
+}
+
 /* Given a position that is not the mover's view (its own ranks hidden),
  * the player still answers with one of that position's moves. */
 static void test_S8_wrong_view_still_answers(void **state)
@@ -628,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_S6_a_piece_that_keeps_coming_to_our_flag_is_likelier_a_miner),
         cmocka_unit_test(test_S8_wrong_view_still_answers),
         cmocka_unit_test(test_level5_works_a_fixed_amount),
+        cmocka_unit_test(test_level6_uses_nearly_all_its_time),
         cmocka_unit_test(test_attacker_attacks_when_it_can),
         cmocka_unit_test(test_level3_beats_random),
     };
