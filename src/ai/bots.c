@@ -18,8 +18,8 @@
  * deadline, so an engine that hangs or dies costs at most its timeout and
  * never blocks the caller for good. The timeouts all scale with T, 5 s by
  * default or CITADEL_UCI_TIMEOUT_MS (for tests): T for each handshake
- * (uci/uciok, isready/readyok), the move's own time + 2T for a bestmove,
- * 12T when the move has no time limit. A move that times out is answered
+ * (uci/uciok, isready/readyok) and for a setup (go setup/bestsetup), the
+ * move's own time + 2T for a bestmove, 12T when the move has no time limit. A move that times out is answered
  * with "stop" and GAME_MOVE_NONE; the next command first resynchronises with
  * isready/readyok, dropping the late bestmove. After EOF the bot is dead.
  *
@@ -554,6 +554,42 @@ static game_move uci_move(engine *e, const game_variant *v, const void *pos,
     return m;
 }
 
+/* Asks for a setup: `go setup`, answered by `bestsetup <setup>` within T.
+ * A late answer is dropped by the next command's resynchronisation. */
+static int uci_setup(engine *e, const game_variant *v, char *buf, size_t size, char *err,
+                     size_t errlen)
+{
+    if (e->dead || (e->desync && (eng_send(e, "stop") != 0 || eng_sync(e, NULL) != 0)) ||
+        eng_send(e, "go setup") != 0) {
+        set_err(err, errlen, "the engine is gone");
+        return -1;
+    }
+    int rc = eng_wait(e, "bestsetup", deadline_in(e->timeout_ms), NULL, NULL);
+    if (rc != 1) {
+        e->desync = rc == 0;
+        if (err && errlen)
+            snprintf(err, errlen, rc == 0 ? "no bestsetup within %lld ms" : "the engine is gone",
+                     (long long)e->timeout_ms);
+        return -1;
+    }
+    const char *t = e->line + strspn(e->line, " \t") + strlen("bestsetup");
+    t += strspn(t, " \t");
+    size_t len = strcspn(t, " \t");
+    game_error ge = { "" };
+    if (len >= size || t[len + strspn(t + len, " \t")] != 0) {
+        set_err(err, errlen, "bestsetup must be followed by one setup");
+        return -1;
+    }
+    memcpy(buf, t, len);
+    buf[len] = 0;
+    if (v->ops->setup->check(buf, &ge) != 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "bad setup '%.60s': %s", buf, ge.msg);
+        return -1;
+    }
+    return 0;
+}
+
 /* --- which bot plays what ------------------------------------------------ */
 
 /* The N of "level=N" or "levelN"; 0 if spec is no level, -1 for a bad N. */
@@ -850,6 +886,28 @@ int bot_new_game(bot *b, const game_variant *v, int move_limit)
     default:
         return 0;
     }
+}
+
+int bot_setup(bot *b, const game_variant *v, uint64_t seed, char *buf, size_t size, char *err,
+              size_t errlen)
+{
+    const game_setup_ops *so = v->ops->setup;
+    if (!so) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s has no setups", v->name);
+        return -1;
+    }
+    if (b->kind == BOT_UCI)
+        return uci_setup(b->eng, v, buf, size, err, errlen);
+    int n = so->library_size();
+    size_t len = so->varied ? so->varied(seed, buf, size)
+                 : n > 0    ? (size_t)snprintf(buf, size, "%s", so->library_text((int)(seed % (uint64_t)n)))
+                            : so->random(seed, buf, size);
+    if (len >= size) {
+        set_err(err, errlen, "no room for the setup");
+        return -1;
+    }
+    return 0;
 }
 
 game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_limits *lim,

@@ -70,6 +70,19 @@ size_t bot_specs(const game_variant *v, char *buf, size_t size);
  * external engine that died, say, or memory short for a game's own bot). */
 int bot_new_game(bot *b, const game_variant *v, int move_limit);
 
+/* Writes into buf the setup b plays in a game of v, a variant with
+ * setups (game.h's setup ops), in the notation `check` reads. Every kind
+ * but "uci:" answers the game's `varied` setup from seed (the library's
+ * setup seed % its size where the game has none): the caller's seed, so
+ * that one match seed gives the same setups whichever thread plays. An
+ * external engine is asked `go setup` and must answer `bestsetup <setup>`
+ * within the handshake timeout (T, as uci/isready), a setup `check`
+ * accepts. Returns 0, or -1 with why in err: a variant without setups, an
+ * engine that answered nothing in time, or one `check` refused. Call
+ * after bot_new_game. */
+int bot_setup(bot *b, const game_variant *v, uint64_t seed, char *buf, size_t size, char *err,
+              size_t errlen);
+
 /* Chooses a legal move in pos within lim; *stop (may be NULL) ends the
  * thinking early. GAME_MOVE_NONE if it has no move or failed. */
 game_move bot_move(bot *b, const game_variant *v, const void *pos, const search_limits *lim,

@@ -107,6 +107,7 @@ void match_defaults(match_config *cfg)
     cfg->concurrency = 1;
     cfg->move_limit = 100;
     cfg->opening_plies = 4;
+    cfg->own_setups = 1;
     cfg->elo0 = 0.0;
     cfg->elo1 = 10.0;
     cfg->alpha = 0.05;
@@ -163,6 +164,29 @@ static int move_limit_of(const match_config *cfg)
     return 0;
 }
 
+/* Draws cfg's random opening plies from start with g; returns how many
+ * (0 if a hundred tries all end the game). */
+static int random_plies(const match_config *cfg, rng *g, const void *start, game_move *plies)
+{
+    const game_ops *ops = cfg->variant->ops;
+    _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
+    game_move list[GAME_MAX_MOVES];
+    for (int attempt = 0; attempt < 100; attempt++) {
+        memcpy(pos, start, ops->pos_size);
+        int k = 0;
+        for (; k < cfg->opening_plies; k++) {
+            int n = ops->moves(pos, list);
+            if (n <= 0)
+                break;
+            plies[k] = list[rng_below(g, (uint64_t)n)];
+            ops->make(pos, plies[k], undo);
+        }
+        if (k == cfg->opening_plies && !ops->result(pos).over)
+            return k;
+    }
+    return 0;
+}
+
 /* The opening of a pair of games: the start (for variants with several,
  * one drawn from the seed) with the move limit set, and the random plies
  * played from it, which the function returns the number of. Openings that
@@ -189,23 +213,60 @@ static int make_opening(const match_config *cfg, int pair, void *start, game_mov
     game_error err;
     if (limit > 0 && ops->set_option(start, "MoveLimit", limit, &err) != 0)
         return 0;  /* match_run checked the range, so this does not happen */
-    _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
-    game_move list[GAME_MAX_MOVES];
-    for (int attempt = 0; attempt < 100; attempt++) {
-        memcpy(pos, start, ops->pos_size);
-        int k = 0;
-        for (; k < cfg->opening_plies; k++) {
-            int n = ops->moves(pos, list);
-            if (n <= 0)
-                break;
-            plies[k] = list[rng_below(&g, (uint64_t)n)];
-            ops->make(pos, plies[k], undo);
-        }
-        if (k == cfg->opening_plies && !ops->result(pos).over)
-            return k;
-    }
-    return 0;
+    return random_plies(cfg, &g, start, plies);
 }
+
+/* 1 if the bots choose their setups in this match. */
+static int own_setups(const match_config *cfg)
+{
+    return cfg->own_setups && cfg->variant->ops->setup && !cfg->openings;
+}
+
+/* The opening of game g when the bots choose their setups: each side's
+ * bot (A's on a_side) is asked with the seed of the pair and the bot; the
+ * start is built from the two, and random plies are drawn for the game.
+ * Returns the plies; if a bot's setup fails, 0 plies, *faulty the side
+ * whose bot failed and why in err (the start then has the library's first
+ * setup, or a random one, in its place); -1 if no start could be made. */
+static int own_opening(worker *w, int g, int a_side, void *start, game_move *plies, int *faulty,
+                       char *err, size_t errlen)
+{
+    const match_config *cfg = w->m->cfg;
+    const game_variant *v = cfg->variant;
+    const game_setup_ops *so = v->ops->setup;
+    char text[2][256];
+    const char *setups[2] = { text[0], text[1] };
+    *faulty = -1;
+    for (int side = 0; side < 2; side++) {
+        int who = side == a_side ? 0 : 1;
+        uint64_t seed = rng_mix(rng_mix(cfg->seed ^ 0x5e7u) ^
+                                rng_mix((uint64_t)(g / 2) * 2 + (uint64_t)who + 1));
+        char why[200];
+        if (bot_setup(w->bots[who], v, seed, text[side], sizeof text[side], why, sizeof why) == 0)
+            continue;
+        if (*faulty < 0) {
+            *faulty = side;
+            snprintf(err, errlen, "%s", why);
+        }
+        if (so->library_size() > 0)
+            snprintf(text[side], sizeof text[side], "%s", so->library_text(0));
+        else
+            so->random(0, text[side], sizeof text[side]);
+    }
+    game_error ge;
+    int limit = move_limit_of(cfg);
+    if (so->start(v, start, setups, &ge) != 0 ||
+        (limit > 0 && v->ops->set_option(start, "MoveLimit", limit, &ge) != 0)) {
+        snprintf(err, errlen, "%s", ge.msg);
+        return -1;
+    }
+    if (*faulty >= 0)
+        return 0;
+    rng r;
+    rng_seed(&r, rng_mix(cfg->seed ^ 0x9a3eu) ^ rng_mix((uint64_t)g + 1));
+    return random_plies(cfg, &r, start, plies);
+}
+
 
 /* Keeps the move about to be played in pos, and the mover's clock after
  * it (ms), for the record. */
@@ -266,7 +327,7 @@ static void end_move(worker *w)
 
 /* Writes the record of a finished game into w->record (PGN, pgn.h). */
 static void write_record(worker *w, int g, const void *start, int a_side, int plies,
-                         game_result r)
+                         game_result r, const char *setup_error)
 {
     const match_config *cfg = w->m->cfg;
     const game_variant *v = cfg->variant;
@@ -285,7 +346,8 @@ static void write_record(worker *w, int g, const void *start, int a_side, int pl
     for (const game_option *o = v->options; o && o->name; o++)
         has_limit |= strcmp(o->name, "MoveLimit") == 0;
     pgn_tag setting = { "MoveLimit", limit };
-    pgn_tag extra[] = { { "OpeningPlies", nplies }, { "Limits", limits } };
+    pgn_tag extra[] = { { "OpeningPlies", nplies }, { "Limits", limits },
+                        { "SetupError", setup_error } };
     pgn_game pg = {
         .v = v, .start = start, .moves = w->textp, .nmoves = w->nmoves,
         .clock_ms = w->m->clocked ? w->clocks : NULL,
@@ -293,7 +355,7 @@ static void write_record(worker *w, int g, const void *start, int a_side, int pl
         .base_ms = cfg->base_ms, .inc_ms = cfg->inc_ms,
         .over = 1, .winner = r.winner, .reason = r.reason,
         .settings = has_limit ? &setting : NULL, .nsettings = has_limit,
-        .extra = extra, .nextra = 2,
+        .extra = extra, .nextra = setup_error ? 3 : 2,
     };
     pg.players[a_side] = cfg->spec[0];
     pg.players[1 - a_side] = cfg->spec[1];
@@ -323,7 +385,8 @@ static int play_game(worker *w, int g, int *score)
     _Alignas(16) unsigned char start[GAME_POS_MAX], pos[GAME_POS_MAX], view[GAME_POS_MAX],
         undo[GAME_POS_MAX];
     game_move plies[MATCH_MAX_OPENING_PLIES];
-    int nplies = make_opening(cfg, g / 2, start, plies);
+    int own = own_setups(cfg);
+    int nplies = own ? 0 : make_opening(cfg, g / 2, start, plies);
     int a_side = g % 2;  /* A moves first in the first game of a pair */
 
     for (int i = 0; i < 2; i++) {
@@ -333,6 +396,22 @@ static int play_game(worker *w, int g, int *score)
             pthread_mutex_unlock(&m->lock);
             return -1;
         }
+    }
+    /* each bot's own setup: one that fails loses at once, as an illegal
+     * move does (the record says why) */
+    int faulty = -1;
+    char why[200], setup_error[240];
+    if (own && (nplies = own_opening(w, g, a_side, start, plies, &faulty, why, sizeof why)) < 0) {
+        pthread_mutex_lock(&m->lock);
+        fail(m, "no start from the bots' setups: %s", why);
+        pthread_mutex_unlock(&m->lock);
+        return -1;
+    }
+    if (faulty >= 0) {
+        snprintf(setup_error, sizeof setup_error, "%s: %s", ops->side_name(start, faulty), why);
+        for (char *c = setup_error; *c; c++)
+            if (*c == '"' || *c == '\\')
+                *c = '\'';
     }
     memcpy(pos, start, ops->pos_size);
     w->nmoves = 0;
@@ -345,6 +424,11 @@ static int play_game(worker *w, int g, int *score)
     game_result r;
     for (int ply = nplies;; ply++) {
         r = ops->result(pos);
+        if (faulty >= 0) {
+            r.over = 1;
+            r.winner = ops->team_of(start, 1 - faulty);
+            r.reason = "illegal";
+        }
         if (r.over)
             break;
         int side = ops->side_to_move(pos);
@@ -382,7 +466,7 @@ static int play_game(worker *w, int g, int *score)
         ops->make(pos, mv, undo);
     }
     *score = r.winner < 0 ? 0 : r.winner == ops->team_of(start, a_side) ? 1 : -1;
-    write_record(w, g, start, a_side, nplies, r);
+    write_record(w, g, start, a_side, nplies, r, faulty >= 0 ? setup_error : NULL);
     if (w->oom || w->record.oom) {
         pthread_mutex_lock(&m->lock);
         fail(m, "out of memory for a game record");

@@ -5,6 +5,14 @@
  * few random plies from the variant's start, drawn from the seed, or the
  * next of the openings given), with A
  * as the first side in the first game and the second side in the other.
+ * In a variant with setups (game.h's setup ops) each side's bot may choose
+ * its own instead (own_setups): bot_setup is asked with a seed of the
+ * match seed, the pair and the bot, so a game's own bots play the same
+ * setup in both games of a pair; the start is built from the two setups
+ * and the random plies are drawn for each game. A bot whose setup fails
+ * (an engine that answers none in time, or a bad one) loses at once,
+ * reason "illegal", as for an illegal move; the record then holds the
+ * library's first setup in its place and says why in a SetupError tag.
  * `concurrency` threads play at once, each with its own two bots.
  *
  * A game ends when the game's `result` says it is over; when a side's clock
@@ -59,6 +67,9 @@ typedef struct match_config {
     int opening_plies;             /* 0 .. MATCH_MAX_OPENING_PLIES random plies */
     const match_opening *openings; /* NULL: random openings; else pair p plays */
     int nopenings;                 /* openings[p % nopenings] */
+    int own_setups;                /* 1 (the default): in a variant with setups and
+                                    * without openings given, each bot chooses its
+                                    * setup; 0: a start of the variant's drawn */
     uint64_t seed;
     int sprt;                      /* 1 to stop on an SPRT decision */
     double elo0, elo1, alpha, beta;

@@ -62,6 +62,10 @@ static const char match_usage[] =
     "                           the file's order (again from the first when they\n"
     "                           run out): each game's start and its moves (all of\n"
     "                           them, at most 40, or the first K)\n"
+    "      --setups own|library where the variant has setups (Stratego): own, the\n"
+    "                           default, asks each bot for its setup (an engine:\n"
+    "                           go setup); library draws a start of the variant's\n"
+    "                           (library pairs) as before. Not with --openings\n"
     "      --seed S             openings and bots' random choices, default 0\n"
     "      --sprt [elo0=0] [elo1=10] [alpha=0.05] [beta=0.05]\n"
     "                           stop when the SPRT accepts a hypothesis\n"
@@ -535,7 +539,7 @@ int match_main(int argc, char **argv)
     match_config cfg;
     match_defaults(&cfg);
     int nspecs = 0, quiet = 0, limited = 0, limit_given = 0, plies_given = 0;
-    const char *variant = "rampart", *openings = NULL;
+    const char *variant = "rampart", *openings = NULL, *setups = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         long long v;
@@ -605,6 +609,10 @@ int match_main(int argc, char **argv)
             plies_given = 1;
         } else if (strcmp(a, "--openings") == 0) {
             openings = val;
+        } else if (strcmp(a, "--setups") == 0) {
+            if (strcmp(val, "own") != 0 && strcmp(val, "library") != 0)
+                return bad("--setups must be own or library, not '%s'", val);
+            setups = val;
         } else if (strcmp(a, "--seed") == 0) {
             char *end;
             errno = 0;
@@ -628,6 +636,11 @@ int match_main(int argc, char **argv)
         return bad("unknown variant '%s' (see `citadel variants`)", variant);
     if (cfg.variant->nsides != 2)
         return bad("variant '%s' is not for two players", variant);
+    if (setups && !cfg.variant->ops->setup)
+        return bad("--setups: variant '%s' has no setups", variant);
+    if (setups && openings && strcmp(setups, "own") == 0)
+        return bad("%s", "--setups own and --openings: the openings' starts hold their setups");
+    cfg.own_setups = !setups || strcmp(setups, "own") == 0;
     for (const game_option *o = cfg.variant->options; !limit_given && o && o->name; o++)
         if (strcmp(o->name, "MoveLimit") == 0 && o->def > 0)
             cfg.move_limit = o->def;

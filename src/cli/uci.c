@@ -13,6 +13,8 @@
 #include <time.h>
 #include <string.h>
 
+#include "../base/rng.h"
+
 #define MAX_LINE (1 << 20)  /* bytes; longer lines are refused */
 
 static int *option_slot(uci_session *s, const char *name)
@@ -506,8 +508,87 @@ static int read_searchmoves(const uci_session *s, char **tok, int from, int ntok
     return n;
 }
 
+/* Makes the level's own player for the session's variant (games with
+ * hidden pieces or more than two sides, which their own players play, as
+ * the server plays them), unless the one made fits. 0, or -1 after an
+ * error line. */
+static int own_player(uci_session *s, FILE *out)
+{
+    if (s->hidden_bot && s->hidden_level == s->level && s->hidden_variant == s->variant &&
+        strcmp(s->hidden_style, s->style) == 0)
+        return 0;
+    char spec[64], err[160];
+    snprintf(spec, sizeof spec, "level=%d", s->level);
+    /* a game of more sides: its style bots (game_bot_ops.styles) at the
+     * level, as far as the game has levels; Style names which (the
+     * middle one unless set) */
+    const game_bot_ops *bots = s->variant->ops->bots;
+    int nstyles = 0;
+    while (bots && bots->styles && bots->styles[nstyles].name)
+        nstyles++;
+    if (!s->variant->hidden && nstyles > 0) {
+        int st = nstyles / 2;
+        for (int k = 0; k < nstyles; k++)
+            if (s->style[0] && strcasecmp(s->style, bots->styles[k].name) == 0)
+                st = k;
+        int lv = bots->nlevels > 0 && s->level > bots->nlevels ? bots->nlevels : s->level;
+        snprintf(spec, sizeof spec, "%s=%d", bots->styles[st].name, lv);
+    }
+    bot_free(s->hidden_bot);
+    s->hidden_bot = bot_new(spec, 0x5eed, err, sizeof err);
+    s->hidden_level = s->level;
+    s->hidden_variant = s->variant;
+    snprintf(s->hidden_style, sizeof s->hidden_style, "%s", s->style);
+    if (!s->hidden_bot || bot_new_game(s->hidden_bot, s->variant, 0) != 0) {
+        error_line(out, "this variant's player could not be made");
+        return -1;
+    }
+    return 0;
+}
+
+/* go setup [seed N]: the level's own player's setup for a variant with
+ * setups (bots.h bot_setup), from seed N, or else from the session's
+ * count of `go setup` answered so far (0x5eed + count, mixed), so that a
+ * session answers a new setup each game and the same ones each time it
+ * is started. */
+static void cmd_go_setup(uci_session *s, char **tok, int ntok, FILE *out)
+{
+    char text[256], err[200];
+    uint64_t seed = 0;
+    if (ntok == 4 && strcmp(tok[2], "seed") == 0) {
+        char *end;
+        seed = strtoull(tok[3], &end, 10);
+        if (*end || end == tok[3] || tok[3][0] == '-') {
+            error_line(out, "usage: go setup [seed <N>]");
+            return;
+        }
+    } else if (ntok != 2) {
+        error_line(out, "usage: go setup [seed <N>]");
+        return;
+    }
+    if (!s->variant->ops->setup) {
+        snprintf(err, sizeof err, "go setup: %s has no setups", s->variant->name);
+        error_line(out, err);
+        return;
+    }
+    stop_search(s);
+    if (own_player(s, out) != 0)
+        return;
+    if (ntok == 2)
+        seed = rng_mix(0x5eedu + s->setups++);
+    if (bot_setup(s->hidden_bot, s->variant, seed, text, sizeof text, err, sizeof err) != 0) {
+        error_line(out, err);
+        return;
+    }
+    fprintf(out, "bestsetup %s\n", text);
+}
+
 static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
 {
+    if (ntok >= 2 && strcmp(tok[1], "setup") == 0) {
+        cmd_go_setup(s, tok, ntok, out);
+        return;
+    }
     if (ntok >= 2 && strcmp(tok[1], "perft") == 0) {
         char *end;
         long d = ntok >= 3 ? strtol(tok[2], &end, 10) : -1;
@@ -581,35 +662,8 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
      * two sides (Keeps & Moats's multi-player search in its styles) are
      * played by their own players, as the server plays them */
     int own = s->variant->hidden || s->variant->nsides > 2;
-    if (own && (!s->hidden_bot || s->hidden_level != s->level || s->hidden_variant != s->variant ||
-                strcmp(s->hidden_style, s->style) != 0)) {
-        char spec[64], err[160];
-        snprintf(spec, sizeof spec, "level=%d", s->level);
-        /* a game of more sides: its style bots (game_bot_ops.styles) at the
-         * level, as far as the game has levels; Style names which (the
-         * middle one unless set) */
-        const game_bot_ops *bots = s->variant->ops->bots;
-        int nstyles = 0;
-        while (bots && bots->styles && bots->styles[nstyles].name)
-            nstyles++;
-        if (!s->variant->hidden && nstyles > 0) {
-            int st = nstyles / 2;
-            for (int k = 0; k < nstyles; k++)
-                if (s->style[0] && strcasecmp(s->style, bots->styles[k].name) == 0)
-                    st = k;
-            int lv = bots->nlevels > 0 && s->level > bots->nlevels ? bots->nlevels : s->level;
-            snprintf(spec, sizeof spec, "%s=%d", bots->styles[st].name, lv);
-        }
-        bot_free(s->hidden_bot);
-        s->hidden_bot = bot_new(spec, 0x5eed, err, sizeof err);
-        s->hidden_level = s->level;
-        s->hidden_variant = s->variant;
-        snprintf(s->hidden_style, sizeof s->hidden_style, "%s", s->style);
-        if (!s->hidden_bot || bot_new_game(s->hidden_bot, s->variant, 0) != 0) {
-            error_line(out, "this variant's player could not be made");
-            return;
-        }
-    }
+    if (own && own_player(s, out) != 0)
+        return;
     s->job.variant = s->variant;
     memcpy(s->job.pos, s->pos, s->variant->ops->pos_size);
     s->job.lim = lim;

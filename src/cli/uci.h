@@ -46,6 +46,7 @@ typedef struct uci_session {
     const game_variant *hidden_variant;  /* and the variant it began a game of */
     char hidden_style[24];    /* and the style */
     char style[24];           /* Style: a game of more sides' style bot ("" its middle one) */
+    uint64_t setups;          /* `go setup` answered without a seed, for the next one's */
     pthread_t thread;
     int searching;
     atomic_int stop;

@@ -423,6 +423,48 @@ static void test_uci_citadel(void **state)
     bot_free(b);
 }
 
+/* S3: every bot sets up its own army. The game's own and the generic bots
+ * play the game's varied setup from the seed given (the same for the same
+ * seed, the setup ops' check takes it); `citadel uci` answers go setup;
+ * a game without setups has none to give. */
+static void test_setups(void **state)
+{
+    (void)state;
+    const game_variant *v = variant("stratego");
+    const game_setup_ops *so = v->ops->setup;
+    char a[256], b[256], want[256], err[200];
+    const char *specs[] = { "level=6", "random", "cautious" };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        bot *x = make_bot(specs[i], 1), *y = make_bot(specs[i], 2);
+        assert_int_equal(bot_new_game(x, v, 0), 0);
+        assert_int_equal(bot_new_game(y, v, 0), 0);
+        assert_int_equal(bot_setup(x, v, 77, a, sizeof a, err, sizeof err), 0);
+        assert_int_equal(bot_setup(y, v, 77, b, sizeof b, err, sizeof err), 0);
+        so->varied(77, want, sizeof want);
+        assert_string_equal(a, want);
+        assert_string_equal(b, want);
+        assert_int_equal(so->check(a, NULL), 0);
+        assert_int_equal(bot_setup(x, v, 78, b, sizeof b, err, sizeof err), 0);
+        assert_string_not_equal(a, b);
+        const game_variant *r = variant("rampart");
+        if (bot_new_game(x, r, 0) == 0)
+            assert_int_equal(bot_setup(x, r, 1, a, sizeof a, err, sizeof err), -1);
+        bot_free(x);
+        bot_free(y);
+    }
+    char path[1100], spec[1200];
+    if (!citadel_path(path, sizeof path)) {
+        print_message("no citadel binary beside the tests; the uci part skipped\n");
+        return;
+    }
+    snprintf(spec, sizeof spec, "uci:'%s' uci", path);
+    bot *e = make_bot(spec, 1);
+    assert_int_equal(bot_new_game(e, v, 1000), 0);
+    assert_int_equal(bot_setup(e, v, 5, a, sizeof a, err, sizeof err), 0);
+    assert_int_equal(so->check(a, NULL), 0);
+    bot_free(e);
+}
+
 static void test_uci_silent_engine(void **state)
 {
     (void)state;
@@ -480,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_spec_can_play_with_limits),
         cmocka_unit_test(test_uci_citadel),
+        cmocka_unit_test(test_setups),
         cmocka_unit_test(test_uci_silent_engine),
         cmocka_unit_test(test_uci_engine_never_moves),
     };

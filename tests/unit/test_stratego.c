@@ -851,8 +851,9 @@ static void test_S8_view_never_shows_unrevealed_enemy_rank(void **state)
 /* S5 shows both ranks of a combat to both players, so the pieces each
  * side lost, by kind, are public: make() counts them, every view keeps
  * them, and a full position read back from its text has the same (its
- * army less what stands). A view read from text cannot know the hidden
- * side's losses and says so. */
+ * army less what stands). A view's text carries them in its lost field
+ * (S8: what the player saw vanish), so a view read back knows both sides'
+ * losses; without the field the hidden side's are unknown. */
 static void test_S5_losses_by_kind_are_public(void **state)
 {
     (void)state;
@@ -875,11 +876,27 @@ static void test_S5_losses_by_kind_are_public(void **state)
             st_view(&p, ST_RED, &view);
             assert_memory_equal(view.lost, p.lost, sizeof p.lost);
             assert_int_equal(view.lost_known, 3);
-            char text[256];
+            char text[512], again[512];
             st_format(&p, text, sizeof text);
             assert_int_equal(st_parse(&back, text, NULL), 0);
             assert_memory_equal(back.lost, p.lost, sizeof p.lost);
+            for (int side = -1; side <= ST_BLUE; side++) {
+                st_view(&p, side, &view);
+                st_format(&view, text, sizeof text);
+                game_error err = { "" };
+                if (st_parse(&back, text, &err) != 0)
+                    fail_msg("cannot read back %s: %s", text, err.msg);
+                assert_int_equal(back.lost_known, 3);
+                assert_memory_equal(back.lost, view.lost, sizeof view.lost);
+                assert_memory_equal(back.sq, view.sq, sizeof view.sq);
+                st_format(&back, again, sizeof again);
+                assert_string_equal(again, text);
+            }
+            /* Without the field, the hidden side's losses are unknown. */
+            st_view(&p, ST_RED, &view);
             st_format(&view, text, sizeof text);
+            char *last = strrchr(text, ' ');
+            *last = 0;
             assert_int_equal(st_parse(&back, text, NULL), 0);
             assert_int_equal(back.lost_known, 1u << ST_RED);
             game_move list[ST_MAX_MOVES];
@@ -1021,6 +1038,92 @@ static void test_notation_spectator_view_reads_back(void **state)
     assert_int_equal(st_parse(&again, text, &err), 0);
     st_format(&again, back, sizeof back);
     assert_string_equal(back, text);
+}
+
+/* S5/S8: a view's lost field, as written: Red's losses in upper case, then
+ * Blue's in lower case, each side's strongest first; '-' for none. A full
+ * position's text has no such field (the board tells its losses). */
+static void test_S5_view_text_lists_losses_in_table_order(void **state)
+{
+    (void)state;
+    st_pos p = pos_of("bbnbnoenbf/bnajloeanb/eljcscolje/oaogomloao/2~~2~~2/2~~2~~2/"
+                      "OAOLMOGOAO/EJLOCSCJLE/BNAEOLJANB/FBNEONBNBB r 0 - -");
+    st_pos v;
+    char text[512];
+    st_view(&p, ST_RED, &v);
+    st_format(&v, text, sizeof text);
+    assert_string_equal(strrchr(text, ' '), " -");  /* a view before any combat */
+    play(&p, "a4a5");
+    play(&p, "a7a6");
+    play(&p, "a5a6");  /* two Scouts meet: both are removed */
+    play(&p, "b7b6");
+    play(&p, "b4b5");
+    play(&p, "b6b5");  /* two Captains meet: both are removed */
+    st_format(&p, text, sizeof text);
+    assert_null(strstr(text, " AO"));  /* full positions keep today's five fields */
+    st_view(&p, ST_BLUE, &v);
+    st_format(&v, text, sizeof text);
+    assert_string_equal(strrchr(text, ' '), " AOao");
+    st_pos back = pos_of(text);
+    assert_int_equal(back.lost[ST_RED][ST_CAPTAIN], 1);
+    assert_int_equal(back.lost[ST_RED][ST_SCOUT], 1);
+    assert_int_equal(back.lost[ST_BLUE][ST_CAPTAIN], 1);
+    assert_int_equal(back.lost[ST_BLUE][ST_SCOUT], 1);
+    assert_int_equal(back.lost_known, 3);
+}
+
+/* S5/S8: the reader takes a lost field only if it could be a game's: for a
+ * side whose every piece is shown, its army less the board; for the hidden
+ * side of a view, losses that leave its unknown pieces something to be. */
+static void test_S5_impossible_losses_refused(void **state)
+{
+    (void)state;
+    /* Blue's view after a4a5 a7a6 a5a6 (Red's Scout and Blue's Scout gone) */
+    const char *board = "bbnbnoenbf/bnajloeanb/eljcscolje/1aogomloao/2~~2~~2/2~~2~~2/"
+                        "1XXXXXXXXX/XXXXXXXXXX/XXXXXXXXXX/XXXXXXXXXX b 3 a5a6:1 a7a6:1";
+    char text[512];
+    snprintf(text, sizeof text, "%s Oo", board);
+    st_pos p = pos_of(text);
+    assert_int_equal(p.lost_known, 3);
+    assert_int_equal(p.lost[ST_RED][ST_SCOUT], 1);
+    /* Red may have lost any one piece, as far as Blue's view goes */
+    snprintf(text, sizeof text, "%s Mo", board);
+    assert_int_equal(pos_of(text).lost[ST_RED][ST_MARSHAL], 1);
+    const char *bad[] = {
+        "O",      /* Blue, fully shown, lost a Scout: its board says so */
+        "Ooo",    /* ... one, not two */
+        "Oob",    /* Blue has all its Bombs on the board */
+        "OOo",    /* Red: 39 on the board and two lost make 41, not 40 */
+        "-",      /* ... nor none lost */
+        "oO",     /* Blue's before Red's */
+        "SMo",    /* out of the table's order */
+        "Xo",     /* no unknown piece is lost */
+        "O?o",
+        "MMo",    /* more Marshals than an army has */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        game_error err = { "" };
+        st_pos q = p;
+        snprintf(text, sizeof text, "%s %s", board, bad[i]);
+        if (st_parse(&q, text, &err) == 0)
+            fail_msg("accepted lost field '%s'", bad[i]);
+        assert_true(err.msg[0] != 0);
+        assert_null(strchr(err.msg, '\n'));
+        assert_memory_equal(&q, &p, sizeof p);  /* unchanged */
+    }
+    /* Blue's view: Red lost all 8 Scouts, but one unknown Red piece ran
+     * like a Scout; and a moved unknown piece needs a movable one left. */
+    const char *ran = "9f/10/10/10/2~~2~~2/X^1~~2~~2/10/10/10/XXXXXXXXXX b 9 - - "
+                      "ALLLLEEEENNNNNOOOOOOOOSBBBBBB"
+                      "mgccjjjaaaalllleeeennnnnoooooooosbbbbbb";
+    game_error err = { "" };
+    assert_int_not_equal(st_parse(&p, ran, &err), 0);
+    assert_non_null(strstr(err.msg, "Scout"));
+    const char *moved = "9f/10/10/10/2~~2~~2/X+1~~2~~2/10/10/10/XXXXXX4 b 9 - - "
+                        "MGCCJJJAAAALLLLEEEENNNNNOOOOOOOOS"
+                        "mgccjjjaaaalllleeeennnnnoooooooosbbbbbb";
+    assert_int_not_equal(st_parse(&p, moved, &err), 0);
+    assert_non_null(strstr(err.msg, "movable"));
 }
 
 static void test_notation_bad_positions_refused(void **state)
@@ -1259,6 +1362,8 @@ int main(void)
         cmocka_unit_test(test_notation_start_string),
         cmocka_unit_test(test_notation_marks),
         cmocka_unit_test(test_notation_spectator_view_reads_back),
+        cmocka_unit_test(test_S5_view_text_lists_losses_in_table_order),
+        cmocka_unit_test(test_S5_impossible_losses_refused),
         cmocka_unit_test(test_notation_bad_positions_refused),
         cmocka_unit_test(test_notation_bad_moves_refused),
         cmocka_unit_test(test_perft_start_regression),

@@ -13,6 +13,7 @@
 #include "../../src/games/stratego/bot.h"
 #include "../../src/games/stratego/expect.h"
 #include "../../src/base/rng.h"
+#include "../../src/base/timer.h"
 #include "../../src/games/stratego/stratego.h"
 
 static const search_limits no_limits = { .time = { -1, -1 } };
@@ -104,6 +105,56 @@ static void test_S8_bot_move_depends_only_on_the_view(void **state)
         stbot_free(x);
         stbot_free(y);
     }
+}
+
+/* S8 through text: a view written by st_format and read back by st_parse
+ * (as `citadel uci` reads the view `citadel match` sends an engine) gives
+ * the level bot the same belief and the same move as the view st_view
+ * makes (as the server's bot gets it): the text carries the losses S5
+ * made public. Without the lost field the hidden side's losses are
+ * unknown, and the belief of some view differs (the field is what does
+ * it). */
+static void test_S8_view_read_from_text_plays_as_the_view(void **state)
+{
+    (void)state;
+    static st_belief ba, bb;
+    int differs_without = 0, combats = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        st_pos p = random_position(seed * 17 + 3, 60 + (int)seed * 30);
+        if (st_over(&p))
+            continue;
+        st_pos view, read, bare;
+        st_view(&p, p.stm, &view);
+        for (int k = ST_SPY; k <= ST_FLAG; k++)
+            combats += view.lost[p.stm ^ 1][k];
+        char text[512];
+        st_format(&view, text, sizeof text);
+        game_error err = { "" };
+        if (st_parse(&read, text, &err) != 0)
+            fail_msg("cannot read %s: %s", text, err.msg);
+        read.move_limit = view.move_limit;
+        assert_memory_equal(&read, &view, sizeof view);
+        for (int level = 5; level <= 6; level++) {
+            stbot *x = stbot_new(level, seed), *y = stbot_new(level, seed);
+            assert_int_equal(stbot_move(x, &view, &no_limits, NULL),
+                             stbot_move(y, &read, &no_limits, NULL));
+            stbot_free(x);
+            stbot_free(y);
+        }
+        stbot *x = stbot_new(6, seed), *y = stbot_new(6, seed), *z = stbot_new(6, seed);
+        assert_int_equal(stbot_belief(x, &view, &ba, NULL), 0);
+        assert_int_equal(stbot_belief(y, &read, &bb, NULL), 0);
+        assert_memory_equal(&ba, &bb, sizeof ba);
+        *strrchr(text, ' ') = 0;  /* the view as text without its lost field */
+        assert_int_equal(st_parse(&bare, text, NULL), 0);
+        assert_int_equal(stbot_belief(z, &bare, &bb, NULL), 0);
+        differs_without += memcmp(&ba, &bb, sizeof ba) != 0;
+        stbot_free(x);
+        stbot_free(y);
+        stbot_free(z);
+    }
+    assert_true(combats > 0);
+    assert_true(differs_without > 0);
 }
 
 /* The strongest search (expect.h) weighs a combat with an unknown piece
@@ -484,6 +535,29 @@ static void test_level5_works_a_fixed_amount(void **state)
     }
 }
 
+/* The strongest level uses the time it is given: it thinks for 95% of a
+ * move's time (docs/stratego.md), not less, where its search could go on
+ * (an early start, nothing decided). Only the lower bound is checked: a
+ * busy machine makes a move late, never early. */
+static void test_level6_uses_nearly_all_its_time(void **state)
+{
+    (void)state;
+    st_pos p, v;
+    st_start_seed(&p, 9);
+    st_view(&p, ST_RED, &v);
+    search_limits lim = { .movetime = 60, .time = { -1, -1 } };
+    stbot *b = stbot_new(6, 2);
+    for (int i = 0; i < 3; i++) {
+        uint64_t t0 = timer_ns();
+        game_move m = stbot_move(b, &v, &lim, NULL);
+        uint64_t ms = (timer_ns() - t0) / 1000000u;
+        assert_true(is_legal(&v, m));
+        if (ms < 60 * 95 / 100)
+            fail_msg("level 6 thought %llu ms of 60", (unsigned long long)ms);
+    }
+    stbot_free(b);
+}
+
 /* Given a position that is not the mover's view (its own ranks hidden),
  * the player still answers with one of that position's moves. */
 static void test_S8_wrong_view_still_answers(void **state)
@@ -564,6 +638,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_S8_bots_play_legal_moves_from_views),
         cmocka_unit_test(test_S8_bot_move_depends_only_on_the_view),
+        cmocka_unit_test(test_S8_view_read_from_text_plays_as_the_view),
         cmocka_unit_test(test_S8_samples_respect_the_view),
         cmocka_unit_test(test_S7_bot_takes_the_flag_it_can_deduce),
         cmocka_unit_test(test_S5_expectimax_weighs_attacks_by_the_belief),
@@ -577,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_S6_a_piece_that_keeps_coming_to_our_flag_is_likelier_a_miner),
         cmocka_unit_test(test_S8_wrong_view_still_answers),
         cmocka_unit_test(test_level5_works_a_fixed_amount),
+        cmocka_unit_test(test_level6_uses_nearly_all_its_time),
         cmocka_unit_test(test_attacker_attacks_when_it_can),
         cmocka_unit_test(test_level3_beats_random),
     };

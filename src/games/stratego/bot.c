@@ -32,6 +32,7 @@
 #define QDEPTH 4
 #define MAX_SAMPLES 4000       /* time, not this, ends the strongest's sampling */
 #define V1_MAX_SAMPLES 400
+#define TIME_SHARE 95          /* percent of the move's time spent thinking */
 #define EXPECT_NODES 20000    /* the expectimax search's work without a time limit */
 #define FLAG_LOTTERY 400       /* a Flag found by a guess at a still piece, unless likely */
 
@@ -682,7 +683,11 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
         want = 40;  /* no time given: a fixed amount of work */
     if (lim->nodes && want == 0)
         want = MAX_SAMPLES;
-    uint64_t t0 = timer_ns(), deadline = ms > 0 ? t0 + (uint64_t)ms * 1000000u * 8 / 10 : 0;
+    /* Thinking stops at TIME_SHARE of the move's time: the rest is the
+     * margin for stopping (the search looks at the clock every 1,024
+     * nodes, under a millisecond) and for sending the answer. */
+    uint64_t t0 = timer_ns(),
+             deadline = ms > 0 ? t0 + (uint64_t)ms * 1000000u * TIME_SHARE / 100 : 0;
     int64_t sum[ST_MAX_MOVES], capped[ST_MAX_MOVES];
     int flags[ST_MAX_MOVES], lottery[ST_MAX_MOVES];
     memset(sum, 0, sizeof sum);

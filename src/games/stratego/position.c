@@ -1,6 +1,6 @@
 /* position.c -- position strings, square names, hashing and invariants.
  *
- * A position string is "<board> <side> <ply> <red-two> <blue-two>":
+ * A position string is "<board> <side> <ply> <red-two> <blue-two> [<lost>]":
  *   board     rows 10 down to 1 joined by '/'; in a row, files a..j. A piece
  *             is a letter (Red upper case, Blue lower case) followed by its
  *             marks: '*' revealed in combat, then '+' moved or '^' moved
@@ -11,6 +11,14 @@
  *   two       per side the two-square state of S6: '-' or <from><to>:<n>,
  *             that side's last move and on how many consecutive turns of
  *             its own a piece has gone between those squares (1-3).
+ *   lost      optional: the pieces combat removed (S5), Red's as upper-case
+ *             letters then Blue's as lower-case, each side's strongest
+ *             first (M G C J A L E N O S B F), one letter a piece; '-' for
+ *             none. Written only where it says what the board does not: in
+ *             a view (unknown pieces) whose losses are known; a full
+ *             position's losses are its army less its board.
+ * Invariant: whatever st_format writes, st_parse reads back to the same
+ * board, side, ply, two-square state and known losses.
  * The reader is strict: anything it does not understand is an error naming
  * what is wrong, and the position it was given stays as it was.
  */
@@ -185,15 +193,22 @@ static int check_board(const uint8_t sq[ST_CELLS], game_error *err)
     return 0;
 }
 
+/* Counts the pieces on the board per side and kind. */
+static void count_board(const uint8_t sq[ST_CELLS], int count[2][ST_NKINDS])
+{
+    memset(count, 0, sizeof(int) * 2 * ST_NKINDS);
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++)
+        if (ST_IS_PIECE(sq[c]))
+            count[ST_SIDE(sq[c])][ST_KIND(sq[c])]++;
+}
+
 /* The losses of each side whose every piece the board shows: its army
  * less what stands (a position read from text is taken to come from a
  * game, where pieces leave the board only by combat). */
 static void derive_lost(st_pos *pos)
 {
-    int count[2][ST_NKINDS] = { { 0 } };
-    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++)
-        if (ST_IS_PIECE(pos->sq[c]))
-            count[ST_SIDE(pos->sq[c])][ST_KIND(pos->sq[c])]++;
+    int count[2][ST_NKINDS];
+    count_board(pos->sq, count);
     pos->lost_known = 0;
     memset(pos->lost, 0, sizeof pos->lost);
     for (int s = 0; s < 2; s++) {
@@ -203,6 +218,98 @@ static void derive_lost(st_pos *pos)
         for (int k = ST_SPY; k <= ST_FLAG; k++)
             pos->lost[s][k] = (uint8_t)(st_army[k] - count[s][k]);
     }
+}
+
+/* The kinds in the letter table's order (strongest first, then Bomb and
+ * Flag): the order of the lost field. */
+static const int lost_order[12] = {
+    ST_MARSHAL, ST_GENERAL, ST_COLONEL, ST_MAJOR, ST_CAPTAIN, ST_LIEUTENANT,
+    ST_SERGEANT, ST_MINER, ST_SCOUT, ST_SPY, ST_BOMB, ST_FLAG
+};
+
+/* Checks losses against a board (S5: pieces leave only by combat): for a
+ * side whose every piece the board shows, its army less the board; for a
+ * side with unknown pieces, losses that could be: per kind no more than
+ * the army less that side's known pieces of the kind, with the board's
+ * pieces forty in all, and enough Scouts left for its unknown pieces seen
+ * to run and enough movable pieces for those seen to move. */
+static int check_lost(const uint8_t sq[ST_CELLS], const uint8_t lost[2][ST_NKINDS],
+                      game_error *err)
+{
+    int count[2][ST_NKINDS];
+    count_board(sq, count);
+    for (int s = 0; s < 2; s++) {
+        const char *who = s == ST_RED ? "Red" : "Blue";
+        int total = count[s][ST_UNKNOWN];
+        for (int k = ST_SPY; k <= ST_FLAG; k++) {
+            total += count[s][k] + lost[s][k];
+            if (count[s][ST_UNKNOWN] == 0 && count[s][k] + lost[s][k] != st_army[k])
+                return game_fail(err, "%s's losses disagree with the board: %ss %d lost and "
+                                 "%d standing, but an army has %d", who, kind_names[k],
+                                 lost[s][k], count[s][k], st_army[k]);
+            if (count[s][k] + lost[s][k] > st_army[k])
+                return game_fail(err, "%s's losses are impossible: %ss %d lost and %d "
+                                 "standing, but an army has %d", who, kind_names[k],
+                                 lost[s][k], count[s][k], st_army[k]);
+        }
+        if (total != ST_ARMY)
+            return game_fail(err, "%s's losses and pieces on the board make %d, not %d", who,
+                             total, ST_ARMY);
+        if (!count[s][ST_UNKNOWN])
+            continue;
+        /* which kinds the unknown pieces can still be, by their marks */
+        int ran = 0, moved = 0, scouts, movers = 0;
+        for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
+            uint8_t v = sq[c];
+            if (ST_IS_PIECE(v) && ST_SIDE(v) == s && ST_KIND(v) == ST_UNKNOWN) {
+                ran += (v & ST_SCOUTED) != 0;
+                moved += (v & ST_MOVED) != 0;
+            }
+        }
+        scouts = st_army[ST_SCOUT] - count[s][ST_SCOUT] - lost[s][ST_SCOUT];
+        for (int k = ST_SPY; k <= ST_MARSHAL; k++)
+            movers += st_army[k] - count[s][k] - lost[s][k];
+        if (ran > scouts)
+            return game_fail(err, "%s's losses leave %d Scouts unseen, but %d of its unknown "
+                             "pieces ran like Scouts", who, scouts, ran);
+        if (moved > movers)
+            return game_fail(err, "%s's losses leave %d movable pieces unseen, but %d of its "
+                             "unknown pieces moved", who, movers, moved);
+    }
+    return 0;
+}
+
+/* Reads the lost field at p (after its leading spaces) into lost[][];
+ * returns the text after it, or NULL after filling err. */
+static const char *parse_lost(const char *p, uint8_t lost[2][ST_NKINDS], game_error *err)
+{
+    memset(lost, 0, sizeof(uint8_t) * 2 * ST_NKINDS);
+    if (p[0] == '-' && (p[1] == 0 || p[1] == ' ' || p[1] == '\n' || p[1] == '\r' ||
+                        p[1] == '\t'))
+        return p + 1;
+    int at = 0;  /* side * 12 + place in lost_order of the last letter */
+    for (; *p && *p != ' ' && *p != '\n' && *p != '\r' && *p != '\t'; p++) {
+        int side, kind = kind_of_char(*p, &side), place = 0;
+        if (!kind || kind == ST_UNKNOWN) {
+            game_fail(err, "unexpected character '%c' in the lost field (piece letters, or "
+                      "'-' for none)", *p);
+            return NULL;
+        }
+        while (lost_order[place] != kind)
+            place++;
+        if (side * 12 + place < at) {
+            game_fail(err, "the lost field must list Red's pieces, then Blue's, each side's in "
+                      "the order M G C J A L E N O S B F");
+            return NULL;
+        }
+        at = side * 12 + place;
+        if (++lost[side][kind] > st_army[kind]) {
+            game_fail(err, "the lost field has more %ss of %s than an army has (%d)",
+                      kind_names[kind], side == ST_RED ? "Red" : "Blue", st_army[kind]);
+            return NULL;
+        }
+    }
+    return p;
 }
 
 static const char *parse_two(const char *p, uint8_t *from, uint8_t *to, uint8_t *count,
@@ -329,12 +436,23 @@ int st_parse(st_pos *out, const char *text, game_error *err)
         if (!p)
             return -1;
     }
+    while (*p == ' ')
+        p++;
+    int has_lost = *p && *p != '\n' && *p != '\r' && *p != '\t';
+    if (has_lost && !(p = parse_lost(p, pos.lost, err)))
+        return -1;
     while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
         p++;
     if (*p)
-        return game_fail(err, "unexpected text after the two-square fields: '%.40s'", p);
+        return game_fail(err, "unexpected text after the lost field: '%.40s'", p);
     pos.move_limit = ST_DEFAULT_MOVE_LIMIT;
-    derive_lost(&pos);
+    if (has_lost) {
+        if (check_lost(pos.sq, (const uint8_t(*)[ST_NKINDS])pos.lost, err) != 0)
+            return -1;
+        pos.lost_known = 3;
+    } else {
+        derive_lost(&pos);
+    }
     *out = pos;
     return 0;
 }
@@ -411,6 +529,24 @@ size_t st_format(const st_pos *pos, char *buf, size_t size)
                                   (int)pos->ply);
     len += put_two(buf, len, size, pos, ST_RED);
     len += put_two(buf, len, size, pos, ST_BLUE);
+    /* The losses, where the board does not tell them: a view's, when known
+     * and possible (so that what is written reads back). */
+    int hidden = 0;
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9) && !hidden; c++)
+        hidden = ST_IS_PIECE(pos->sq[c]) && ST_KIND(pos->sq[c]) == ST_UNKNOWN;
+    if (hidden && pos->lost_known == 3 &&
+        check_lost(pos->sq, (const uint8_t(*)[ST_NKINDS])pos->lost, NULL) == 0) {
+        char lost[2 * ST_ARMY + 2];
+        size_t k = 0;
+        for (int s = 0; s < 2; s++)
+            for (int i = 0; i < 12; i++)
+                for (int j = 0; j < pos->lost[s][lost_order[i]]; j++)
+                    lost[k++] = st_kind_char(s, lost_order[i]);
+        if (!k)
+            lost[k++] = '-';
+        lost[k] = 0;
+        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " %s", lost);
+    }
     return len;
 }
 
