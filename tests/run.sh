@@ -324,17 +324,33 @@ fi
 
 # --- fuzz -----------------------------------------------------------------
 note "fuzz (libFuzzer, ${FUZZ_SECONDS}s each)"
+# fuzz_one TARGET DIR: a bounded run of build/fuzz/TARGET on a copy of its
+# corpus in DIR; leaves there its log and its exit status (DIR/rc).
+fuzz_one() {
+    local name=$1 work=$2 dict=()
+    cp -r "tests/fuzz/corpus/$name"/. "$work"/ 2>/dev/null || true
+    [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
+    timeout $((FUZZ_SECONDS + 60)) "build/fuzz/$name" -max_total_time="$FUZZ_SECONDS" -max_len=2048 \
+        -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "$work" \
+        -artifact_prefix="$work/" >"$work/log" 2>&1
+    echo $? >"$work/rc"
+}
 if build fuzz; then
-    for f in build/fuzz/fuzz_*; do
-        name=$(basename "$f")
-        corpus=tests/fuzz/corpus/$name
-        work=$(mktemp -d)
-        cp -r "$corpus"/. "$work"/ 2>/dev/null || true
-        dict=()
-        [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
-        if timeout $((FUZZ_SECONDS + 60)) "$f" -max_total_time="$FUZZ_SECONDS" -max_len=2048 \
-            -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "$work" \
-            -artifact_prefix="$work/" >"$work/log" 2>&1; then
+    # each target is one process on one core: JOBS of them at once
+    names=() works=()
+    for f in build/fuzz/fuzz_*; do names+=("$(basename "$f")"); done
+    for ((i = 0; i < ${#names[@]}; i += JOBS)); do
+        batch=()
+        for ((j = i; j < i + JOBS && j < ${#names[@]}; j++)); do
+            works[j]=$(mktemp -d)
+            (fuzz_one "${names[j]}" "${works[j]}") &
+            batch+=($!)
+        done
+        wait "${batch[@]}"
+    done
+    for i in "${!names[@]}"; do
+        name=${names[i]} work=${works[i]}
+        if [ "$(cat "$work/rc" 2>/dev/null)" = 0 ]; then
             echo "fuzz $name: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work/log" | grep -o '[0-9]*$') runs, no failure"
             record pass "fuzz: $name"
         else

@@ -6,6 +6,8 @@
 // Exits non-zero if any of them failed.
 //
 //   node tests/browser/run.mjs [PART-OF-A-FILE-NAME...]
+//
+// BROWSER_JOBS (default 2): how many files run at once.
 
 import { readdirSync } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -18,38 +20,56 @@ const only = process.argv.slice(2);
 const TIMEOUT_MS = 180000;
 let count = 0, failed = 0;
 
-/** Runs one test file, its TAP lines renumbered into ours; resolves when it ends. */
+/** Runs one test file; resolves, when it ends, with what it printed: its
+ * TAP results ({ ok, name }), its other lines, and how it ended. */
 function runFile(f) {
   return new Promise((resolve) => {
     const began = Date.now();
     const child = spawn(process.execPath, [join(here, f)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const timer = setTimeout(() => child.kill('SIGTERM'), TIMEOUT_MS);
-    let bad = 0;
+    const lines = [];
     createInterface({ input: child.stdout }).on('line', (line) => {
       const m = /^(ok|not ok)\s+\d*\s*(?:-\s*)?(.*)$/.exec(line);
-      if (m) {
-        if (m[1] === 'not ok') bad++;
-        console.log(`${m[1]} ${++count} - ${m[2]}`);
-      } else if (!/^1\.\.\d+/.test(line)) {
-        console.log(line.startsWith('#') ? line : `# ${line}`);
-      }
+      if (m) lines.push({ ok: m[1] === 'ok', name: m[2] });
+      else if (!/^1\.\.\d+/.test(line)) lines.push(line.startsWith('#') ? line : `# ${line}`);
     });
     child.on('close', (status, signal) => {
       clearTimeout(timer);
-      console.log(`# took ${Math.round((Date.now() - began) / 1000)}s: ${f}`);
-      if (bad) failed++;
-      if ((status !== 0 || signal) && !bad) {
-        failed++;
-        console.log(`not ok ${++count} - ${f}\n# ${signal ? `stopped by ${signal}` : `exit status ${status}`}`);
-      }
-      resolve();
+      const seconds = Math.round((Date.now() - began) / 1000);
+      resolve({ f, lines, seconds, died: status !== 0 || signal ? (signal ? `stopped by ${signal}` : `exit status ${status}`) : '' });
     });
   });
 }
 
-for (const f of readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort()) {
-  if (only.length && !only.some((o) => f.includes(o))) continue;
-  await runFile(f);
+/** Prints one file's results, numbered on from the last. */
+function report({ f, lines, seconds, died }) {
+  let bad = 0;
+  for (const l of lines) {
+    if (typeof l === 'string') {
+      console.log(l);
+    } else {
+      if (!l.ok) bad++;
+      console.log(`${l.ok ? 'ok' : 'not ok'} ${++count} - ${l.name}`);
+    }
+  }
+  console.log(`# took ${seconds}s: ${f}`);
+  if (bad) failed++;
+  if (died && !bad) {
+    failed++;
+    console.log(`not ok ${++count} - ${f}\n# ${died}`);
+  }
+}
+
+// The files run JOBS at a time (each has its own server, database and
+// browser); each one's results are printed whole, in the files' order.
+const files = readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort()
+  .filter((f) => !only.length || only.some((o) => f.includes(o)));
+const jobs = Math.max(1, Number(process.env.BROWSER_JOBS) || 2);
+const running = [];
+let next = 0;
+for (let i = 0; i < files.length; i++) {
+  while (next < files.length && next < i + jobs) running.push(runFile(files[next++]));
+  report(await running[i]);
 }
 console.log(`1..${count}`);
 process.exit(failed ? 1 : 0);
