@@ -33,13 +33,6 @@ static const game_ops *ops(void)
     return v->ops;
 }
 
-static uint8_t at(const km_pos *p, const char *sq)
-{
-    int s = km_parse_square(sq, strlen(sq));
-    assert_true(s >= 0);
-    return p->sq[s];
-}
-
 /* The position's text from its 2nd field on ("r anarchy ... 1 200"). */
 static const char *fields(const km_pos *p)
 {
