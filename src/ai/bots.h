@@ -16,7 +16,7 @@
  *                   with /bin/sh -c <command>
  * Games offer bots of their own through game.h's factory (game_ops.bots),
  * living in the game's folder: bots the game plays itself (Stratego's
- * "level=N", its sampling player, and "cautious", "stratego-v1",
+ * "level=N", its sampling player, and "cautious", "stratego-v1", "stratego-v6",
  * "stratego-f=N"; Keeps & Moats's "capture"; Rampart's "ab-material")
  * and style bots, src/ai's multi-player search built from a game's styles
  * and levels ("balanced=3", multi_bot.h). A variant's own spec wins over

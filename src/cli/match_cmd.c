@@ -40,7 +40,7 @@ static const char match_usage[] =
     "Plays bot A against bot B and prints the score, the Elo difference with its\n"
     "95% interval and, with --sprt, the SPRT verdict. Bots: level=N (1-6), greedy,\n"
     "random, attacker, mcts, \"uci:<command>\" (an engine speaking our UCI dialect),\n"
-    "and each game's own: Stratego's cautious, stratego-v1 and stratego-f=N\n"
+    "and each game's own: Stratego's cautious, stratego-v1, stratego-v6 and stratego-f=N\n"
     "(docs/stratego.md). Variants of more than two sides: see --variant V --help.\n"
     "\n"
     "options:\n"

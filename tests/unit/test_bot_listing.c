@@ -25,7 +25,8 @@
 static const char *const specs[] = {
     "level=1", "level=3/nodes=300", "greedy", "greedy/depth=2", "random", "attacker",
     "mcts/nodes=200", "aggressive=1", "balanced=2/nodes=300", "defensive=1", "capture",
-    "cautious", "stratego-v1", "stratego-f=5/nodes=300", "ab-material/nodes=300",
+    "cautious", "stratego-v1", "stratego-v6/nodes=300", "stratego-f=5/nodes=300",
+    "ab-material/nodes=300",
 };
 
 static void test_what_is_listed_is_played(void **state)

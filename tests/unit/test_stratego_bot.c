@@ -633,6 +633,94 @@ static void test_level3_beats_random(void **state)
     assert_true(wins >= 3);
 }
 
+/* Our Marshal, shown in combat, does not take a shown Lieutenant next to
+ * an unknown piece that never moved while the enemy Spy may be it (S5:
+ * the Spy takes the Marshal it attacks): the search alone takes it (a
+ * tenth of a Marshal risked, if the piece moves at all, for a Lieutenant),
+ * STX_F_MARSHAL_SAFE does not; once the Spy is gone, it does. */
+static void test_S5_a_shown_marshal_keeps_away_from_a_possible_spy(void **state)
+{
+    (void)state;
+    st_pos view = parse_view("9x/10/10/4x5/2~~l*+1~~2/2~~M*+1~~2/10/10/EEEELLLL2/8BF r 40 - -");
+    game_move take;
+    game_error err = { "" };
+    assert_int_equal(st_parse_move(&view, "e5e6", &take, &err), 0);
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    const int e7 = ST_CELL(6, 4), j10 = ST_CELL(9, 9);
+    bl.pool[ST_SPY] = bl.pool[ST_SERGEANT] = bl.pool[ST_BOMB] = bl.pool[ST_FLAG] = 1;
+    bl.p[e7][ST_SPY] = 0.05f;
+    bl.p[e7][ST_SERGEANT] = 0.45f;
+    bl.p[e7][ST_BOMB] = 0.5f;
+    bl.p[j10][ST_FLAG] = 1;
+    assert_int_equal(stx_search(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, NULL), take);
+    game_move m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_MARSHAL_SAFE, 0, 3, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_true(m != take);
+    /* the Spy gone: the e7 piece is a Bomb */
+    bl.pool[ST_SPY] = 0;
+    bl.p[e7][ST_SPY] = 0;
+    bl.p[e7][ST_SERGEANT] = 0.5f;
+    assert_int_equal(stx_search(&view, &bl, STX_F_HIDDEN | STX_F_MARSHAL_SAFE, 0, 3, 0, NULL, NULL),
+                     take);
+}
+
+/* With STX_F_FEW_PROBES no piece but a Miner attacks an unknown piece that
+ * never moved and is unlikely the Flag (S5: a Bomb takes any other
+ * attacker): a Scout that runs into a still piece without it (a fourth
+ * the Flag) stays out with it; a Miner still may. */
+static void test_S5_few_probes_of_still_pieces(void **state)
+{
+    (void)state;
+    st_pos view = parse_view("xxx7/1O+8/10/10/2~~2~~e*+1/2~~2~~2/10/10/EEEELLLL2/FB2MG4 r 100 - -");
+    static st_belief bl;
+    bombs_and_flag(&view, 3, &bl);
+    game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 1, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_true(ST_ATTACK(m));
+    assert_int_equal(ST_FROM(m), ST_CELL(8, 1));
+    m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_FEW_PROBES, 0, 1, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_false(ST_ATTACK(m) && !(view.sq[ST_TO(m)] & ST_MOVED));
+    /* a Miner in the Scout's place may attack */
+    view = parse_view("xxx7/1N+8/10/10/2~~2~~e*+1/2~~2~~2/10/10/EEEELLLL2/FB2MG4 r 100 - -");
+    bombs_and_flag(&view, 3, &bl);
+    m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_FEW_PROBES, 0, 1, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_true(ST_ATTACK(m));
+    assert_int_equal(ST_FROM(m), ST_CELL(8, 1));
+}
+
+/* With STX_F_GUARD, while the enemy may have a Miner, our nearest piece
+ * that beats one (S5: Sergeant to Colonel) walks back towards our Flag
+ * (a1, walled in by Bombs: a Miner's way through them, j3 to i3 or j2) rather than
+ * towards the likeliest square of the enemy Flag (a one-ply search);
+ * without it, or once the enemy has no Miner, it walks away. */
+static void test_S5_a_guard_stays_near_our_flag(void **state)
+{
+    (void)state;
+    st_pos view = parse_view("9x/10/10/10/2~~2~~2/2~~2~~2/10/9E/B9/FB8 r 40 - -");
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    const int j10 = ST_CELL(9, 9), j3 = ST_CELL(2, 9), i3 = ST_CELL(2, 8), j2 = ST_CELL(1, 9);
+    bl.pool[ST_MINER] = bl.pool[ST_FLAG] = 1;
+    bl.p[j10][ST_FLAG] = 0.5f;
+    bl.p[j10][ST_MINER] = 0.5f;
+    char text[16];
+    game_move m = depth1_move(&view, &bl, text);
+    assert_int_equal(ST_FROM(m), j3);
+    assert_true(ST_TO(m) != i3 && ST_TO(m) != j2);
+    m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_GUARD, 0, 1, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_true(ST_TO(m) == i3 || ST_TO(m) == j2);
+    bl.pool[ST_MINER] = 0;
+    bl.p[j10][ST_FLAG] = 1;
+    bl.p[j10][ST_MINER] = 0;
+    m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_GUARD, 0, 1, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_true(ST_TO(m) != i3 && ST_TO(m) != j2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -655,6 +743,9 @@ int main(void)
         cmocka_unit_test(test_level6_uses_nearly_all_its_time),
         cmocka_unit_test(test_attacker_attacks_when_it_can),
         cmocka_unit_test(test_level3_beats_random),
+        cmocka_unit_test(test_S5_a_shown_marshal_keeps_away_from_a_possible_spy),
+        cmocka_unit_test(test_S5_few_probes_of_still_pieces),
+        cmocka_unit_test(test_S5_a_guard_stays_near_our_flag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,7 +62,7 @@ static const struct {
 
 struct stbot {
     int level;
-    unsigned features;        /* STB_F_* (all for the levels; none for stratego-v1) */
+    unsigned features;        /* STB_F_* (STB_F_LEVELS for the levels; none for stratego-v1) */
     rng g;
     int dead[ST_NKINDS];      /* enemy kinds known to have died */
     int prev_rev[ST_NKINDS];  /* enemy kinds revealed on the board last time */
@@ -84,7 +84,7 @@ stbot *stbot_new(int level, uint64_t seed)
     if (!b)
         return NULL;
     b->level = level < 1 ? 1 : level > STB_LEVELS ? STB_LEVELS : level;
-    b->features = STB_F_ALL;
+    b->features = STB_F_LEVELS;
     rng_seed(&b->g, seed);
     return b;
 }
@@ -708,8 +708,10 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
         uint64_t nodes = lim->nodes ? lim->nodes : ms == 0 ? EXPECT_NODES : 0;
         if (levels[lv].nodes && (nodes == 0 || nodes > (uint64_t)levels[lv].nodes))
             nodes = (uint64_t)levels[lv].nodes;
-        game_move mv = stx_search(view, sb, STX_F_HIDDEN, deadline, lim->depth, nodes, stop,
-                                    &b->last);
+        unsigned xf = STX_F_HIDDEN | ((b->features & STB_F_MARSHAL_SAFE) ? STX_F_MARSHAL_SAFE : 0) |
+                      ((b->features & STB_F_FEW_PROBES) ? STX_F_FEW_PROBES : 0) |
+                      ((b->features & STB_F_GUARD) ? STX_F_GUARD : 0);
+        game_move mv = stx_search(view, sb, xf, deadline, lim->depth, nodes, stop, &b->last);
         stbot_played(b, view, mv);
         return mv;
     }

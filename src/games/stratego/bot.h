@@ -31,9 +31,9 @@
 
 typedef struct stbot stbot;
 
-/* What the levels do beyond the first version of the bot (all of it by
- * default; `stratego-v1` is the strongest level with none, kept to measure
- * against):
+/* What the levels do beyond the first version of the bot (STB_F_LEVELS
+ * by default; `stratego-v1` is the strongest level with none, kept to
+ * measure against):
  *   STB_F_RESERVE  the last movable pieces are worth more (a side that
  *                  cannot move loses)
  *   STB_F_BOLD     a moved piece standing next to one of ours it knows the
@@ -49,7 +49,25 @@ typedef struct stbot stbot;
 #define STB_F_SAMPLES 8u
 #define STB_F_EXPECT 16u   /* the search is expectimax on the view (expect.h),
                             * the samples only making the belief */
-#define STB_F_ALL 31u
+/* Level 6 as it was when it was first measured against an outside AI
+ * (docs/stratego.md, "Measuring against an outside AI"): `stratego-v6`.
+ * Every later change to the strongest level is a feature bit above these,
+ * and the code these five select stays as it was, so that `stratego-v6`
+ * plays as that level 6 did. */
+#define STB_F_V6 31u
+/*   STB_F_MARSHAL_SAFE  our shown Marshal ends no move next to an unknown
+ *                       piece that may be the Spy (expect.h)
+ *   STB_F_FEW_PROBES    only Miners attack unknown pieces that never
+ *                       moved, unless likely the Flag (expect.h)
+ *   STB_F_GUARD         a piece of ours that beats a Miner stays near our
+ *                       Flag while enemy Miners live (expect.h) */
+#define STB_F_MARSHAL_SAFE 32u
+#define STB_F_FEW_PROBES 64u
+#define STB_F_GUARD 128u
+#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD)
+/* The levels' features: all but STB_F_GUARD, which measured no gain
+ * (docs/stratego.md, "Measuring against an outside AI"). */
+#define STB_F_LEVELS (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES)
 
 /* NULL if memory is short. */
 stbot *stbot_new(int level, uint64_t seed);

@@ -5,9 +5,11 @@
  *                  "levelN", as src/ai reads its own levels)
  *   cautious       cautious.h's rule-based reference opponent
  *   stratego-v1    the strongest level with none of its later features
- *   stratego-f=N   the strongest level with only the features N (0-15,
- *                  STB_F_* of bot.h)
- * The last three are kept to measure the levels against; the server
+ *   stratego-v6    level 6 as it was before the work against an outside AI
+ *                  (the features STB_F_V6 of bot.h)
+ *   stratego-f=N   the strongest level with only the features N (0 to
+ *                  STB_F_ALL, STB_F_* of bot.h)
+ * The last four are kept to measure the levels against; the server
  * offers the levels only.
  *
  * Invariant: st_owns accepts exactly the specs st_create makes, and each
@@ -34,7 +36,8 @@ static const game_bot_info st_list[] = {
     { "cautious", "a rule-based one-ply player that never attacks unknown pieces with its top "
                   "three ranks", 0 },
     { "stratego-v1", "level 6 as first written, without its later features", 0 },
-    { "stratego-f=N", "level 6 with only the features N (0-15, stratego/bot.h)", 0 },
+    { "stratego-v6", "level 6 as it was before the work against an outside AI", 0 },
+    { "stratego-f=N", "level 6 with only the features N (stratego/bot.h)", 0 },
     { NULL, NULL, 0 },
 };
 
@@ -49,12 +52,14 @@ static int level_of(const char *spec)
     return end != s && !*end && n >= 1 && n <= STB_LEVELS ? (int)n : 0;
 }
 
-/* The features of "stratego-v1" (none) and "stratego-f=N" (N, 0-15); -1
- * for any other spec. */
+/* The features of "stratego-v1" (none), "stratego-v6" (STB_F_V6) and
+ * "stratego-f=N" (N, 0 to STB_F_ALL); -1 for any other spec. */
 static int features_of(const char *spec)
 {
     if (strcmp(spec, "stratego-v1") == 0)
         return 0;
+    if (strcmp(spec, "stratego-v6") == 0)
+        return (int)STB_F_V6;
     if (strncmp(spec, "stratego-f=", 11) != 0)
         return -1;
     const char *s = spec + 11;

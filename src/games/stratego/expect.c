@@ -106,6 +106,7 @@ typedef struct ex {
     int scout_worth;             /* what an unknown piece that ran is worth */
     int full;                    /* the material of both armies at the start */
     int press;                   /* 1 if we are PRESS_LEAD ahead at the root */
+    int enemy_miners;            /* 1 if the enemy may have a Miner left (STX_F_GUARD) */
     int target;                  /* the likeliest cell of the enemy Flag, 0 if none */
     /* Steps from each cell to our Flag: [0] around our Bombs, [1] through
      * them (a Miner's way); 99 where there is no way. */
@@ -242,6 +243,21 @@ static const int danger[8] = { 0, 400, 300, 150, 60, 25, 10, 0 };
 #define PRESS_MINER 8
 #define TRADE 1
 
+/* STX_F_GUARD: while the enemy has Miners, the nearest of our Sergeants
+ * to Colonels (each beats a Miner; the top two stay free to hunt) costs
+ * GUARD_STEP a step beyond GUARD_NEAR steps from our Flag (through our
+ * Bombs, a Miner's way: a Flag walled in by Bombs has no other), up to
+ * GUARD_FAR. Against the outside AI most of our lost games
+ * were our Flag taken by a Miner that had just opened a Bomb beside it,
+ * with none of ours near enough to take it first. And an unknown enemy
+ * piece that moved and stands GUARD_NEAR steps or fewer from our Flag
+ * through our Bombs counts in the danger to our Flag as at least half a
+ * Miner (GUARD_MINER / 256), whatever the belief says. */
+#define GUARD_NEAR 2
+#define GUARD_FAR 12
+#define GUARD_STEP 15
+#define GUARD_MINER 128
+
 static int danger_of(const ex *x, const node *n, int c, uint8_t v, int k)
 {
     int d0 = x->to_flag[0][c], d1 = x->to_flag[1][c];
@@ -252,8 +268,12 @@ static int danger_of(const ex *x, const node *n, int c, uint8_t v, int k)
         return k == ST_MINER ? w1 : st_movable(k) ? w0 : 0;
     if (v & ST_SCOUTED)
         return w0;
-    /* a piece of unknown rank: a Miner by its chance of being one */
+    /* a piece of unknown rank: a Miner by its chance of being one (with
+     * STX_F_GUARD at least GUARD_MINER of one for a mover GUARD_NEAR
+     * steps or fewer from our Flag through our Bombs) */
     int h = n->home[c], m = x->miner[h], mov = (v & ST_MOVED) ? 256 : x->mov[h];
+    if ((x->features & STX_F_GUARD) && (v & ST_MOVED) && d1 <= GUARD_NEAR && m < GUARD_MINER)
+        m = GUARD_MINER;
     return (mov * (((256 - m) * w0 + m * w1) >> 8)) >> 8;
 }
 
@@ -268,7 +288,7 @@ static int evaluate_with(const ex *x, const node *n, int mat[2])
     const int us = x->us, them = us ^ 1, t = x->target;
     int score[2] = { 0, 0 }, marshal[2] = { 0, 0 }, spy = 0;
     int movers[2] = { 0, 0 }, miners[2] = { 0, 0 };  /* times 256 */
-    int near = 99, near_miner = 99, worst = 0;
+    int near = 99, near_miner = 99, worst = 0, guard = GUARD_FAR;
     uint8_t hunter[ST_ARMY], prey[ST_ARMY], blind[ST_ARMY];
     int nhunters = 0, nprey = 0, nblind = 0, top = 0;
     const uint8_t *sq = n->p.sq;
@@ -315,6 +335,8 @@ static int evaluate_with(const ex *x, const node *n, int mat[2])
             spy = 1;
         else if (k == ST_MINER)
             miners[s] += 256;
+        if (s == us && k >= ST_SERGEANT && k <= ST_COLONEL && x->to_flag[1][c] < guard)
+            guard = x->to_flag[1][c];
         if (s == us && t) {
             int d = st_steps(c, t);
             if (d < near)
@@ -363,6 +385,8 @@ static int evaluate_with(const ex *x, const node *n, int mat[2])
         if (miners[s] <= 2 * 256)
             score[s] += (60 * miners[s]) >> 8;  /* the last Miners open the Flag's Bombs */
     }
+    if ((x->features & STX_F_GUARD) && x->enemy_miners && guard > GUARD_NEAR)
+        score[us] -= GUARD_STEP * (guard - GUARD_NEAR);
     if (spy && !marshal[them])
         score[us] -= 45;  /* a Spy without a Marshal to take */
     if (near < 99)
@@ -718,6 +742,12 @@ static void prepare(ex *x, const st_pos *view, node *root)
             x->target = c;
         }
     }
+    x->enemy_miners = x->bl->pool[ST_MINER] > 0;
+    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
+        uint8_t v = view->sq[c];
+        if (ST_IS_PIECE(v) && ST_SIDE(v) != x->us && ST_KIND(v) == ST_MINER)
+            x->enemy_miners = 1;
+    }
     root->key = full_key(root);
     for (int k = ST_SPY; k <= ST_FLAG; k++)
         x->full += 2 * st_army[k] * worth(x, k, 0);
@@ -762,6 +792,68 @@ static int keep_top_ranks_back(const st_pos *view, const st_belief *bl, game_mov
     return kept;
 }
 
+/* STX_F_MARSHAL_SAFE: while the enemy Spy may be among its unknown
+ * pieces, our Marshal, once shown in combat, ends no move (a capture
+ * included) next to an unknown enemy piece the belief gives more than
+ * SPY_ODDS of being the Spy. The search prices that risk at the piece's
+ * chance of being the Spy, a few percent, which a capture outweighs; but
+ * the enemy knows where its Spy stands and baits the shown Marshal next
+ * to it: over 62 games lost to the outside AI (docs/stratego.md,
+ * "Measuring against an outside AI") our Marshal died to an unknown Spy
+ * 31 times, each time right after stepping next to it.
+ *
+ * STX_F_FEW_PROBES: no piece but a Miner attacks an unknown piece that
+ * never moved, unless the belief gives it TOP_FLAG_ODDS of being the
+ * Flag: such a piece threatens nothing while it stands, and the attacker
+ * mostly dies for a rank shown (our Scouts ran into such pieces about four
+ * times a game against the outside AI, and armies left without movers lost).
+ *
+ * Both apply at the root only, after keep_top_ranks_back, and only where
+ * they leave a move. */
+#define SPY_ODDS 0.005f
+
+static int marshal_exposed(const st_pos *view, const st_belief *bl, game_move m)
+{
+    static const int step[4] = { 1, -1, 12, -12 };
+    int from = ST_FROM(m), to = ST_TO(m);
+    uint8_t a = view->sq[from];
+    if (ST_KIND(a) != ST_MARSHAL || !(a & ST_REVEALED) || bl->pool[ST_SPY] == 0)
+        return 0;
+    for (int d = 0; d < 4; d++) {
+        int c = to + step[d];
+        uint8_t v = view->sq[c];
+        if (c != from && ST_IS_PIECE(v) && ST_SIDE(v) != view->stm && ST_KIND(v) == ST_UNKNOWN &&
+            bl->p[c][ST_SPY] > SPY_ODDS)
+            return 1;
+    }
+    return 0;
+}
+
+static int blind_probe(const st_pos *view, const st_belief *bl, game_move m)
+{
+    int to = ST_TO(m), k = ST_KIND(view->sq[ST_FROM(m)]);
+    uint8_t d = view->sq[to];
+    return ST_ATTACK(m) && k != ST_MINER && ST_KIND(d) == ST_UNKNOWN && !(d & ST_MOVED) &&
+           bl->p[to][ST_FLAG] < TOP_FLAG_ODDS;
+}
+
+/* Keeps the moves for which held(view, bl, move) is 0, if there is one;
+ * else all. Returns the count kept. */
+static int keep_unless(const st_pos *view, const st_belief *bl, game_move *list, int count,
+                       int (*held)(const st_pos *, const st_belief *, game_move))
+{
+    int kept = 0;
+    for (int i = 0; i < count; i++)
+        kept += !held(view, bl, list[i]);
+    if (kept == 0)
+        return count;
+    kept = 0;
+    for (int i = 0; i < count; i++)
+        if (!held(view, bl, list[i]))
+            list[kept++] = list[i];
+    return kept;
+}
+
 game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
                      uint64_t deadline_ns, int max_depth, uint64_t max_nodes, atomic_int *stop,
                      stx_report *rep)
@@ -788,6 +880,10 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
         return GAME_MOVE_NONE;
     }
     count = keep_top_ranks_back(view, bl, list, count);
+    if (features & STX_F_MARSHAL_SAFE)
+        count = keep_unless(view, bl, list, count, marshal_exposed);
+    if (features & STX_F_FEW_PROBES)
+        count = keep_unless(view, bl, list, count, blind_probe);
     order(&x, &root, list, count, 0);
     if (max_depth <= 0 || max_depth > MAX_DEPTH)
         max_depth = MAX_DEPTH;

@@ -36,6 +36,14 @@ typedef struct st_belief {
 /* The evaluation's terms that can be turned off to measure them (all on
  * by default): */
 #define STX_F_HIDDEN 1u  /* our high ranks not yet shown are worth more */
+/* Root rules (off unless asked, so that older players keep their moves): */
+#define STX_F_MARSHAL_SAFE 2u  /* our shown Marshal ends no move next to an
+                                * unknown piece that may be the enemy Spy */
+#define STX_F_FEW_PROBES 4u    /* no piece but a Miner attacks an unknown
+                                * piece that never moved, unless it is
+                                * likely the Flag */
+#define STX_F_GUARD 8u         /* a piece of ours that beats a Miner stays
+                                * near our Flag while enemy Miners live */
 
 typedef struct stx_report {
     int depth;        /* last depth finished */
