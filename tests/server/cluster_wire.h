@@ -48,4 +48,31 @@ static inline json_t *expect_for(ws_conn *c, const char *type, json_int_t game, 
     }
 }
 
+/* a, on one server, seeks with `settings`; b, on another, accepts once its
+ * server lists the seek (a server just started is known to the others only
+ * from its first bus messages on: an accept before them finds no seek). */
+static inline void duel_across(ws_conn *a, ws_conn *b, const char *settings, duel *d)
+{
+    send_fmt(b, "{\"type\":\"lobby\"}");
+    send_fmt(a, "{\"type\":\"seek\",%s}", settings);
+    json_t *sc = ws_expect(a, "seek_created", WAIT);
+    assert_non_null(sc);
+    json_int_t seek = jint(sc, "seek");
+    json_decref(sc);
+    int listed = 0;
+    for (int tries = 0; tries < 50 && !listed; tries++) {
+        json_t *l = ws_expect(b, "lobby", WAIT);
+        assert_non_null(l);
+        size_t i;
+        json_t *k;
+        json_array_foreach(json_object_get(l, "seeks"), i, k)
+            listed |= jint(k, "id") == seek;
+        json_decref(l);
+    }
+    if (!listed)
+        fail_msg("seek %lld never listed on the other server", (long long)seek);
+    send_fmt(b, "{\"type\":\"unlobby\"}");
+    duel_accept(a, b, seek, d);
+}
+
 #endif

@@ -192,7 +192,7 @@ static void test_forged_bus_notifications_change_nothing(void **state)
     char ca[80], cb[80];
     ws_conn *a = player_on(0, "bus_ann", ca), *b = player_on(1, "bus_ben", cb);
     duel d;
-    start_duel(a, b, "\"variant\":\"rampart\",\"base_ms\":600000,\"inc_ms\":0", &d);
+    duel_across(a, b, "\"variant\":\"rampart\",\"base_ms\":600000,\"inc_ms\":0", &d);
     PGconn *x = db_connect();
     long long owner = game_owner(x, d.game);
     long long ann = db_num(x, "SELECT id FROM players WHERE name = 'bus_ann'");

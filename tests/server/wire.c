@@ -88,8 +88,14 @@ void start_duel(ws_conn *a, ws_conn *b, const char *settings, duel *d)
     send_fmt(a, "{\"type\":\"seek\",%s}", settings);
     json_t *sc = ws_expect(a, "seek_created", WAIT);
     assert_non_null(sc);
-    send_fmt(b, "{\"type\":\"accept\",\"seek\":%lld}", (long long)jint(sc, "seek"));
+    json_int_t seek = jint(sc, "seek");
     json_decref(sc);
+    duel_accept(a, b, seek, d);
+}
+
+void duel_accept(ws_conn *a, ws_conn *b, json_int_t seek, duel *d)
+{
+    send_fmt(b, "{\"type\":\"accept\",\"seek\":%lld}", (long long)seek);
     json_t *ga = ws_expect(a, "game", WAIT), *gb = ws_expect(b, "game", WAIT);
     assert_non_null(ga);
     assert_non_null(gb);

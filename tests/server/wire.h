@@ -38,6 +38,8 @@ typedef struct duel {
 
 /* a seeks with `settings` (JSON members), b accepts; both get the game. */
 void start_duel(ws_conn *a, ws_conn *b, const char *settings, duel *d);
+/* b accepts a's seek; both get the game. */
+void duel_accept(ws_conn *a, ws_conn *b, json_int_t seek, duel *d);
 /* Plays `move` as ply on c; returns the `move` message c gets back. */
 json_t *play(ws_conn *c, json_int_t game, int ply, const char *move);
 /* A legal move of a message carrying `legal` (the pick-th, wrapping). */
