@@ -110,3 +110,13 @@ expect "the attacker attacks pieces that never moved" 1 \
     "$(printf '%s\n' "$out" | awk '$1 == "attacker" { print ($5 > 0) }')"
 expect "citadel belief refuses a missing file" 1 \
     "$("$CITADEL" belief "$work/none.txt" > /dev/null 2>&1; echo $?)"
+# Each player's row ends with how well the other side read its moved
+# pieces: a chance, beside the counts'. --features reads the games with
+# bots of other features (here the first version's: none), and refuses
+# features no bot has.
+expect "citadel belief gives a chance of the true rank of each player's moved pieces" 1 \
+    "$(printf '%s\n' "$out" | awk '$1 == "level=1" { print ($(NF-1) > 0 && $(NF-1) <= 1 && $NF > 0 && $NF <= 1) }')"
+out0=$(timeout 300 "$CITADEL" belief --features 0 "$work/games.txt" 2>&1)
+expect "citadel belief --features 0 scores both games" 1 "$(printf '%s\n' "$out0" | grep -cE '^games 2, plies [1-9][0-9]*$')"
+expect "citadel belief refuses features no bot has" 2 \
+    "$("$CITADEL" belief --features 99999 "$work/games.txt" > /dev/null 2>&1; echo $?)"

@@ -1,9 +1,10 @@
-/* tool_belief.c -- `citadel belief RECORDS`: how good Stratego's belief
+/* tool_belief.c -- `citadel belief [--features N] RECORDS`: how good Stratego's belief
  * is. A tool of game.h (st_tool_belief).
  *
  * Replays every Stratego game of a records file (`citadel match
  * --records`), and before every move gives the side to move's view to a
- * level-6 bot of that side, which reads its belief from the view alone
+ * level-6 bot of that side (of features N instead of the levels' with
+ * --features, bot.h), which reads its belief from the view alone
  * (bot.h's stbot_belief, learning as the game goes, as in play). For each
  * enemy piece of unknown rank it adds the chance the belief gave the
  * piece's true rank, and the chance the belief from the counts alone gave
@@ -15,8 +16,10 @@
  * of issue 15's targets: its games and results, its losses for want of a
  * movable piece, its attacks by pieces other than Miners on pieces it
  * could not see that had never moved (of them by Scouts), its attacks by
- * its top three ranks on unknown pieces, and the games in which it lost
- * its Marshal. An attack is judged on the attacker's view before it.
+ * its top three ranks on unknown pieces, the games in which it lost its
+ * Marshal, and the mean chance the other side's belief gave the true rank
+ * of its pieces that moved (how well its moves are read), beside the
+ * counts'. An attack is judged on the attacker's view before it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +41,9 @@ typedef struct play {
     char name[64];
     long games, won, lost, drawn, no_moves;
     long unmoved_attacks, scout_unmoved_attacks, top_unknown_attacks, marshal_lost;
+    double guessed, counted;  /* the belief's chance of the true rank of its moved
+                               * pieces, and the counts' */
+    long nguessed;            /* ... summed over this many */
 } play;
 
 /* Everything one run adds up (on the heap: a game module keeps no
@@ -65,7 +71,7 @@ static play *player(report *r, const char *name)
 /* Scores the beliefs of both sides over one game, and adds its play to
  * its players'; returns its plies, or -1 if the record is not a Stratego
  * game this can read. */
-static int score_game(const pgn_record *rec, uint64_t seed, report *out)
+static int score_game(const pgn_record *rec, uint64_t seed, long features, report *out)
 {
     tally *t = out->t;
     const char *variant = pgn_tag_of(rec, "Variant"), *fen = pgn_tag_of(rec, "FEN");
@@ -85,6 +91,9 @@ static int score_game(const pgn_record *rec, uint64_t seed, report *out)
             who[1] = player(out, blue);
     }
     stbot *bots[2] = { stbot_new(STB_LEVELS, seed), stbot_new(STB_LEVELS, seed + 1) };
+    for (int s2 = 0; s2 < 2 && features >= 0; s2++)
+        if (bots[s2])
+            stbot_set_features(bots[s2], (unsigned)features);
     st_belief *bel = &out->bel, *cnt = &out->cnt;
     int plies = 0;
     for (int ply = 0; bots[0] && bots[1] && ply < rec->nmoves; ply++) {
@@ -107,6 +116,11 @@ static int score_game(const pgn_record *rec, uint64_t seed, report *out)
                     t[i].belief += bel->p[c][k];
                     t[i].counts += cnt->p[c][k];
                     t[i].n++;
+                }
+                if ((v & ST_MOVED) && who[side ^ 1]) {
+                    who[side ^ 1]->guessed += bel->p[c][k];
+                    who[side ^ 1]->counted += cnt->p[c][k];
+                    who[side ^ 1]->nguessed++;
                 }
             }
         }
@@ -145,8 +159,18 @@ static int score_game(const pgn_record *rec, uint64_t seed, report *out)
 static int belief_run(int argc, char **argv, const game_tool_env *env)
 {
     (void)env;
+    long features = -1;  /* the levels' */
+    if (argc == 3 && strcmp(argv[0], "--features") == 0) {
+        char *end;
+        features = strtol(argv[1], &end, 10);
+        int bad = *end || end == argv[1] || features < 0 || features > STB_F_ALL;
+        argv += 2;
+        argc = bad ? 0 : 1;
+    }
     if (argc != 1) {
-        fprintf(stderr, "usage: citadel belief RECORDS  (a file of `citadel match --records`)\n");
+        fprintf(stderr, "usage: citadel belief [--features N] RECORDS  (a file of `citadel match "
+                        "--records`; N: the bot features to read the games with, 0 to %u, "
+                        "stratego/bot.h)\n", STB_F_ALL);
         return 2;
     }
     char err[256];
@@ -174,7 +198,7 @@ static int belief_run(int argc, char **argv, const game_tool_env *env)
             fprintf(stderr, "citadel belief: %s: %s (skipped)\n", argv[0], err);
             continue;
         }
-        int p = score_game(&rec, (uint64_t)games * 2 + 1, r);
+        int p = score_game(&rec, (uint64_t)games * 2 + 1, features, r);
         if (p >= 0) {
             games++;
             plies += p;
@@ -188,16 +212,18 @@ static int belief_run(int argc, char **argv, const game_tool_env *env)
     for (int i = 0; i < 3; i++)
         printf("%-20s %10ld %12.4f %12.4f\n", names[i], t[i].n,
                t[i].n ? t[i].belief / (double)t[i].n : 0.0, t[i].n ? t[i].counts / (double)t[i].n : 0.0);
-    printf("\n%-24s %6s %13s %9s %15s %11s %14s %13s\n", "player", "games", "won-lost-drawn",
-           "no-moves", "unmoved/game", "scouts/game", "top3/game", "marshal lost");
+    printf("\n%-24s %6s %13s %9s %15s %11s %14s %13s %13s %12s\n", "player", "games", "won-lost-drawn",
+           "no-moves", "unmoved/game", "scouts/game", "top3/game", "marshal lost", "P(its moved)", "counts only");
     for (int i = 0; i < r->nplayers; i++) {
         const play *p = &r->players[i];
         double g = p->games ? (double)p->games : 1.0;
         char wld[48];
         snprintf(wld, sizeof wld, "%ld-%ld-%ld", p->won, p->lost, p->drawn);
-        printf("%-24s %6ld %13s %9ld %15.2f %11.2f %14.2f %13ld\n", p->name, p->games, wld,
+        printf("%-24s %6ld %13s %9ld %15.2f %11.2f %14.2f %13ld %13.4f %12.4f\n", p->name, p->games, wld,
                p->no_moves, (double)p->unmoved_attacks / g, (double)p->scout_unmoved_attacks / g,
-               (double)p->top_unknown_attacks / g, p->marshal_lost);
+               (double)p->top_unknown_attacks / g, p->marshal_lost,
+               p->nguessed ? p->guessed / (double)p->nguessed : 0.0,
+               p->nguessed ? p->counted / (double)p->nguessed : 0.0);
     }
     free(r);
     return games > 0 ? 0 : 1;
@@ -205,7 +231,8 @@ static int belief_run(int argc, char **argv, const game_tool_env *env)
 
 const game_tool st_tool_belief = {
     .command = "belief",
-    .usage = "  belief RECORDS           Stratego: how likely the bots' belief finds each\n"
+    .usage = "  belief [--features N] RECORDS\n"
+             "                           Stratego: how likely the bots' belief finds each\n"
              "                           unknown piece's true rank in recorded games, and\n"
              "                           how each player played (attacks on the unknown)\n",
     .run = belief_run,
