@@ -721,6 +721,130 @@ static void test_S5_a_guard_stays_near_our_flag(void **state)
     assert_true(ST_TO(m) != i3 && ST_TO(m) != j2);
 }
 
+/* Plays `line` from the position `text`; a bot of `features` reads every
+ * view of Red's on the way (learning as in play); returns the belief of
+ * Red's last view. */
+static void believe_after(const char *text, const char *const *line, size_t n,
+                          unsigned features, st_belief *bel)
+{
+    st_pos pos = parse_view(text), view;
+    game_error err = { "" };
+    stbot *b = stbot_new(6, 11);
+    stbot_set_features(b, features);
+    for (size_t i = 0; i < n; i++) {
+        if (pos.stm == ST_RED) {
+            st_view(&pos, ST_RED, &view);
+            assert_int_equal(stbot_belief(b, &view, bel, NULL), 0);
+        }
+        game_move m;
+        assert_int_equal(st_parse_move(&pos, line[i], &m, &err), 0);
+        st_make(&pos, m);
+    }
+    st_view(&pos, ST_RED, &view);
+    assert_int_equal(stbot_belief(b, &view, bel, NULL), 0);
+    stbot_free(b);
+}
+
+static float chance_of(const st_belief *bel, int cell, int lo, int hi)
+{
+    float p = 0;
+    for (int k = lo; k <= hi; k++)
+        p += bel->p[cell][k];
+    return p;
+}
+
+/* S6 (the enemy's moves are public): with STB_F_MEMORY, an enemy piece
+ * that walked up to our shown General, and on past it, is believed likelier
+ * a General or the Marshal than the counts say, though it no longer stands
+ * next to it; one that stepped away from our shown Colonel when the
+ * Colonel came up to it, likelier weaker than a Colonel. */
+static void test_S6_the_belief_remembers_what_a_piece_did_not_fear_and_feared(void **state)
+{
+    (void)state;
+    static st_belief plain, mem;
+    const unsigned with = STB_F_LEVELS | STB_F_MEMORY;
+    static const char *const past[] = { "i1i2", "e6e5", "i2i3", "e5e4", "i3i4", "e4f4" };
+    const char *a = "fbbb6/l+l+a+a+c+j+s+3/10/10/2~~m+1~~2/2~~2~~2/10/4G*5/10/F7L1 r 0 - -";
+    believe_after(a, past, 6, STB_F_LEVELS, &plain);
+    believe_after(a, past, 6, with, &mem);
+    const int f4 = ST_CELL(3, 5);
+    assert_true(chance_of(&mem, f4, ST_GENERAL, ST_MARSHAL) >
+                chance_of(&plain, f4, ST_GENERAL, ST_MARSHAL) + 0.08f);
+    static const char *const fled[] = { "e3e4", "e5f5" };
+    const char *b = "fbbb6/l+l+a+a+c+j+s+3/10/10/2~~2~~2/2~~a+1~~2/10/4C*5/10/F7L1 r 0 - -";
+    believe_after(b, fled, 2, STB_F_LEVELS, &plain);
+    believe_after(b, fled, 2, with, &mem);
+    const int f5 = ST_CELL(4, 5);
+    assert_true(chance_of(&mem, f5, ST_SPY, ST_MAJOR) > chance_of(&plain, f5, ST_SPY, ST_MAJOR) + 0.03f);
+}
+
+/* With STX_F_STILL our pieces that never moved are worth more (to the
+ * enemy each may be a Bomb or the Flag): where stepping the unmoved
+ * Lieutenant on j4 towards the enemy Flag gains a little, a one-ply
+ * search moves the Lieutenant that has moved already instead. */
+static void test_S5_still_pieces_stay_still(void **state)
+{
+    (void)state;
+    st_pos view = parse_view("9x/10/10/10/2~~2~~2/2~~2~~2/9L/10/10/FL+8 r 40 - -");
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    const int j10 = ST_CELL(9, 9), j4 = ST_CELL(3, 9), b1 = ST_CELL(0, 1);
+    bl.pool[ST_FLAG] = 1;
+    bl.p[j10][ST_FLAG] = 1;
+    char text[16];
+    game_move m = depth1_move(&view, &bl, text);
+    assert_int_equal(ST_FROM(m), j4);
+    m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_STILL, 0, 1, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_int_equal(ST_FROM(m), b1);
+}
+
+/* With STX_F_SPY, while the enemy Marshal lives, our Spy is worth more
+ * (it alone takes a Marshal, S5): the enemy's shown Majors threaten our
+ * Spy and our Captain at once; a two-ply search saves the Captain, worth
+ * more by the ranks, without it, and the Spy with it. */
+static void test_S5_the_spy_is_kept_while_the_enemy_marshal_lives(void **state)
+{
+    (void)state;
+    st_pos view = parse_view("4m*+4x/10/10/10/2~~2~~2/2~~2~~2/10/10/j*+8j*+/S+3F4A+ r 40 - -");
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    const int j10 = ST_CELL(9, 9), a1 = ST_CELL(0, 0), j1 = ST_CELL(0, 9);
+    bl.pool[ST_FLAG] = 1;
+    bl.p[j10][ST_FLAG] = 1;
+    game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 2, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_int_equal(ST_FROM(m), j1);
+    m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_SPY, 0, 2, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_int_equal(ST_FROM(m), a1);
+}
+
+/* With STX_F_HIDE_MORE our Colonel, not yet shown (S5: a rank is shown
+ * only in combat), is worth more while hidden: it takes a moved piece the
+ * belief holds to be a Lieutenant without it, and keeps its rank hidden
+ * with it (a one-ply search). */
+static void test_S5_a_hidden_colonel_keeps_its_rank_for_more_than_a_lieutenant(void **state)
+{
+    (void)state;
+    st_pos view = parse_view("9x/x+x+x+x+x+x+x+x+x+1/10/10/2~~2~~2/2~~2~~2/10/4x+5/4C5/F9 r 40 - -");
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    const int j10 = ST_CELL(9, 9), e3 = ST_CELL(2, 4);
+    bl.pool[ST_FLAG] = bl.pool[ST_LIEUTENANT] = 1;
+    bl.pool[ST_SERGEANT] = 9;
+    bl.p[j10][ST_FLAG] = 1;
+    for (int f = 0; f < 9; f++)
+        bl.p[ST_CELL(8, f)][ST_SERGEANT] = 1;  /* the rest of its army, far off */
+    bl.p[e3][ST_LIEUTENANT] = 1;
+    char text[16];
+    game_move m = depth1_move(&view, &bl, text);
+    assert_string_equal(text, "e2e3");
+    m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_HIDE_MORE, 0, 1, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_false(ST_ATTACK(m));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -746,6 +870,10 @@ int main(void)
         cmocka_unit_test(test_S5_a_shown_marshal_keeps_away_from_a_possible_spy),
         cmocka_unit_test(test_S5_few_probes_of_still_pieces),
         cmocka_unit_test(test_S5_a_guard_stays_near_our_flag),
+        cmocka_unit_test(test_S6_the_belief_remembers_what_a_piece_did_not_fear_and_feared),
+        cmocka_unit_test(test_S5_still_pieces_stay_still),
+        cmocka_unit_test(test_S5_the_spy_is_kept_while_the_enemy_marshal_lives),
+        cmocka_unit_test(test_S5_a_hidden_colonel_keeps_its_rank_for_more_than_a_lieutenant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

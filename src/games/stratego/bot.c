@@ -74,6 +74,10 @@ struct stbot {
      * many of its moves brought it nearer our Flag (STB_F_EXPECT); watched
      * is the ply of the view last read, plus one. */
     uint8_t coming[ST_CELLS];
+    /* With STB_F_MEMORY, for the same pieces: the strongest rank of ours,
+     * shown, that the piece ended a move next to, and the weakest it
+     * stepped away from (0: none). */
+    uint8_t bold[ST_CELLS], fear[ST_CELLS];
     int32_t watched;
     st_belief bel;            /* the belief of the last move (STB_F_EXPECT) */
 };
@@ -106,6 +110,8 @@ void stbot_new_game(stbot *b)
     b->have_prev = 0;
     b->struck = 0;
     memset(b->coming, 0, sizeof b->coming);
+    memset(b->bold, 0, sizeof b->bold);
+    memset(b->fear, 0, sizeof b->fear);
     b->watched = 0;
 }
 
@@ -254,6 +260,7 @@ typedef struct belief {
     int ran[40], moved[40], still[40];
     int nran, nmoved, nstill;
     const uint8_t *coming;    /* the bot's (stbot.coming) */
+    const uint8_t *bold, *fear;  /* the bot's, or NULL without STB_F_MEMORY */
 } belief;
 
 /* Follows the enemy's last move (the view's two_from/two_to, S6's
@@ -263,6 +270,35 @@ typedef struct belief {
  * view. */
 #define COMING_NEAR 6
 
+/* STB_F_MEMORY: what the enemy's move from -> to tells of the piece: the
+ * strongest of our shown movers next to `to` it does not fear; if our
+ * last move brought a shown mover of ours, FEAR_FROM or stronger, next to
+ * `from` and the piece stepped away from it, that it fears (a piece walks
+ * past a weak one for other reasons). */
+#define FEAR_FROM ST_LIEUTENANT
+
+static int shown_mover_of(const st_pos *view, int c)
+{
+    uint8_t v = view->sq[c];
+    if (!ST_IS_PIECE(v) || ST_SIDE(v) != view->stm || !(v & ST_REVEALED) || !st_movable(ST_KIND(v)))
+        return 0;
+    return ST_KIND(v);
+}
+
+static void remember(const st_pos *view, int from, int to, uint8_t *bold, uint8_t *fear)
+{
+    static const int step[4] = { 1, -1, 12, -12 };
+    for (int d = 0; d < 4; d++) {
+        int k = shown_mover_of(view, to + step[d]);
+        if (k > *bold)
+            *bold = (uint8_t)k;
+    }
+    int chaser = view->two_to[view->stm], k = chaser ? shown_mover_of(view, chaser) : 0;
+    if (k >= FEAR_FROM && st_steps(chaser, from) == 1 && st_steps(chaser, to) > 1 &&
+        (*fear == 0 || k < *fear))
+        *fear = (uint8_t)k;
+}
+
 static void watch(stbot *b, const st_pos *view)
 {
     if (b->watched == view->ply + 1)
@@ -271,21 +307,31 @@ static void watch(stbot *b, const st_pos *view)
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9) && !flag; c++)
         if (ST_IS_PIECE(view->sq[c]) && ST_SIDE(view->sq[c]) == us && ST_KIND(view->sq[c]) == ST_FLAG)
             flag = c;
-    uint8_t next[ST_CELLS] = { 0 };
+    uint8_t next[ST_CELLS] = { 0 }, bold[ST_CELLS] = { 0 }, fear[ST_CELLS] = { 0 };
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
         uint8_t v = view->sq[c];
-        if (ST_IS_PIECE(v) && ST_SIDE(v) == them && ST_KIND(v) == ST_UNKNOWN)
+        if (ST_IS_PIECE(v) && ST_SIDE(v) == them && ST_KIND(v) == ST_UNKNOWN) {
             next[c] = b->coming[c];
+            bold[c] = b->bold[c];
+            fear[c] = b->fear[c];
+        }
     }
     int from = view->two_from[them], to = view->two_to[them];
     if (from && to) {
         uint8_t v = view->sq[to];
         int d = flag ? st_steps(to, flag) : 99;
         int n = b->coming[from] + (d <= COMING_NEAR && d < st_steps(from, flag));
-        if (ST_IS_PIECE(v) && ST_SIDE(v) == them && ST_KIND(v) == ST_UNKNOWN)
+        if (ST_IS_PIECE(v) && ST_SIDE(v) == them && ST_KIND(v) == ST_UNKNOWN) {
             next[to] = (uint8_t)(n < 255 ? n : 255);
+            bold[to] = b->bold[from];
+            fear[to] = b->fear[from];
+            if (b->features & STB_F_MEMORY)
+                remember(view, from, to, &bold[to], &fear[to]);
+        }
     }
     memcpy(b->coming, next, sizeof next);
+    memcpy(b->bold, bold, sizeof bold);
+    memcpy(b->fear, fear, sizeof fear);
     b->watched = view->ply + 1;
 }
 
@@ -303,6 +349,10 @@ static int read_view(stbot *b, const st_pos *view, belief *bl)
     int rev[ST_NKINDS] = { 0 };
     memset(bl, 0, sizeof *bl);
     bl->coming = b->coming;
+    if (b->features & STB_F_MEMORY) {
+        bl->bold = b->bold;
+        bl->fear = b->fear;
+    }
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
         uint8_t v = view->sq[c];
         if (!ST_IS_PIECE(v))
@@ -440,6 +490,26 @@ static int bold_weights(const st_pos *view, int cell, unsigned features, int w[S
     return 1;
 }
 
+/* STB_F_MEMORY: a piece that ended a move next to our shown rank `bold`
+ * is MEM_BOLD times likelier that rank or stronger (next to our Marshal,
+ * the Spy MEM_SPY times); one that stepped away from our shown rank
+ * `fear` is MEM_FEAR times likelier weaker. */
+#define MEM_BOLD 4
+#define MEM_SPY 6
+#define MEM_FEAR 3
+
+static void remembered_weights(int bold, int fear, int w[ST_NKINDS])
+{
+    for (int k = ST_SPY; k <= ST_MARSHAL; k++) {
+        if (bold && k >= bold)
+            w[k] *= MEM_BOLD;
+        if (fear && k < fear)
+            w[k] *= MEM_FEAR;
+    }
+    if (bold == ST_MARSHAL)
+        w[ST_SPY] *= MEM_SPY;
+}
+
 /* A kind drawn from pool, each weighing pool[k] * w[k]; -1 if none. */
 static int draw_weighted(rng *g, int pool[], const int w[ST_NKINDS])
 {
@@ -515,6 +585,13 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
                     w[j] = st_movable(j);
             weighed = 1;
             w[ST_MINER] *= 1 + 2 * (coming < 4 ? coming - 1 : 3);
+        }
+        if (bl->bold && (bl->bold[bl->moved[i]] || bl->fear[bl->moved[i]])) {
+            if (!weighed)
+                for (int j = 0; j < ST_NKINDS; j++)
+                    w[j] = st_movable(j);
+            weighed = 1;
+            remembered_weights(bl->bold[bl->moved[i]], bl->fear[bl->moved[i]], w);
         }
         if (weighed)
             k = draw_weighted(g, pool, w);
@@ -710,7 +787,10 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
             nodes = (uint64_t)levels[lv].nodes;
         unsigned xf = STX_F_HIDDEN | ((b->features & STB_F_MARSHAL_SAFE) ? STX_F_MARSHAL_SAFE : 0) |
                       ((b->features & STB_F_FEW_PROBES) ? STX_F_FEW_PROBES : 0) |
-                      ((b->features & STB_F_GUARD) ? STX_F_GUARD : 0);
+                      ((b->features & STB_F_GUARD) ? STX_F_GUARD : 0) |
+                      ((b->features & STB_F_STILL) ? STX_F_STILL : 0) |
+                      ((b->features & STB_F_SPY) ? STX_F_SPY : 0) |
+                      ((b->features & STB_F_HIDE_MORE) ? STX_F_HIDE_MORE : 0);
         game_move mv = stx_search(view, sb, xf, deadline, lim->depth, nodes, stop, &b->last);
         stbot_played(b, view, mv);
         return mv;

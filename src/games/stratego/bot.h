@@ -64,7 +64,21 @@ typedef struct stbot stbot;
 #define STB_F_MARSHAL_SAFE 32u
 #define STB_F_FEW_PROBES 64u
 #define STB_F_GUARD 128u
-#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD)
+/*   STB_F_MEMORY        the belief remembers, for each enemy piece of
+ *                       unknown rank, the strongest of our shown pieces it
+ *                       has ended a move next to (it does not fear it) and
+ *                       the weakest it stepped away from (it does) */
+#define STB_F_MEMORY 256u
+/*   STB_F_STILL         our pieces that never moved are worth more: each
+ *                       may be a Bomb or the Flag to the enemy (expect.h) */
+#define STB_F_STILL 512u
+/*   STB_F_SPY           our Spy is worth more while the enemy Marshal may
+ *                       live (expect.h) */
+#define STB_F_SPY 1024u
+/*   STB_F_HIDE_MORE     our Majors and above not yet shown are worth more
+ *                       again (expect.h) */
+#define STB_F_HIDE_MORE 2048u
+#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD | STB_F_MEMORY | STB_F_STILL | STB_F_SPY | STB_F_HIDE_MORE)
 /* The levels' features: all but STB_F_GUARD, which measured no gain
  * (docs/stratego.md, "Measuring against an outside AI"). */
 #define STB_F_LEVELS (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES)

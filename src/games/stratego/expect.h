@@ -44,6 +44,12 @@ typedef struct st_belief {
                                 * likely the Flag */
 #define STX_F_GUARD 8u         /* a piece of ours that beats a Miner stays
                                 * near our Flag while enemy Miners live */
+#define STX_F_STILL 16u        /* our pieces that never moved are worth more:
+                                * each may be a Bomb or the Flag to the enemy */
+#define STX_F_SPY 32u          /* our Spy is worth more while the enemy
+                                * Marshal may live */
+#define STX_F_HIDE_MORE 64u    /* our Majors and above not yet shown are
+                                * worth more again */
 
 typedef struct stx_report {
     int depth;        /* last depth finished */
