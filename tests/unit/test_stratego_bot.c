@@ -845,6 +845,26 @@ static void test_S5_a_hidden_colonel_keeps_its_rank_for_more_than_a_lieutenant(v
     assert_false(ST_ATTACK(m));
 }
 
+/* With STB_F_PROTECT, an enemy piece standing next to one of its own
+ * that our shown Colonel could take (its Lieutenant, shown) is believed
+ * likelier a General or the Marshal, guarding the bait (the enemy knows
+ * both ranks: S5, a rank once shown stays known). */
+static void test_S5_a_piece_beside_a_bait_is_believed_its_guard(void **state)
+{
+    (void)state;
+    static const char *const none[] = { NULL };
+    static st_belief plain, guard;
+    const char *a = "fbbb6/l+l+a+a+c+j+s+3/10/10/2~~2~~2/2~~l*+m+~~2/4C*+5/10/10/F7L1 r 40 - -";
+    believe_after(a, none, 0, STB_F_LEVELS, &plain);
+    believe_after(a, none, 0, STB_F_LEVELS | STB_F_PROTECT, &guard);
+    const int f5 = ST_CELL(4, 5), a9 = ST_CELL(8, 0);
+    assert_true(chance_of(&guard, f5, ST_GENERAL, ST_MARSHAL) >
+                chance_of(&plain, f5, ST_GENERAL, ST_MARSHAL) + 0.1f);
+    /* a piece far from any bait is read as before */
+    assert_true(chance_of(&guard, a9, ST_GENERAL, ST_MARSHAL) <
+                chance_of(&plain, a9, ST_GENERAL, ST_MARSHAL) + 0.05f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -874,6 +894,7 @@ int main(void)
         cmocka_unit_test(test_S5_still_pieces_stay_still),
         cmocka_unit_test(test_S5_the_spy_is_kept_while_the_enemy_marshal_lives),
         cmocka_unit_test(test_S5_a_hidden_colonel_keeps_its_rank_for_more_than_a_lieutenant),
+        cmocka_unit_test(test_S5_a_piece_beside_a_bait_is_believed_its_guard),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -510,6 +510,48 @@ static void remembered_weights(int bold, int fear, int w[ST_NKINDS])
         w[ST_SPY] *= MEM_SPY;
 }
 
+/* STB_F_PROTECT: the strongest of our shown movers that stands next to an
+ * enemy piece next to `cell` and could take it (one whose rank we see and
+ * it beats, or one of unknown rank that moved), 0 if none. The enemy knows
+ * its pieces' ranks and ours shown: a piece it leaves where ours can take
+ * it is most often guarded by a stronger one beside it. Against the
+ * outside AI (120 games), our shown Captains to Generals that took a
+ * shown piece and ended next to an unknown one that had moved were taken
+ * back at once in 28 of 42 such captures, and after taking an unknown
+ * piece in 30 of 104; the belief gave such a guard a few percent. Kinds
+ * above that mover (the Spy too if it is our Marshal) weigh PROTECT times
+ * more. */
+#define PROTECT 6
+
+static int bait_next_to(const st_pos *view, int cell)
+{
+    static const int step[4] = { 1, -1, 12, -12 };
+    int best = 0;
+    for (int i = 0; i < 4; i++) {
+        int s = cell + step[i];
+        uint8_t v = view->sq[s];
+        if (!ST_IS_PIECE(v) || ST_SIDE(v) == view->stm)
+            continue;
+        int kv = ST_KIND(v);
+        if (kv == ST_UNKNOWN && !(v & ST_MOVED))
+            continue;  /* it may be a Bomb */
+        for (int j = 0; j < 4; j++) {
+            int r = shown_mover_of(view, s + step[j]);
+            if (r > best && (kv == ST_UNKNOWN || st_combat(r, kv) == ST_ATTACKER_WINS))
+                best = r;
+        }
+    }
+    return best;
+}
+
+static void guard_weights(int bait, int w[ST_NKINDS])
+{
+    for (int k = bait + 1; k <= ST_MARSHAL; k++)
+        w[k] *= PROTECT;
+    if (bait == ST_MARSHAL)
+        w[ST_SPY] *= PROTECT;
+}
+
 /* A kind drawn from pool, each weighing pool[k] * w[k]; -1 if none. */
 static int draw_weighted(rng *g, int pool[], const int w[ST_NKINDS])
 {
@@ -592,6 +634,14 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
                     w[j] = st_movable(j);
             weighed = 1;
             remembered_weights(bl->bold[bl->moved[i]], bl->fear[bl->moved[i]], w);
+        }
+        int bait = (features & STB_F_PROTECT) ? bait_next_to(view, bl->moved[i]) : 0;
+        if (bait) {
+            if (!weighed)
+                for (int j = 0; j < ST_NKINDS; j++)
+                    w[j] = st_movable(j);
+            weighed = 1;
+            guard_weights(bait, w);
         }
         if (weighed)
             k = draw_weighted(g, pool, w);

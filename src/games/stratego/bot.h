@@ -78,7 +78,11 @@ typedef struct stbot stbot;
 /*   STB_F_HIDE_MORE     our Majors and above not yet shown are worth more
  *                       again (expect.h) */
 #define STB_F_HIDE_MORE 2048u
-#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD | STB_F_MEMORY | STB_F_STILL | STB_F_SPY | STB_F_HIDE_MORE)
+/*   STB_F_PROTECT       an enemy piece next to one of its own that a shown
+ *                       piece of ours could take is believed likelier
+ *                       stronger than ours: it guards the bait */
+#define STB_F_PROTECT 4096u
+#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD | STB_F_MEMORY | STB_F_STILL | STB_F_SPY | STB_F_HIDE_MORE | STB_F_PROTECT)
 /* The levels' features: all but STB_F_GUARD, which measured no gain
  * (docs/stratego.md, "Measuring against an outside AI"). */
 #define STB_F_LEVELS (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES)
