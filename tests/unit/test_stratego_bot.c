@@ -762,17 +762,17 @@ static void test_S6_the_belief_remembers_what_a_piece_did_not_fear_and_feared(vo
 {
     (void)state;
     static st_belief plain, mem;
-    const unsigned with = STB_F_LEVELS | STB_F_MEMORY;
+    const unsigned with = STB_F_LEVELS | STB_F_MEMORY, without = STB_F_LEVELS & ~STB_F_MEMORY;
     static const char *const past[] = { "i1i2", "e6e5", "i2i3", "e5e4", "i3i4", "e4f4" };
     const char *a = "fbbb6/l+l+a+a+c+j+s+3/10/10/2~~m+1~~2/2~~2~~2/10/4G*5/10/F7L1 r 0 - -";
-    believe_after(a, past, 6, STB_F_LEVELS, &plain);
+    believe_after(a, past, 6, without, &plain);
     believe_after(a, past, 6, with, &mem);
     const int f4 = ST_CELL(3, 5);
     assert_true(chance_of(&mem, f4, ST_GENERAL, ST_MARSHAL) >
                 chance_of(&plain, f4, ST_GENERAL, ST_MARSHAL) + 0.08f);
     static const char *const fled[] = { "e3e4", "e5f5" };
     const char *b = "fbbb6/l+l+a+a+c+j+s+3/10/10/2~~2~~2/2~~a+1~~2/10/4C*5/10/F7L1 r 0 - -";
-    believe_after(b, fled, 2, STB_F_LEVELS, &plain);
+    believe_after(b, fled, 2, without, &plain);
     believe_after(b, fled, 2, with, &mem);
     const int f5 = ST_CELL(4, 5);
     assert_true(chance_of(&mem, f5, ST_SPY, ST_MAJOR) > chance_of(&plain, f5, ST_SPY, ST_MAJOR) + 0.03f);
@@ -855,7 +855,7 @@ static void test_S5_a_piece_beside_a_bait_is_believed_its_guard(void **state)
     static const char *const none[] = { NULL };
     static st_belief plain, guard;
     const char *a = "fbbb6/l+l+a+a+c+j+s+3/10/10/2~~2~~2/2~~l*+m+~~2/4C*+5/10/10/F7L1 r 40 - -";
-    believe_after(a, none, 0, STB_F_LEVELS, &plain);
+    believe_after(a, none, 0, STB_F_LEVELS & ~STB_F_PROTECT, &plain);
     believe_after(a, none, 0, STB_F_LEVELS | STB_F_PROTECT, &guard);
     const int f5 = ST_CELL(4, 5), a9 = ST_CELL(8, 0);
     assert_true(chance_of(&guard, f5, ST_GENERAL, ST_MARSHAL) >
