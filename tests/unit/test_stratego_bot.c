@@ -722,7 +722,7 @@ static void test_S5_a_guard_stays_near_our_flag(void **state)
 }
 
 /* Plays `line` from the position `text`; a bot of `features` reads every
- * view of Red's on the way (learning as in play); returns the belief of
+ * view of Red's on the way (learning as in play); bel gets the belief of
  * Red's last view. */
 static void believe_after(const char *text, const char *const *line, size_t n,
                           unsigned features, st_belief *bel)

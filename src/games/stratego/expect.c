@@ -278,7 +278,7 @@ static const int danger[8] = { 0, 400, 300, 150, 60, 25, 10, 0 };
 /* STX_F_HIDE_MORE: what our Majors and above add, beyond hidden_bonus,
  * while not yet shown. Against the outside AI our Colonels first fought
  * at a median ply of 74, its own at 242; once shown, its hidden General
- * and Marshal took them (22 of our Colonels in 80 games), and its
+ * and Marshal took them (22 of our Colonels in 40 games), and its
  * Colonels and Generals attacked our unknown pieces knowing that ours
  * stood elsewhere. */
 static const int hide_more[ST_NKINDS] = {
