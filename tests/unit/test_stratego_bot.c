@@ -778,6 +778,22 @@ static void test_S6_the_belief_remembers_what_a_piece_did_not_fear_and_feared(vo
     assert_true(chance_of(&mem, f5, ST_SPY, ST_MAJOR) > chance_of(&plain, f5, ST_SPY, ST_MAJOR) + 0.03f);
 }
 
+/* bl made empty but for the enemy Flag, surely on `flag`. */
+static void only_flag_at(st_belief *bl, int flag)
+{
+    memset(bl, 0, sizeof *bl);
+    bl->pool[ST_FLAG] = 1;
+    bl->p[flag][ST_FLAG] = 1;
+}
+
+/* The expectimax's legal choice on view under bl, `depth` plies deep. */
+static game_move searched(const st_pos *view, const st_belief *bl, unsigned features, int depth)
+{
+    game_move m = stx_search(view, bl, features, 0, depth, 0, NULL, NULL);
+    assert_true(is_legal(view, m));
+    return m;
+}
+
 /* With STX_F_STILL our pieces that never moved are worth more (to the
  * enemy each may be a Bomb or the Flag): where stepping the unmoved
  * Lieutenant on j4 towards the enemy Flag gains a little, a one-ply
@@ -787,16 +803,10 @@ static void test_S5_still_pieces_stay_still(void **state)
     (void)state;
     st_pos view = parse_view("9x/10/10/10/2~~2~~2/2~~2~~2/9L/10/10/FL+8 r 40 - -");
     static st_belief bl;
-    memset(&bl, 0, sizeof bl);
-    const int j10 = ST_CELL(9, 9), j4 = ST_CELL(3, 9), b1 = ST_CELL(0, 1);
-    bl.pool[ST_FLAG] = 1;
-    bl.p[j10][ST_FLAG] = 1;
-    char text[16];
-    game_move m = depth1_move(&view, &bl, text);
-    assert_int_equal(ST_FROM(m), j4);
-    m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_STILL, 0, 1, 0, NULL, NULL);
-    assert_true(is_legal(&view, m));
-    assert_int_equal(ST_FROM(m), b1);
+    const int j4 = ST_CELL(3, 9), b1 = ST_CELL(0, 1);
+    only_flag_at(&bl, ST_CELL(9, 9));
+    assert_int_equal(ST_FROM(searched(&view, &bl, STX_F_HIDDEN, 1)), j4);
+    assert_int_equal(ST_FROM(searched(&view, &bl, STX_F_HIDDEN | STX_F_STILL, 1)), b1);
 }
 
 /* With STX_F_SPY, while the enemy Marshal lives, our Spy is worth more
@@ -808,16 +818,10 @@ static void test_S5_the_spy_is_kept_while_the_enemy_marshal_lives(void **state)
     (void)state;
     st_pos view = parse_view("4m*+4x/10/10/10/2~~2~~2/2~~2~~2/10/10/j*+8j*+/S+3F4A+ r 40 - -");
     static st_belief bl;
-    memset(&bl, 0, sizeof bl);
-    const int j10 = ST_CELL(9, 9), a1 = ST_CELL(0, 0), j1 = ST_CELL(0, 9);
-    bl.pool[ST_FLAG] = 1;
-    bl.p[j10][ST_FLAG] = 1;
-    game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 2, 0, NULL, NULL);
-    assert_true(is_legal(&view, m));
-    assert_int_equal(ST_FROM(m), j1);
-    m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_SPY, 0, 2, 0, NULL, NULL);
-    assert_true(is_legal(&view, m));
-    assert_int_equal(ST_FROM(m), a1);
+    const int a1 = ST_CELL(0, 0), j1 = ST_CELL(0, 9);
+    only_flag_at(&bl, ST_CELL(9, 9));
+    assert_int_equal(ST_FROM(searched(&view, &bl, STX_F_HIDDEN, 2)), j1);
+    assert_int_equal(ST_FROM(searched(&view, &bl, STX_F_HIDDEN | STX_F_SPY, 2)), a1);
 }
 
 /* With STX_F_HIDE_MORE our Colonel, not yet shown (S5: a rank is shown
@@ -829,20 +833,17 @@ static void test_S5_a_hidden_colonel_keeps_its_rank_for_more_than_a_lieutenant(v
     (void)state;
     st_pos view = parse_view("9x/x+x+x+x+x+x+x+x+x+1/10/10/2~~2~~2/2~~2~~2/10/4x+5/4C5/F9 r 40 - -");
     static st_belief bl;
-    memset(&bl, 0, sizeof bl);
-    const int j10 = ST_CELL(9, 9), e3 = ST_CELL(2, 4);
-    bl.pool[ST_FLAG] = bl.pool[ST_LIEUTENANT] = 1;
+    const int e3 = ST_CELL(2, 4);
+    only_flag_at(&bl, ST_CELL(9, 9));
+    bl.pool[ST_LIEUTENANT] = 1;
     bl.pool[ST_SERGEANT] = 9;
-    bl.p[j10][ST_FLAG] = 1;
     for (int f = 0; f < 9; f++)
         bl.p[ST_CELL(8, f)][ST_SERGEANT] = 1;  /* the rest of its army, far off */
     bl.p[e3][ST_LIEUTENANT] = 1;
     char text[16];
-    game_move m = depth1_move(&view, &bl, text);
+    depth1_move(&view, &bl, text);
     assert_string_equal(text, "e2e3");
-    m = stx_search(&view, &bl, STX_F_HIDDEN | STX_F_HIDE_MORE, 0, 1, 0, NULL, NULL);
-    assert_true(is_legal(&view, m));
-    assert_false(ST_ATTACK(m));
+    assert_false(ST_ATTACK(searched(&view, &bl, STX_F_HIDDEN | STX_F_HIDE_MORE, 1)));
 }
 
 /* With STB_F_PROTECT, an enemy piece standing next to one of its own
