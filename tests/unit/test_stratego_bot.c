@@ -15,6 +15,7 @@
 #include "../../src/base/rng.h"
 #include "../../src/base/timer.h"
 #include "../../src/games/stratego/stratego.h"
+#include "stratego_bot_helpers.h"
 
 static const search_limits no_limits = { .time = { -1, -1 } };
 
@@ -33,16 +34,6 @@ static st_pos random_position(uint64_t seed, int plies)
         st_make(&p, list[rng_below(&g, (uint64_t)n)]);
     }
     return p;
-}
-
-static int is_legal(const st_pos *p, game_move m)
-{
-    game_move list[ST_MAX_MOVES];
-    int n = st_legal(p, list);
-    for (int i = 0; i < n; i++)
-        if (list[i] == m)
-            return 1;
-    return 0;
 }
 
 static void test_S8_bots_play_legal_moves_from_views(void **state)
@@ -236,20 +227,6 @@ static void test_S5_top_ranks_do_not_attack_a_still_piece_that_may_be_a_bomb(voi
     assert_true(ST_ATTACK(m));
 }
 
-/* A belief in which the enemy's unknown pieces are `bombs` Bombs and the
- * Flag, each piece any of them alike. */
-static void bombs_and_flag(const st_pos *view, int bombs, st_belief *bl)
-{
-    memset(bl, 0, sizeof *bl);
-    bl->pool[ST_BOMB] = bombs;
-    bl->pool[ST_FLAG] = 1;
-    for (int c = 0; c < ST_CELLS; c++)
-        if (ST_IS_PIECE(view->sq[c]) && ST_KIND(view->sq[c]) == ST_UNKNOWN) {
-            bl->p[c][ST_BOMB] = (float)bombs / (float)(bombs + 1);
-            bl->p[c][ST_FLAG] = 1.0f / (float)(bombs + 1);
-        }
-}
-
 /* S7: a piece that can only be a Bomb or the Flag never moves, so it is
  * no threat and no tempo. Here every unknown enemy piece is a Bomb or the
  * Flag (the pool holds nothing else) and only the enemy Marshal moves: the
@@ -291,19 +268,6 @@ static void test_S5_far_ahead_a_scout_still_looks_for_the_flag(void **state)
     assert_int_equal(ST_FROM(m), ST_CELL(8, 1));
 }
 
-/* Our pieces hunt the enemy's shown ones they beat (S5: the higher rank
- * wins): with the enemy General shown four steps from our Marshal, the
- * Marshal steps towards it; while that piece's rank is unknown, the
- * Marshal stays and the piece of ours nearest the likeliest square of the
- * enemy Flag walks towards it instead (a one-ply search). */
-static st_pos parse_view(const char *text)
-{
-    st_pos view;
-    game_error err = { "" };
-    assert_int_equal(st_parse(&view, text, &err), 0);
-    return view;
-}
-
 /* The expectimax's choice on view under bl, one ply deep (a legal move),
  * and its text. */
 static game_move depth1_move(const st_pos *view, const st_belief *bl, char text[16])
@@ -314,6 +278,11 @@ static game_move depth1_move(const st_pos *view, const st_belief *bl, char text[
     return m;
 }
 
+/* Our pieces hunt the enemy's shown ones they beat (S5: the higher rank
+ * wins): with the enemy General shown four steps from our Marshal, the
+ * Marshal steps towards it; while that piece's rank is unknown, the
+ * Marshal stays and the piece of ours nearest the likeliest square of the
+ * enemy Flag walks towards it instead (a one-ply search). */
 static void test_S5_a_piece_hunts_a_shown_weaker_one(void **state)
 {
     (void)state;
@@ -724,34 +693,6 @@ static void test_S5_a_guard_stays_near_our_flag(void **state)
 /* Plays `line` from the position `text`; a bot of `features` reads every
  * view of Red's on the way (learning as in play); bel gets the belief of
  * Red's last view. */
-static void believe_after(const char *text, const char *const *line, size_t n,
-                          unsigned features, st_belief *bel)
-{
-    st_pos pos = parse_view(text), view;
-    game_error err = { "" };
-    stbot *b = stbot_new(6, 11);
-    stbot_set_features(b, features);
-    for (size_t i = 0; i < n; i++) {
-        if (pos.stm == ST_RED) {
-            st_view(&pos, ST_RED, &view);
-            assert_int_equal(stbot_belief(b, &view, bel, NULL), 0);
-        }
-        game_move m;
-        assert_int_equal(st_parse_move(&pos, line[i], &m, &err), 0);
-        st_make(&pos, m);
-    }
-    st_view(&pos, ST_RED, &view);
-    assert_int_equal(stbot_belief(b, &view, bel, NULL), 0);
-    stbot_free(b);
-}
-
-static float chance_of(const st_belief *bel, int cell, int lo, int hi)
-{
-    float p = 0;
-    for (int k = lo; k <= hi; k++)
-        p += bel->p[cell][k];
-    return p;
-}
 
 /* S6 (the enemy's moves are public): with STB_F_MEMORY, an enemy piece
  * that walked up to our shown General, and on past it, is believed likelier
@@ -776,22 +717,6 @@ static void test_S6_the_belief_remembers_what_a_piece_did_not_fear_and_feared(vo
     believe_after(b, fled, 2, with, &mem);
     const int f5 = ST_CELL(4, 5);
     assert_true(chance_of(&mem, f5, ST_SPY, ST_MAJOR) > chance_of(&plain, f5, ST_SPY, ST_MAJOR) + 0.03f);
-}
-
-/* bl made empty but for the enemy Flag, surely on `flag`. */
-static void only_flag_at(st_belief *bl, int flag)
-{
-    memset(bl, 0, sizeof *bl);
-    bl->pool[ST_FLAG] = 1;
-    bl->p[flag][ST_FLAG] = 1;
-}
-
-/* The expectimax's legal choice on view under bl, `depth` plies deep. */
-static game_move searched(const st_pos *view, const st_belief *bl, unsigned features, int depth)
-{
-    game_move m = stx_search(view, bl, features, 0, depth, 0, NULL, NULL);
-    assert_true(is_legal(view, m));
-    return m;
 }
 
 /* With STX_F_STILL our pieces that never moved are worth more (to the
