@@ -50,6 +50,10 @@ typedef struct st_belief {
                                 * Marshal may live */
 #define STX_F_HIDE_MORE 64u    /* our Majors and above not yet shown are
                                 * worth more again */
+#define STX_F_DIG 128u         /* from ply STX_DIG_PLY, dig for the enemy
+                                * Flag (expect_eval.c, root_rules.c) */
+/* The ply from which STX_F_DIG digs. */
+#define STX_DIG_PLY 600
 
 typedef struct stx_report {
     int depth;        /* last depth finished */
@@ -64,5 +68,4 @@ typedef struct stx_report {
 game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
                      uint64_t deadline_ns, int max_depth, uint64_t max_nodes, atomic_int *stop,
                      stx_report *rep);
-
 #endif

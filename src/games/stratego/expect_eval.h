@@ -37,8 +37,10 @@ typedef struct stx_eval {
     int scout_worth;             /* what an unknown piece that ran is worth */
     int full;                    /* the material of both armies at the start */
     int press;                   /* 1 if we are PRESS_LEAD ahead at the root */
+    int dig;                     /* 1 if STX_F_DIG digs at the root */
     int enemy_miners;            /* 1 if the enemy may have a Miner left (STX_F_GUARD) */
     int target;                  /* the likeliest cell of the enemy Flag, 0 if none */
+    uint8_t to_target[ST_CELLS]; /* steps from each cell to target around the lakes */
     /* Steps from each cell to our Flag: [0] around our Bombs, [1] through
      * them (a Miner's way); 99 where there is no way. */
     uint8_t to_flag[2][ST_CELLS];

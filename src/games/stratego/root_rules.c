@@ -89,6 +89,16 @@ static int blind_probe(const st_pos *view, const st_belief *bl, game_move m)
            bl->p[to][ST_FLAG] < TOP_FLAG_ODDS;
 }
 
+/* The same, but from STX_DIG_PLY with STX_F_DIG our Scouts and Sergeants
+ * may probe: late in the game only probes find the Flag (expect_eval.c). */
+static int blind_probe_late(const st_pos *view, const st_belief *bl, game_move m)
+{
+    int k = ST_KIND(view->sq[ST_FROM(m)]);
+    if (view->ply >= STX_DIG_PLY && (k == ST_SCOUT || k == ST_SERGEANT))
+        return 0;
+    return blind_probe(view, bl, m);
+}
+
 /* Keeps the moves for which held(view, bl, move) is 0, if there is one;
  * else all. Returns the count kept. */
 static int keep_unless(const st_pos *view, const st_belief *bl, game_move *list, int count,
@@ -113,6 +123,7 @@ int stx_root_rules(const st_pos *view, const st_belief *bl, unsigned features, g
     if (features & STX_F_MARSHAL_SAFE)
         count = keep_unless(view, bl, list, count, marshal_exposed);
     if (features & STX_F_FEW_PROBES)
-        count = keep_unless(view, bl, list, count, blind_probe);
+        count = keep_unless(view, bl, list, count,
+                            (features & STX_F_DIG) ? blind_probe_late : blind_probe);
     return count;
 }
