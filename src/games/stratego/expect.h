@@ -68,4 +68,5 @@ typedef struct stx_report {
 game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
                      uint64_t deadline_ns, int max_depth, uint64_t max_nodes, atomic_int *stop,
                      stx_report *rep);
+
 #endif
