@@ -42,7 +42,7 @@ static void test_S8_the_flag_is_believed_walled_in(void **state)
     (void)state;
     static st_belief plain, dig;
     const char *v = "xx6xx/x9/10/10/2~~2~~2/2~~2~~2/10/10/10/F7L1 r 700 - -";
-    believe_after(v, NULL, 0, STB_F_LEVELS, &plain);
+    believe_after(v, NULL, 0, STB_F_LEVELS & ~STB_F_DIG, &plain);
     believe_after(v, NULL, 0, STB_F_LEVELS | STB_F_DIG, &dig);
     const int a10 = ST_CELL(9, 0), j10 = ST_CELL(9, 9);
     assert_true(dig.p[a10][ST_FLAG] > 2 * dig.p[j10][ST_FLAG]);
