@@ -14,6 +14,7 @@
 #include "../../src/games/stratego/cautious.h"
 #include "../../src/base/rng.h"
 #include "../../src/games/stratego/stratego.h"
+#include "stratego_bot_helpers.h"
 
 static const search_limits no_limits = { .time = { -1, -1 } };
 
@@ -29,16 +30,6 @@ static st_pos random_position(uint64_t seed, int plies)
         st_make(&p, list[rng_below(&g, (uint64_t)n)]);
     }
     return p;
-}
-
-static int is_legal(const st_pos *p, game_move m)
-{
-    game_move list[ST_MAX_MOVES];
-    int n = st_legal(p, list);
-    for (int i = 0; i < n; i++)
-        if (list[i] == m)
-            return 1;
-    return 0;
 }
 
 /* An attack on an unrevealed piece by a Colonel, General or Marshal. */
