@@ -46,6 +46,16 @@ typedef struct tt_entry {
     uint32_t data;               /* the move (17 bits), depth << 24, bound << 30 */
 } tt_entry;
 
+/* The evaluations of a search by node key (direct-mapped): the
+ * evaluation reads nothing the key does not hash (expect_eval.h), and the
+ * quiescence search meets the same nodes again and again. */
+#define EC_BITS 14  /* 256 KiB a search */
+
+typedef struct ec_entry {
+    uint64_t key;                /* 0: empty */
+    int32_t score;
+} ec_entry;
+
 #define TT_MOVE(e) ((game_move)((e)->data & 0xffffffu))
 #define TT_DEPTH(e) ((int)(((e)->data >> 24) & 63u))
 #define TT_BOUND(e) ((int)((e)->data >> 30))
@@ -88,6 +98,7 @@ typedef struct ex {
     int (*hist)[ST_CELLS][ST_CELLS];
     game_move killer[MAX_DEPTH + 1][2];
     struct tt_entry *tt;         /* NULL if memory was short */
+    struct ec_entry *ec;         /* evaluations by key; NULL if memory was short */
     uint64_t nodes, max_nodes, deadline;
     atomic_int *stop;
     int can_stop;                /* 0 until the first depth is done */
@@ -169,6 +180,18 @@ static int out_of_time(ex *x)
     return x->aborted;
 }
 
+static int evaluate(ex *x, const node *n)
+{
+    if (!x->ec || !n->key)
+        return stx_evaluate(&x->e, n);
+    ec_entry *e = &x->ec[n->key & (((uint64_t)1 << EC_BITS) - 1)];
+    if (e->key != n->key) {
+        e->key = n->key;
+        e->score = stx_evaluate(&x->e, n);
+    }
+    return e->score;
+}
+
 static int search(ex *x, const node *n, int depth, int alpha, int beta, int ply);
 static int quiesce(ex *x, const node *n, int alpha, int beta, int qdepth, int ply);
 
@@ -226,7 +249,7 @@ static int child_value(ex *x, const node *n, game_move m, int depth, int alpha, 
             if (w[k] * 2 >= sum)
                 s = WIN - ply;
             else {
-                s = stx_evaluate(&x->e, n) + FLAG_GUESS;
+                s = evaluate(x, n) + FLAG_GUESS;
                 if (s > WIN - ply - 1)
                     s = WIN - ply - 1;
             }
@@ -319,7 +342,7 @@ static int quiesce(ex *x, const node *n, int alpha, int beta, int qdepth, int pl
     x->nodes++;
     if (out_of_time(x))
         return 0;
-    int stand = stx_evaluate(&x->e, n);
+    int stand = evaluate(x, n);
     if (stand >= beta || qdepth == 0)
         return stand;
     if (stand > alpha)
@@ -441,6 +464,7 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
     root.key = full_key(&root);
     x.hist = calloc(2, sizeof *x.hist);  /* without it, quiet moves keep their order */
     x.tt = calloc((size_t)1 << TT_BITS, sizeof *x.tt);  /* without it, none is stored */
+    x.ec = calloc((size_t)1 << EC_BITS, sizeof *x.ec);  /* without it, each is made afresh */
     game_move list[ST_MAX_MOVES];
     int count = st_legal(view, list);
     if (rep)
@@ -448,6 +472,7 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
     if (count == 0) {
         free(x.hist);
         free(x.tt);
+        free(x.ec);
         return GAME_MOVE_NONE;
     }
     count = stx_root_rules(view, bl, features, list, count);
@@ -497,5 +522,6 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
         *rep = (stx_report){ done, best_score, x.nodes };
     free(x.hist);
     free(x.tt);
+    free(x.ec);
     return best;
 }

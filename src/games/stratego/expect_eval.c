@@ -263,21 +263,37 @@ static int evaluate_with(const stx_eval *x, const stx_node *n, int mat[2])
     if (top <= left)
         nblind = 0;
     if (nprey > 0 || nblind > 0) {
-        int best = 0;
+        /* the best of worth * (10 - steps) over the hunters that win; a
+         * target whose worth * 9 (one step, the nearest there is) is no
+         * better than the best so far is passed over */
+        int best = 0, hrow[ST_ARMY], hfile[ST_ARMY], hkind[ST_ARMY];
+        for (int j = 0; j < nhunters; j++) {
+            hrow[j] = ST_ROW(hunter[j]);
+            hfile[j] = ST_FILE(hunter[j]);
+            hkind[j] = ST_KIND(sq[hunter[j]]);
+        }
         for (int i = 0; i < nprey; i++) {
-            int kq = ST_KIND(sq[prey[i]]);
+            int kq = ST_KIND(sq[prey[i]]), worth_of = stx_value[kq];
+            if (worth_of * 9 <= best || (kq >= top && !(kq == ST_MARSHAL && spy)))
+                continue;  /* no better, or none of ours beats it */
+            int r = ST_ROW(prey[i]), f = ST_FILE(prey[i]);
             for (int j = 0; j < nhunters; j++) {
-                int d = st_steps(hunter[j], prey[i]), w = stx_value[kq] * (10 - d);
-                if (d < 10 && w > best && st_combat(ST_KIND(sq[hunter[j]]), kq) == ST_ATTACKER_WINS)
+                int d = abs(hrow[j] - r) + abs(hfile[j] - f), w = worth_of * (10 - d);
+                /* a mover beats a mover: higher, or the Spy the Marshal */
+                if (d < 10 && w > best &&
+                    (hkind[j] > kq || (hkind[j] == ST_SPY && kq == ST_MARSHAL)))
                     best = w;
             }
         }
         for (int i = 0; i < nblind; i++) {
             int c = blind[i];
             int worth_of = (sq[c] & ST_SCOUTED) ? x->scout_worth : x->ev[n->home[c]][1];
+            if (worth_of * 9 <= best)
+                continue;
+            int r = ST_ROW(c), f = ST_FILE(c);
             for (int j = 0; j < nhunters; j++) {
-                int d = st_steps(hunter[j], c), w = worth_of * (10 - d);
-                if (d < 10 && w > best && ST_KIND(sq[hunter[j]]) > left)
+                int d = abs(hrow[j] - r) + abs(hfile[j] - f), w = worth_of * (10 - d);
+                if (d < 10 && w > best && hkind[j] > left)
                     best = w;
             }
         }
