@@ -15,6 +15,7 @@
 #include "root_rules.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,11 +236,27 @@ static int child_value(ex *x, const node *n, game_move m, int depth, int alpha, 
     }
     if (gone)
         w[gone] = gone_w;
-    float total = 0;
+    /* An unknown attacker's outcomes are each worth at least alt (it
+     * would make its best other move instead), so once the outcomes
+     * searched, the rest counted at alt, reach beta, the node fails high;
+     * and each outcome needs a value only between alt and the one that
+     * would make it fail high (Ballard's Star1 with alt as the lower
+     * bound). The weights still to come: `rest`. */
+    int bounded = unknown == from && depth >= 0 && alt > -INF && alt < beta;
+    float total = 0, rest = sum;
     for (int k = ST_SPY; k <= ST_FLAG; k++) {
         if (w[k] <= 0)
             continue;
-        int s;
+        rest -= w[k];
+        int s, lo = -INF, hi = INF;
+        if (bounded) {
+            /* total + w[k] * s + rest * alt >= beta * sum: fails high */
+            float need = ((float)beta * sum - total - rest * (float)alt) / w[k];
+            lo = alt;
+            hi = need >= (float)INF ? INF : (int)ceilf(need);
+            if (hi <= lo)
+                hi = lo + 1;
+        }
         if (k == ST_FLAG) {
             /* only a defender can be the Flag: the attacker wins the game,
              * but a guess against the odds is not counted as a sure win,
@@ -263,7 +280,7 @@ static int child_value(ex *x, const node *n, game_move m, int depth, int alpha, 
             make(&c, m);
             /* in the quiescence search an outcome is valued as it stands:
              * the outcomes of every guess, each searched on, would swamp it */
-            s = depth >= 0 ? -search(x, &c, depth, -INF, INF, ply + 1)
+            s = depth >= 0 ? -search(x, &c, depth, -hi, -lo, ply + 1)
                            : -quiesce(x, &c, -INF, INF, 0, ply + 1);
         }
         /* The attacker knows its own rank: as kind k it attacks only if
@@ -273,6 +290,10 @@ static int child_value(ex *x, const node *n, game_move m, int depth, int alpha, 
         total += w[k] * (float)s;
         if (x->aborted)
             return 0;
+        if (bounded && s >= hi) {
+            int low = (int)((total + rest * (float)alt) / sum);
+            return low > beta ? low : beta;  /* at least this */
+        }
     }
     return (int)(total / sum);
 }
