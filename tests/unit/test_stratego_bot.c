@@ -791,6 +791,30 @@ static void test_S5_a_piece_beside_a_bait_is_believed_its_guard(void **state)
                 chance_of(&plain, a9, ST_GENERAL, ST_MARSHAL) + 0.05f);
 }
 
+/* With STX_F_DOMINANT an enemy mover whose rank we see and that none of
+ * ours can take costs half its worth: with our Spy gone, the enemy's
+ * shown Marshal beside our Marshal (moved, not yet shown) is traded for
+ * it (S5: both are removed), though our hidden Marshal is worth more than
+ * its shown one (STX_F_HIDDEN); without the feature it is not. With our
+ * Spy on the board the enemy Marshal can be taken, and no trade either
+ * (one-ply searches). */
+static void test_S5_a_marshal_none_of_ours_can_take_is_traded(void **state)
+{
+    (void)state;
+    static st_belief bl;
+    const int e4 = ST_CELL(3, 4), e5 = ST_CELL(4, 4);
+    st_pos view = parse_view("xxx7/10/10/10/2~~2~~2/2~~m*+1~~2/4M+5/10/10/EEEELLLL1F r 100 - -");
+    bombs_and_flag(&view, 2, &bl);
+    assert_int_equal(ST_KIND(view.sq[e5]), ST_MARSHAL);
+    game_move m = searched(&view, &bl, STX_F_HIDDEN | STX_F_DOMINANT, 1);
+    assert_true(ST_ATTACK(m) && ST_FROM(m) == e4 && ST_TO(m) == e5);
+    m = searched(&view, &bl, STX_F_HIDDEN, 1);
+    assert_false(ST_ATTACK(m) && ST_TO(m) == e5);
+    view = parse_view("xxx7/10/10/10/2~~2~~2/2~~m*+1~~2/4M+5/10/10/EEEELLLS1F r 100 - -");
+    m = searched(&view, &bl, STX_F_HIDDEN | STX_F_DOMINANT, 1);
+    assert_false(ST_ATTACK(m) && ST_TO(m) == e5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -821,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_S5_the_spy_is_kept_while_the_enemy_marshal_lives),
         cmocka_unit_test(test_S5_a_hidden_colonel_keeps_its_rank_for_more_than_a_lieutenant),
         cmocka_unit_test(test_S5_a_piece_beside_a_bait_is_believed_its_guard),
+        cmocka_unit_test(test_S5_a_marshal_none_of_ours_can_take_is_traded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

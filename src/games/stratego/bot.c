@@ -865,7 +865,8 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
                       ((b->features & STB_F_STILL) ? STX_F_STILL : 0) |
                       ((b->features & STB_F_SPY) ? STX_F_SPY : 0) |
                       ((b->features & STB_F_HIDE_MORE) ? STX_F_HIDE_MORE : 0) |
-                      ((b->features & STB_F_DIG) ? STX_F_DIG : 0);
+                      ((b->features & STB_F_DIG) ? STX_F_DIG : 0) |
+                      ((b->features & STB_F_DOMINANT) ? STX_F_DOMINANT : 0);
         game_move mv = stx_search(view, sb, xf, deadline, lim->depth, nodes, stop, &b->last);
         stbot_played(b, view, mv);
         return mv;

@@ -89,11 +89,16 @@ typedef struct stbot stbot;
  *                       a piece walled in by still ones, and on the edge
  *                       files */
 #define STB_F_DIG 8192u
-#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD | STB_F_MEMORY | STB_F_STILL | STB_F_SPY | STB_F_HIDE_MORE | STB_F_PROTECT | STB_F_DIG)
+/*   STB_F_DOMINANT      each enemy mover whose rank we see and that none of
+ *                       ours can take (no higher rank, nor our Spy for its
+ *                       Marshal) costs half its worth: it eats what it
+ *                       meets (expect.h) */
+#define STB_F_DOMINANT 16384u
+#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD | STB_F_MEMORY | STB_F_STILL | STB_F_SPY | STB_F_HIDE_MORE | STB_F_PROTECT | STB_F_DIG | STB_F_DOMINANT)
 /* The levels' features: all but STB_F_GUARD, which measured no gain, and
  * STB_F_PROTECT, which added to the others measured worse (docs/stratego.md,
  * "Measuring against an outside AI" and "A third study: the games drawn"). */
-#define STB_F_LEVELS (STB_F_ALL & ~(STB_F_GUARD | STB_F_PROTECT))
+#define STB_F_LEVELS (STB_F_ALL & ~(STB_F_GUARD | STB_F_PROTECT | STB_F_DOMINANT))
 
 /* NULL if memory is short. */
 stbot *stbot_new(int level, uint64_t seed);

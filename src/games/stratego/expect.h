@@ -52,6 +52,8 @@ typedef struct st_belief {
                                 * worth more again */
 #define STX_F_DIG 128u         /* from ply STX_DIG_PLY, dig for the enemy
                                 * Flag (expect_eval.c, root_rules.c) */
+#define STX_F_DOMINANT 256u    /* each enemy mover whose rank we see and
+                                * none of ours can take costs half its worth */
 /* The ply from which STX_F_DIG digs. */
 #define STX_DIG_PLY 600
 

@@ -262,6 +262,12 @@ static int evaluate_with(const stx_eval *x, const stx_node *n, int mat[2])
         left--;
     if (top <= left)
         nblind = 0;
+    if (x->features & STX_F_DOMINANT)
+        for (int i = 0; i < nprey; i++) {
+            int kq = ST_KIND(sq[prey[i]]);
+            if (kq >= top && !(kq == ST_MARSHAL && spy))
+                score[them] += stx_value[kq] / 2;  /* none of ours takes it */
+        }
     if (nprey > 0 || nblind > 0) {
         /* the best of worth * (10 - steps) over the hunters that win; a
          * target whose worth * 9 (one step, the nearest there is) is no
