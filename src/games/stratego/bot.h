@@ -97,8 +97,8 @@ typedef struct stbot stbot;
 #define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD | STB_F_MEMORY | STB_F_STILL | STB_F_SPY | STB_F_HIDE_MORE | STB_F_PROTECT | STB_F_DIG | STB_F_DOMINANT)
 /* The levels' features: all but STB_F_GUARD, which measured no gain, and
  * STB_F_PROTECT, which added to the others measured worse (docs/stratego.md,
- * "Measuring against an outside AI" and "A third study: the games drawn"). */
-#define STB_F_LEVELS (STB_F_ALL & ~(STB_F_GUARD | STB_F_PROTECT | STB_F_DOMINANT))
+ * "Measuring against an outside AI" and the studies after it). */
+#define STB_F_LEVELS (STB_F_ALL & ~(STB_F_GUARD | STB_F_PROTECT))
 
 /* NULL if memory is short. */
 stbot *stbot_new(int level, uint64_t seed);
