@@ -395,6 +395,14 @@ static void test_game_references(void **state)
         html, "game 43 and https://x.org/game/43 and <a href=\"https://x.org/game/43\""));
     free(html);
 
+    /* not a number longer than 18 digits (19 nines overflowed an int64_t
+     * while it was read) */
+    html = render("game 9999999999999999999, game #99999999999999999999 and "
+                  "https://x.org/game/9999999999999999999");
+    assert_null(strstr(html, "game-link"));
+    assert_non_null(strstr(html, "game 9999999999999999999, game #99999999999999999999"));
+    free(html);
+
     /* not words that only contain it, not other URLs */
     html = render("endgame 42, game 42x, game42, https://x.org/game/42/moves");
     assert_null(strstr(html, "game-link"));

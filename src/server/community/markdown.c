@@ -145,13 +145,16 @@ static int name_char(char c)
            u == '-';
 }
 
-/* 1 to 18 digits at s (n bytes), not 0: the number, and *used how many. */
+/* 1 to 18 digits at s (n bytes), not 0: the number, and *used how many.
+ * A 19th digit is only looked at (it makes the number too long): 18
+ * digits fit in an int64_t, 19 may not. */
 static int64_t game_number(const char *s, size_t n, size_t *used)
 {
     size_t k = 0;
     int64_t v = 0;
     while (k < n && is_digit(s[k]) && k < 19) {
-        v = v * 10 + (s[k] - '0');
+        if (k < 18)
+            v = v * 10 + (s[k] - '0');
         k++;
     }
     if (k == 0 || k > 18 || v <= 0)
