@@ -179,6 +179,15 @@ static int danger_of(const stx_eval *x, const stx_node *n, int c, uint8_t v, int
     return (mov * (((256 - m) * w0 + m * w1) >> 8)) >> 8;
 }
 
+/* 1 if one of our movers, the strongest of kind `top` (and our Spy if
+ * `spy`), beats an enemy mover of kind kq: between movers only rank
+ * counts (S5), but for the Spy against the Marshal. */
+static int ours_take(int top, int spy, int kq)
+{
+    return st_combat(top, kq) == ST_ATTACKER_WINS ||
+           (spy && st_combat(ST_SPY, kq) == ST_ATTACKER_WINS);
+}
+
 /* Material (unknown pieces at their expected worth), the last movers, the
  * Spy's and the Miners' jobs, the danger to our Flag, the pull of our
  * nearest piece and nearest Miner towards the likeliest square of the
@@ -265,8 +274,8 @@ static int evaluate_with(const stx_eval *x, const stx_node *n, int mat[2])
     if (x->features & STX_F_DOMINANT)
         for (int i = 0; i < nprey; i++) {
             int kq = ST_KIND(sq[prey[i]]);
-            if (kq >= top && !(kq == ST_MARSHAL && spy))
-                score[them] += stx_value[kq] / 2;  /* none of ours takes it */
+            if (!ours_take(top, spy, kq))
+                score[them] += stx_value[kq] / 2;
         }
     if (nprey > 0 || nblind > 0) {
         /* the best of worth * (10 - steps) over the hunters that win; a
@@ -280,14 +289,12 @@ static int evaluate_with(const stx_eval *x, const stx_node *n, int mat[2])
         }
         for (int i = 0; i < nprey; i++) {
             int kq = ST_KIND(sq[prey[i]]), worth_of = stx_value[kq];
-            if (worth_of * 9 <= best || (kq >= top && !(kq == ST_MARSHAL && spy)))
+            if (worth_of * 9 <= best || !ours_take(top, spy, kq))
                 continue;  /* no better, or none of ours beats it */
             int r = ST_ROW(prey[i]), f = ST_FILE(prey[i]);
             for (int j = 0; j < nhunters; j++) {
                 int d = abs(hrow[j] - r) + abs(hfile[j] - f), w = worth_of * (10 - d);
-                /* a mover beats a mover: higher, or the Spy the Marshal */
-                if (d < 10 && w > best &&
-                    (hkind[j] > kq || (hkind[j] == ST_SPY && kq == ST_MARSHAL)))
+                if (d < 10 && w > best && st_combat(hkind[j], kq) == ST_ATTACKER_WINS)
                     best = w;
             }
         }
