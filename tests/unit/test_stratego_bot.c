@@ -660,6 +660,78 @@ static void test_S5_few_probes_of_still_pieces(void **state)
     assert_int_equal(ST_FROM(m), ST_CELL(8, 1));
 }
 
+/* With STX_F_APPROACH our shown Captain does not attack an unknown piece
+ * that has just come next to it (S6: the enemy's last move is public; the
+ * enemy knew our Captain's rank when it came): the search alone attacks
+ * (seven in ten a Lieutenant), the rule steps aside. The same piece when
+ * another moved last (it did not just come), or next to our Colonel, is
+ * attacked with the rule too. */
+static void test_S6_no_attack_on_a_piece_that_came_to_a_shown_one(void **state)
+{
+    (void)state;
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    const int e5 = ST_CELL(4, 4), j10 = ST_CELL(9, 9), e4 = ST_CELL(3, 4);
+    bl.pool[ST_LIEUTENANT] = bl.pool[ST_COLONEL] = bl.pool[ST_FLAG] = 1;
+    bl.p[e5][ST_LIEUTENANT] = 0.7f;
+    bl.p[e5][ST_COLONEL] = 0.3f;
+    bl.p[j10][ST_FLAG] = 1;
+    const unsigned f = STX_F_HIDDEN | STX_F_APPROACH;
+    /* came e6e5, next to our Captain on e4 */
+    st_pos view = parse_view("9x/10/10/10/2~~2~~2/2~~x+1~~2/4A*+5/10/10/FB8 r 41 - e6e5:1");
+    game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 2, 0, NULL, NULL);
+    assert_true(ST_ATTACK(m));
+    assert_int_equal(ST_TO(m), e5);
+    m = stx_search(&view, &bl, f, 0, 2, 0, NULL, NULL);
+    assert_true(is_legal(&view, m));
+    assert_false(ST_ATTACK(m));
+    assert_int_equal(ST_FROM(m), e4);  /* it steps aside */
+    /* another piece moved last (a9a8): ours may have come to it */
+    const int a8 = ST_CELL(7, 0);
+    bl.pool[ST_SERGEANT] = 1;
+    bl.p[a8][ST_SERGEANT] = 1;
+    view = parse_view("9x/10/x+9/10/2~~2~~2/2~~x+1~~2/4A*+5/10/10/FB8 r 41 - a9a8:1");
+    m = stx_search(&view, &bl, f, 0, 2, 0, NULL, NULL);
+    assert_true(ST_ATTACK(m));
+    assert_int_equal(ST_TO(m), e5);
+    /* our Colonel in the Captain's place attacks */
+    view = parse_view("9x/10/10/10/2~~2~~2/2~~x+1~~2/4C*+5/10/10/FB8 r 41 - e6e5:1");
+    m = stx_search(&view, &bl, f, 0, 2, 0, NULL, NULL);
+    assert_true(ST_ATTACK(m));
+    assert_int_equal(ST_TO(m), e5);
+}
+
+/* With STX_F_OWN_WORTH an unknown enemy attacker decides as its own kind,
+ * each choice valued with it as that kind (S5: a Major takes a Captain).
+ * Our shown Captain, walled in by our Bombs, stands next to an unknown
+ * mover that came to it, even odds the Major or the Marshal. Without the
+ * feature the Major holds back: it would be shown as a Major where we
+ * expect half a Marshal of it, which the line as it stands counts as its
+ * loss; and its holding back is valued as if it were that half Marshal.
+ * With it, the Major takes the Captain, and the world where it is the
+ * Major counts it as a Major: the root's score is higher by what our
+ * expectation overstated of it, less the Captain, in half the worlds. */
+static void test_S5_an_unknown_attacker_decides_as_its_own_kind(void **state)
+{
+    (void)state;
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    const int e5 = ST_CELL(4, 4), j10 = ST_CELL(9, 9), j1 = ST_CELL(0, 9);
+    bl.pool[ST_MAJOR] = bl.pool[ST_MARSHAL] = bl.pool[ST_FLAG] = 1;
+    bl.p[e5][ST_MAJOR] = bl.p[e5][ST_MARSHAL] = 0.5f;
+    bl.p[j10][ST_FLAG] = 1;
+    /* STX_F_APPROACH keeps our Captain from attacking the piece that came:
+     * the Sergeant's moves are the root's only ones */
+    const unsigned f = STX_F_HIDDEN | STX_F_APPROACH;
+    st_pos view = parse_view("9x/10/10/10/2~~2~~2/2~~x+1~~2/3BA*+B4/4B5/B9/FB7E r 41 - e6e5:1");
+    stx_report off, on;
+    game_move m = stx_search(&view, &bl, f, 0, 2, 0, NULL, &off);
+    assert_int_equal(ST_FROM(m), j1);
+    m = stx_search(&view, &bl, f | STX_F_OWN_WORTH, 0, 2, 0, NULL, &on);
+    assert_int_equal(ST_FROM(m), j1);
+    assert_true(on.score > off.score + 30);
+}
+
 /* With STX_F_GUARD, while the enemy may have a Miner, our nearest piece
  * that beats one (S5: Sergeant to Colonel) walks back towards our Flag
  * (a1, walled in by Bombs: a Miner's way through them, j3 to i3 or j2) rather than
@@ -839,6 +911,8 @@ int main(void)
         cmocka_unit_test(test_level3_beats_random),
         cmocka_unit_test(test_S5_a_shown_marshal_keeps_away_from_a_possible_spy),
         cmocka_unit_test(test_S5_few_probes_of_still_pieces),
+        cmocka_unit_test(test_S6_no_attack_on_a_piece_that_came_to_a_shown_one),
+        cmocka_unit_test(test_S5_an_unknown_attacker_decides_as_its_own_kind),
         cmocka_unit_test(test_S5_a_guard_stays_near_our_flag),
         cmocka_unit_test(test_S6_the_belief_remembers_what_a_piece_did_not_fear_and_feared),
         cmocka_unit_test(test_S5_still_pieces_stay_still),

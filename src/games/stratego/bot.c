@@ -624,7 +624,7 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
                 w[i] *= 4;
             /* walled in, or on an edge file: in the outside AI's games
              * these raised the chance given to its true Flag at ply 700
-             * from 0.097 to 0.133 (docs/stratego.md) */
+             * from 0.097 to 0.133 (docs/stratego-peer.md) */
             if (features & STB_F_DIG) {
                 int f = ST_FILE(still[i]);
                 w[i] *= (walled(view, still[i]) ? 3 : 1) * (f == 0 || f == 9 ? 2 : 1);
@@ -866,7 +866,9 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
                       ((b->features & STB_F_SPY) ? STX_F_SPY : 0) |
                       ((b->features & STB_F_HIDE_MORE) ? STX_F_HIDE_MORE : 0) |
                       ((b->features & STB_F_DIG) ? STX_F_DIG : 0) |
-                      ((b->features & STB_F_DOMINANT) ? STX_F_DOMINANT : 0);
+                      ((b->features & STB_F_DOMINANT) ? STX_F_DOMINANT : 0) |
+                      ((b->features & STB_F_APPROACH) ? STX_F_APPROACH : 0) |
+                      ((b->features & STB_F_OWN_WORTH) ? STX_F_OWN_WORTH : 0);
         game_move mv = stx_search(view, sb, xf, deadline, lim->depth, nodes, stop, &b->last);
         stbot_played(b, view, mv);
         return mv;

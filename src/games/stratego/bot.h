@@ -50,7 +50,7 @@ typedef struct stbot stbot;
 #define STB_F_EXPECT 16u   /* the search is expectimax on the view (expect.h),
                             * the samples only making the belief */
 /* Level 6 as it was when it was first measured against an outside AI
- * (docs/stratego.md, "Measuring against an outside AI"): `stratego-v6`.
+ * (docs/stratego-peer.md): `stratego-v6`.
  * Every later change to the strongest level is a feature bit above these,
  * and the code these five select stays as it was, so that `stratego-v6`
  * plays as that level 6 did. */
@@ -94,11 +94,21 @@ typedef struct stbot stbot;
  *                       Marshal) costs half its worth: it eats what it
  *                       meets (expect.h) */
 #define STB_F_DOMINANT 16384u
-#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD | STB_F_MEMORY | STB_F_STILL | STB_F_SPY | STB_F_HIDE_MORE | STB_F_PROTECT | STB_F_DIG | STB_F_DOMINANT)
-/* The levels' features: all but STB_F_GUARD, which measured no gain, and
- * STB_F_PROTECT, which added to the others measured worse (docs/stratego.md,
- * "Measuring against an outside AI" and the studies after it). */
-#define STB_F_LEVELS (STB_F_ALL & ~(STB_F_GUARD | STB_F_PROTECT))
+/*   STB_F_APPROACH      our shown Miners to Majors do not attack an unknown
+ *                       enemy piece that has just come next to them: it
+ *                       came knowing their rank (expect.h) */
+#define STB_F_APPROACH 32768u
+/*   STB_F_OWN_WORTH     an unknown enemy piece decides whether to attack
+ *                       with itself at its own kind's worth: a Major takes
+ *                       our shown Captain though the belief expects more
+ *                       of it (expect.h) */
+#define STB_F_OWN_WORTH 65536u
+#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD | STB_F_MEMORY | STB_F_STILL | STB_F_SPY | STB_F_HIDE_MORE | STB_F_PROTECT | STB_F_DIG | STB_F_DOMINANT | STB_F_APPROACH | STB_F_OWN_WORTH)
+/* The levels' features: all but STB_F_GUARD, which measured no gain,
+ * STB_F_PROTECT, which added to the others measured worse, and
+ * STB_F_APPROACH and STB_F_OWN_WORTH, not yet shown to gain
+ * (docs/stratego-peer.md). */
+#define STB_F_LEVELS (STB_F_ALL & ~(STB_F_GUARD | STB_F_PROTECT | STB_F_APPROACH | STB_F_OWN_WORTH))
 
 /* NULL if memory is short. */
 stbot *stbot_new(int level, uint64_t seed);

@@ -236,23 +236,41 @@ static int child_value(ex *x, const node *n, game_move m, int depth, int alpha, 
     }
     if (gone)
         w[gone] = gone_w;
-    /* An unknown attacker's outcomes are each worth at least alt (it
-     * would make its best other move instead), so once the outcomes
-     * searched, the rest counted at alt, reach beta, the node fails high;
-     * and each outcome needs a value only between alt and the one that
-     * would make it fail high (Ballard's Star1 with alt as the lower
-     * bound). The weights still to come: `rest`. */
-    int bounded = unknown == from && depth >= 0 && alt > -INF && alt < beta;
-    float total = 0, rest = sum;
+    /* The attacker knows its own rank: as kind k it attacks only if that
+     * does better than its best other move (alt). Without STX_F_OWN_WORTH
+     * both are valued as the line stands (alt with it at what we expect
+     * it to be). With it, each with it as kind k: alt + hide[k] if it
+     * stays unknown, and it attacks if that beats alt + show[k], with it
+     * at its kind's worth shown (what the attack shows of it holds it back
+     * no more than the material: the outside AI's hidden pieces take our
+     * shown ones when they win; and alt alone would have the weaker kinds
+     * hold back for the worth we expect of the stronger). Each outcome is
+     * then worth at least alt + show[k] (show <= hide): once the outcomes
+     * searched, the rest at those floors, reach beta, the node fails high,
+     * and each outcome needs a value only between its floor and the one
+     * that would make it fail high (Ballard's Star1 with those floors). */
+    int attacker = unknown == from && alt > -INF;
+    int hide[ST_NKINDS] = { 0 }, show[ST_NKINDS] = { 0 };
+    float rest_floor = 0;
+    for (int k = ST_SPY; attacker && k <= ST_FLAG; k++) {
+        if (w[k] <= 0)
+            continue;
+        if (x->e.features & STX_F_OWN_WORTH)
+            stx_kind_gap(&x->e, n, from, k, &hide[k], &show[k]);
+        rest_floor += w[k] * (float)(alt + show[k]);
+    }
+    int bounded = attacker && depth >= 0 && alt < beta;
+    float total = 0;
     for (int k = ST_SPY; k <= ST_FLAG; k++) {
         if (w[k] <= 0)
             continue;
-        rest -= w[k];
+        if (attacker)
+            rest_floor -= w[k] * (float)(alt + show[k]);
         int s, lo = -INF, hi = INF;
         if (bounded) {
-            /* total + w[k] * s + rest * alt >= beta * sum: fails high */
-            float need = ((float)beta * sum - total - rest * (float)alt) / w[k];
-            lo = alt;
+            /* total + w[k] * s + rest_floor >= beta * sum: fails high */
+            float need = ((float)beta * sum - total - rest_floor) / w[k];
+            lo = alt + show[k];
             hi = need >= (float)INF ? INF : (int)ceilf(need);
             if (hi <= lo)
                 hi = lo + 1;
@@ -283,15 +301,13 @@ static int child_value(ex *x, const node *n, game_move m, int depth, int alpha, 
             s = depth >= 0 ? -search(x, &c, depth, -hi, -lo, ply + 1)
                            : -quiesce(x, &c, -INF, INF, 0, ply + 1);
         }
-        /* The attacker knows its own rank: as kind k it attacks only if
-         * that does better than its best other move. */
-        if (unknown == from && s < alt)
-            s = alt;
+        if (attacker && s < alt + show[k])
+            s = alt + hide[k];  /* as kind k it makes its best other move */
         total += w[k] * (float)s;
         if (x->aborted)
             return 0;
         if (bounded && s >= hi) {
-            int low = (int)((total + rest * (float)alt) / sum);
+            int low = (int)((total + rest_floor) / sum);
             return low > beta ? low : beta;  /* at least this */
         }
     }

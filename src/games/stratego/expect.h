@@ -54,6 +54,13 @@ typedef struct st_belief {
                                 * Flag (expect_eval.c, root_rules.c) */
 #define STX_F_DOMINANT 256u    /* each enemy mover whose rank we see and
                                 * none of ours can take costs half its worth */
+#define STX_F_APPROACH 512u    /* our shown Miners to Majors do not attack an
+                                * unknown piece that has just come next to
+                                * them (root_rules.c) */
+#define STX_F_OWN_WORTH 1024u  /* an unknown enemy attacker weighs its attack
+                                * against its best other move with itself at
+                                * its own kind's worth, not at the worth we
+                                * expect of it (expect.c child_value) */
 /* The ply from which STX_F_DIG digs. */
 #define STX_DIG_PLY 600
 

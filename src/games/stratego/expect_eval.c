@@ -62,6 +62,23 @@ static int unmoved_worth(const stx_eval *x, int kind, int ply)
 }
 
 
+void stx_kind_gap(const stx_eval *x, const stx_node *n, int c, int kind, int *hidden, int *shown)
+{
+    uint8_t v = n->p.sq[c];
+    int now;
+    if (v & ST_SCOUTED) {
+        now = x->scout_worth;
+        *hidden = unknown_worth(x, kind) - now;
+    } else if (v & ST_MOVED) {
+        now = x->ev[n->home[c]][1];
+        *hidden = unknown_worth(x, kind) - now;
+    } else {
+        now = x->ev[n->home[c]][0];
+        *hidden = unmoved_worth(x, kind, x->ply) - now;
+    }
+    *shown = worth(x, kind, 1) - now;
+}
+
 /* --- evaluation ---------------------------------------------------------- */
 
 /* What the closest enemy mover to our Flag costs by the steps it needs
@@ -378,6 +395,7 @@ void stx_eval_prepare(stx_eval *x, const st_belief *bl, unsigned features, const
     x->bl = bl;
     x->features = features;
     x->us = view->stm;
+    x->ply = view->ply;
     memset(root, 0, sizeof *root);
     root->p = *view;
     memset(x->to_flag, 99, sizeof x->to_flag);

@@ -36,6 +36,7 @@ typedef struct stx_eval {
     uint8_t may_move[ST_CELLS];  /* 1 if the belief lets it be a mover at all */
     int scout_worth;             /* what an unknown piece that ran is worth */
     int full;                    /* the material of both armies at the start */
+    int ply;                     /* the root's ply */
     int press;                   /* 1 if we are PRESS_LEAD ahead at the root */
     int dig;                     /* 1 if STX_F_DIG digs at the root */
     int enemy_miners;            /* 1 if the enemy may have a Miner left (STX_F_GUARD) */
@@ -50,6 +51,11 @@ typedef struct stx_eval {
  * root's board and homes from view (not its key). */
 void stx_eval_prepare(stx_eval *e, const st_belief *bl, unsigned features, const st_pos *view,
                       stx_node *root);
+/* For the enemy piece of unknown rank on cell c of n, if it were of kind
+ * k: what it would count for still unknown (*hidden) and shown (*shown),
+ * each less what the evaluation counts it for now (its expected worth
+ * under the belief). */
+void stx_kind_gap(const stx_eval *e, const stx_node *n, int c, int kind, int *hidden, int *shown);
 /* The node's score for its side to move. */
 int stx_evaluate(const stx_eval *e, const stx_node *n);
 
