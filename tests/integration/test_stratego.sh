@@ -119,4 +119,4 @@ expect "citadel belief gives a chance of the true rank of each player's moved pi
 out0=$(timeout 300 "$CITADEL" belief --features 0 "$work/games.txt" 2>&1)
 expect "citadel belief --features 0 scores both games" 1 "$(printf '%s\n' "$out0" | grep -cE '^games 2, plies [1-9][0-9]*$')"
 expect "citadel belief refuses features no bot has" 2 \
-    "$("$CITADEL" belief --features 99999 "$work/games.txt" > /dev/null 2>&1; echo $?)"
+    "$("$CITADEL" belief --features 1073741824 "$work/games.txt" > /dev/null 2>&1; echo $?)"
