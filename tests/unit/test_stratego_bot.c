@@ -665,7 +665,7 @@ static void test_S5_few_probes_of_still_pieces(void **state)
  * enemy knew our Captain's rank when it came): the search alone attacks
  * (seven in ten a Lieutenant), the rule steps aside. The same piece when
  * another moved last (it did not just come), or next to our Colonel, is
- * attacked with the rule too. */
+ * attacked with the rule too, and a piece that ran there (a Scout). */
 static void test_S6_no_attack_on_a_piece_that_came_to_a_shown_one(void **state)
 {
     (void)state;
@@ -696,6 +696,12 @@ static void test_S6_no_attack_on_a_piece_that_came_to_a_shown_one(void **state)
     assert_int_equal(ST_TO(m), e5);
     /* our Colonel in the Captain's place attacks */
     view = parse_view("9x/10/10/10/2~~2~~2/2~~x+1~~2/4C*+5/10/10/FB8 r 41 - e6e5:1");
+    m = stx_search(&view, &bl, f, 0, 2, 0, NULL, NULL);
+    assert_true(ST_ATTACK(m));
+    assert_int_equal(ST_TO(m), e5);
+    /* a piece that ran there (e9e5) is a Scout: our Captain takes it */
+    bl.pool[ST_SCOUT] = 1;
+    view = parse_view("9x/10/10/10/2~~2~~2/2~~x^1~~2/4A*+5/10/10/FB8 r 41 - e9e5:1");
     m = stx_search(&view, &bl, f, 0, 2, 0, NULL, NULL);
     assert_true(ST_ATTACK(m));
     assert_int_equal(ST_TO(m), e5);

@@ -107,7 +107,8 @@ static int blind_probe_late(const st_pos *view, const st_belief *bl, game_move m
  * Miners and Sergeants 1 of 26: the search valued what the combat would
  * show of a likely Colonel or Marshal above the piece it spent. Our
  * Scouts still may (a Scout is spent to learn a rank), and our Colonels
- * and above (45 of 61 won by Colonels). */
+ * and above (45 of 61 won by Colonels); and any of ours a piece that ran
+ * (a Scout). */
 static int attacks_approacher(const st_pos *view, const st_belief *bl, game_move m)
 {
     (void)bl;
@@ -115,8 +116,8 @@ static int attacks_approacher(const st_pos *view, const st_belief *bl, game_move
     uint8_t a = view->sq[ST_FROM(m)], d = view->sq[to];
     int k = ST_KIND(a);
     if (!ST_ATTACK(m) || !(a & ST_REVEALED) || k < ST_MINER || k > ST_MAJOR ||
-        ST_KIND(d) != ST_UNKNOWN || !view->two_from[them])
-        return 0;
+        ST_KIND(d) != ST_UNKNOWN || (d & ST_SCOUTED) || !view->two_from[them])
+        return 0;  /* (one that ran is a Scout, which ours beat) */
     /* it moved last, so it came to ours: no step joins two squares that
      * are both next to ours */
     return view->two_to[them] == to;
