@@ -26,6 +26,17 @@ static inline int is_legal(const st_pos *p, game_move m)
     return 0;
 }
 
+/* A belief of one unknown enemy piece on `cell`, kind k1 with chance p1
+ * or k2 with p2 (one of each in the pool), and the enemy Flag on j10. */
+static inline void two_kinds_and_flag(st_belief *bl, int cell, int k1, float p1, int k2, float p2)
+{
+    memset(bl, 0, sizeof *bl);
+    bl->pool[k1] = bl->pool[k2] = bl->pool[ST_FLAG] = 1;
+    bl->p[cell][k1] = p1;
+    bl->p[cell][k2] = p2;
+    bl->p[ST_CELL(9, 9)][ST_FLAG] = 1;
+}
+
 /* A belief in which the enemy's unknown pieces are `bombs` Bombs and the
  * Flag, each piece any of them alike. */
 static inline void bombs_and_flag(const st_pos *view, int bombs, st_belief *bl)

@@ -670,12 +670,8 @@ static void test_S6_no_attack_on_a_piece_that_came_to_a_shown_one(void **state)
 {
     (void)state;
     static st_belief bl;
-    memset(&bl, 0, sizeof bl);
-    const int e5 = ST_CELL(4, 4), j10 = ST_CELL(9, 9), e4 = ST_CELL(3, 4);
-    bl.pool[ST_LIEUTENANT] = bl.pool[ST_COLONEL] = bl.pool[ST_FLAG] = 1;
-    bl.p[e5][ST_LIEUTENANT] = 0.7f;
-    bl.p[e5][ST_COLONEL] = 0.3f;
-    bl.p[j10][ST_FLAG] = 1;
+    const int e5 = ST_CELL(4, 4), e4 = ST_CELL(3, 4);
+    two_kinds_and_flag(&bl, e5, ST_LIEUTENANT, 0.7f, ST_COLONEL, 0.3f);
     const unsigned f = STX_F_HIDDEN | STX_F_APPROACH;
     /* came e6e5, next to our Captain on e4 */
     st_pos view = parse_view("9x/10/10/10/2~~2~~2/2~~x+1~~2/4A*+5/10/10/FB8 r 41 - e6e5:1");
@@ -721,11 +717,8 @@ static void test_S5_an_unknown_attacker_decides_as_its_own_kind(void **state)
 {
     (void)state;
     static st_belief bl;
-    memset(&bl, 0, sizeof bl);
-    const int e5 = ST_CELL(4, 4), j10 = ST_CELL(9, 9), j1 = ST_CELL(0, 9);
-    bl.pool[ST_MAJOR] = bl.pool[ST_MARSHAL] = bl.pool[ST_FLAG] = 1;
-    bl.p[e5][ST_MAJOR] = bl.p[e5][ST_MARSHAL] = 0.5f;
-    bl.p[j10][ST_FLAG] = 1;
+    const int e5 = ST_CELL(4, 4), j1 = ST_CELL(0, 9);
+    two_kinds_and_flag(&bl, e5, ST_MAJOR, 0.5f, ST_MARSHAL, 0.5f);
     /* STX_F_APPROACH keeps our Captain from attacking the piece that came:
      * the Sergeant's moves are the root's only ones */
     const unsigned f = STX_F_HIDDEN | STX_F_APPROACH;

@@ -62,20 +62,20 @@ static int unmoved_worth(const stx_eval *x, int kind, int ply)
 }
 
 
+/* What the evaluation counts the enemy piece of unknown rank on cell c
+ * (marks v) for: a Scout's worth if it ran, else its expected worth under
+ * the belief, as a mover if it moved. */
+static inline int counted_worth(const stx_eval *x, const stx_node *n, int c, uint8_t v)
+{
+    return (v & ST_SCOUTED) ? x->scout_worth : x->ev[n->home[c]][(v & ST_MOVED) != 0];
+}
+
 void stx_kind_gap(const stx_eval *x, const stx_node *n, int c, int kind, int *hidden, int *shown)
 {
     uint8_t v = n->p.sq[c];
-    int now;
-    if (v & ST_SCOUTED) {
-        now = x->scout_worth;
-        *hidden = unknown_worth(x, kind) - now;
-    } else if (v & ST_MOVED) {
-        now = x->ev[n->home[c]][1];
-        *hidden = unknown_worth(x, kind) - now;
-    } else {
-        now = x->ev[n->home[c]][0];
-        *hidden = unmoved_worth(x, kind, x->ply) - now;
-    }
+    int now = counted_worth(x, n, c, v);
+    *hidden = ((v & (ST_SCOUTED | ST_MOVED)) ? unknown_worth(x, kind)
+                                             : unmoved_worth(x, kind, x->ply)) - now;
     *shown = worth(x, kind, 1) - now;
 }
 
@@ -235,11 +235,10 @@ static int evaluate_with(const stx_eval *x, const stx_node *n, int mat[2])
                 int h = n->home[c];
                 if ((v & ST_MOVED) && nblind < ST_ARMY)
                     blind[nblind++] = (uint8_t)c;
+                mat[s] += counted_worth(x, n, c, v);
                 if (v & ST_SCOUTED) {
-                    mat[s] += x->scout_worth;
                     movers[s] += 256;
                 } else {
-                    mat[s] += x->ev[h][(v & ST_MOVED) != 0];
                     movers[s] += (v & ST_MOVED) ? 256 : x->mov[h];
                     miners[s] += x->miner[h];
                 }
