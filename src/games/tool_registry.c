@@ -19,6 +19,7 @@ static const game_tool *const tools[] = {
     &rp_tool_tune,
     &rp_tool_train,
     &st_tool_belief,
+    &st_tool_belief_fit,
     NULL,
 };
 

@@ -120,3 +120,32 @@ out0=$(timeout 300 "$CITADEL" belief --features 0 "$work/games.txt" 2>&1)
 expect "citadel belief --features 0 scores both games" 1 "$(printf '%s\n' "$out0" | grep -cE '^games 2, plies [1-9][0-9]*$')"
 expect "citadel belief refuses features no bot has" 2 \
     "$("$CITADEL" belief --features 1073741824 "$work/games.txt" > /dev/null 2>&1; echo $?)"
+
+# `citadel belief-fit`: the learned belief (belief_net.h) fitted to
+# recorded games learns what a player's moves tell of its pieces: on the
+# games it held out, the net gives the true rank of moved pieces a higher
+# chance than the counts alone. Its output is C that compiles as the
+# bots' weights, the same for the same records.
+out=$(timeout 300 "$CITADEL" match level=3 cautious --variant stratego --games 30 --movetime 5 \
+    --seed 5 --records "$work/fit.txt" --quiet 2>&1)
+expect "a 30-game Stratego match to learn from exits 0" 0 "$?"
+timeout 300 "$CITADEL" belief-fit --every 1 "$work/fit.txt" > "$work/net.c" 2> "$work/fit.log"
+expect "citadel belief-fit fits the records" 0 "$?"
+line=$(grep '^held out: ' "$work/fit.log")
+re="net's mean P\(true rank\) (0\.[0-9]+), the counts' (0\.[0-9]+)$"
+if [[ $line =~ $re ]]; then
+    expect "S6 the learned belief reads moved pieces better than the counts" 1 \
+        "$(awk -v n="${BASH_REMATCH[1]}" -v c="${BASH_REMATCH[2]}" 'BEGIN { print (n > c + 0.02) }')"
+else
+    fail "S6 the learned belief reads moved pieces better than the counts" "$(cat "$work/fit.log")"
+fi
+expect "citadel belief-fit writes C that compiles as the weights" 0 \
+    "$(${CC:-cc} -fsyntax-only -Wall -Wextra -Werror -I"$(dirname "$0")/../../src/games/stratego" \
+        -x c "$work/net.c" 2>&1; echo $?)"
+expect "citadel belief-fit gives the same weights for the same records" \
+    "$(cksum < "$work/net.c")" \
+    "$(timeout 300 "$CITADEL" belief-fit --every 1 "$work/fit.txt" 2> /dev/null | cksum)"
+expect "citadel belief-fit refuses a bad option" 2 \
+    "$("$CITADEL" belief-fit --epochs 0 "$work/fit.txt" > /dev/null 2>&1; echo $?)"
+expect "citadel belief-fit refuses a missing file" 1 \
+    "$("$CITADEL" belief-fit "$work/none.txt" > /dev/null 2>&1; echo $?)"

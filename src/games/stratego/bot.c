@@ -19,11 +19,14 @@
  */
 #include "bot.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../base/rng.h"
 #include "../../base/timer.h"
+#include "belief_net.h"
+#include "dossier.h"
 #include "expect.h"
 #include "stratego.h"
 
@@ -70,15 +73,7 @@ struct stbot {
     int last_samples;
     stx_report last;          /* the last move's search (STB_F_EXPECT), depth 0 if none */
     int struck;               /* the cell our Miner last attacked an unmoved piece on, 0 if none */
-    /* For each enemy piece of unknown rank, by the cell it stands on: how
-     * many of its moves brought it nearer our Flag (STB_F_EXPECT); watched
-     * is the ply of the view last read, plus one. */
-    uint8_t coming[ST_CELLS];
-    /* With STB_F_MEMORY, for the same pieces: the strongest rank of ours,
-     * shown, that the piece ended a move next to, and the weakest it
-     * stepped away from (0: none). */
-    uint8_t bold[ST_CELLS], fear[ST_CELLS];
-    int32_t watched;
+    st_dossier dossier;       /* what each enemy piece of unknown rank did (STB_F_EXPECT) */
     st_belief bel;            /* the belief of the last move (STB_F_EXPECT) */
 };
 
@@ -109,10 +104,7 @@ void stbot_new_game(stbot *b)
     memset(b->prev_rev, 0, sizeof b->prev_rev);
     b->have_prev = 0;
     b->struck = 0;
-    memset(b->coming, 0, sizeof b->coming);
-    memset(b->bold, 0, sizeof b->bold);
-    memset(b->fear, 0, sizeof b->fear);
-    b->watched = 0;
+    st_dossier_clear(&b->dossier);
 }
 
 int stbot_last_samples(const stbot *b)
@@ -259,86 +251,32 @@ typedef struct belief {
     int pool[ST_NKINDS];
     int ran[40], moved[40], still[40];
     int nran, nmoved, nstill;
-    const uint8_t *coming;    /* the bot's (stbot.coming) */
-    const uint8_t *bold, *fear;  /* the bot's, or NULL without STB_F_MEMORY */
+    const st_dossier *dz;     /* the bot's */
+    int memory;               /* STB_F_MEMORY: read dz's bold and fear */
+    int learned[40][ST_NKINDS];  /* STB_F_LEARNED: each moved piece's weights */
 } belief;
-
-/* Follows the enemy's last move (the view's two_from/two_to, S6's
- * record): the piece that made it carries its count of moves towards our
- * Flag, one more if this one came nearer and ended within COMING_NEAR
- * steps of it; counts stay only on enemy pieces of unknown rank. Once per
- * view. */
-#define COMING_NEAR 6
-
-/* STB_F_MEMORY: what the enemy's move from -> to tells of the piece: the
- * strongest of our shown movers next to `to` it does not fear; if our
- * last move brought a shown mover of ours, FEAR_FROM or stronger, next to
- * `from` and the piece stepped away from it, that it fears (a piece walks
- * past a weak one for other reasons). */
-#define FEAR_FROM ST_LIEUTENANT
-
-static int shown_mover_of(const st_pos *view, int c)
-{
-    uint8_t v = view->sq[c];
-    if (!ST_IS_PIECE(v) || ST_SIDE(v) != view->stm || !(v & ST_REVEALED) || !st_movable(ST_KIND(v)))
-        return 0;
-    return ST_KIND(v);
-}
-
-static void remember(const st_pos *view, int from, int to, uint8_t *bold, uint8_t *fear)
-{
-    static const int step[4] = { 1, -1, 12, -12 };
-    for (int d = 0; d < 4; d++) {
-        int k = shown_mover_of(view, to + step[d]);
-        if (k > *bold)
-            *bold = (uint8_t)k;
-    }
-    int chaser = view->two_to[view->stm], k = chaser ? shown_mover_of(view, chaser) : 0;
-    if (k >= FEAR_FROM && st_steps(chaser, from) == 1 && st_steps(chaser, to) > 1 &&
-        (*fear == 0 || k < *fear))
-        *fear = (uint8_t)k;
-}
-
-static void watch(stbot *b, const st_pos *view)
-{
-    if (b->watched == view->ply + 1)
-        return;
-    int us = view->stm, them = us ^ 1, flag = 0;
-    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9) && !flag; c++)
-        if (ST_IS_PIECE(view->sq[c]) && ST_SIDE(view->sq[c]) == us && ST_KIND(view->sq[c]) == ST_FLAG)
-            flag = c;
-    uint8_t next[ST_CELLS] = { 0 }, bold[ST_CELLS] = { 0 }, fear[ST_CELLS] = { 0 };
-    for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
-        uint8_t v = view->sq[c];
-        if (ST_IS_PIECE(v) && ST_SIDE(v) == them && ST_KIND(v) == ST_UNKNOWN) {
-            next[c] = b->coming[c];
-            bold[c] = b->bold[c];
-            fear[c] = b->fear[c];
-        }
-    }
-    int from = view->two_from[them], to = view->two_to[them];
-    if (from && to) {
-        uint8_t v = view->sq[to];
-        int d = flag ? st_steps(to, flag) : 99;
-        int n = b->coming[from] + (d <= COMING_NEAR && d < st_steps(from, flag));
-        if (ST_IS_PIECE(v) && ST_SIDE(v) == them && ST_KIND(v) == ST_UNKNOWN) {
-            next[to] = (uint8_t)(n < 255 ? n : 255);
-            bold[to] = b->bold[from];
-            fear[to] = b->fear[from];
-            if (b->features & STB_F_MEMORY)
-                remember(view, from, to, &bold[to], &fear[to]);
-        }
-    }
-    memcpy(b->coming, next, sizeof next);
-    memcpy(b->bold, bold, sizeof bold);
-    memcpy(b->fear, fear, sizeof fear);
-    b->watched = view->ply + 1;
-}
 
 static int home_depth(int side, int cell)
 {
     int r = ST_ROW(cell);
     return side == ST_RED ? 3 - r : r - 6;  /* 0 front row .. 3 back row */
+}
+
+/* STB_F_LEARNED: the learned belief's weight of each kind that moves for
+ * the moved piece on cell, in integers, each at least 1 (no kind is ruled
+ * out by what a piece did). */
+static void learned_weights(const st_dossier *dz, const st_pos *view, int cell, int w[ST_NKINDS])
+{
+    float in[ST_DEED_INPUTS], z[ST_NET_KINDS], top = -1e30f;
+    st_dossier_inputs(dz, view, cell, in);
+    st_net_scores(&st_net_trained, in, z, NULL);
+    for (int k = 0; k < ST_NET_KINDS; k++)
+        top = z[k] > top ? z[k] : top;
+    memset(w, 0, sizeof(int) * ST_NKINDS);
+    for (int k = 0; k < ST_NET_KINDS; k++) {
+        float d = z[k] - top;
+        w[ST_SPY + k] = 1 + (int)(100000.0f * expf(d > -20.0f ? d : -20.0f));
+    }
 }
 
 /* Reads the view into a belief; updates what the bot knows has died.
@@ -348,11 +286,8 @@ static int read_view(stbot *b, const st_pos *view, belief *bl)
     int them = view->stm ^ 1;
     int rev[ST_NKINDS] = { 0 };
     memset(bl, 0, sizeof *bl);
-    bl->coming = b->coming;
-    if (b->features & STB_F_MEMORY) {
-        bl->bold = b->bold;
-        bl->fear = b->fear;
-    }
+    bl->dz = &b->dossier;
+    bl->memory = (b->features & STB_F_MEMORY) != 0;
     for (int c = ST_CELL(0, 0); c <= ST_CELL(9, 9); c++) {
         uint8_t v = view->sq[c];
         if (!ST_IS_PIECE(v))
@@ -377,7 +312,10 @@ static int read_view(stbot *b, const st_pos *view, belief *bl)
             bl->still[bl->nstill++] = c;
     }
     if (b->features & STB_F_EXPECT)
-        watch(b, view);
+        st_dossier_watch(&b->dossier, view);
+    if ((b->features & (STB_F_EXPECT | STB_F_LEARNED)) == (STB_F_EXPECT | STB_F_LEARNED))
+        for (int i = 0; i < bl->nmoved; i++)
+            learned_weights(&b->dossier, view, bl->moved[i], bl->learned[i]);
     /* Our Miner that took an unmoved piece most likely took a Bomb. */
     if ((b->features & STB_F_EXPECT) && b->struck) {
         uint8_t v = view->sq[b->struck];
@@ -536,7 +474,7 @@ static int bait_next_to(const st_pos *view, int cell)
         if (kv == ST_UNKNOWN && !(v & ST_MOVED))
             continue;  /* it may be a Bomb */
         for (int j = 0; j < 4; j++) {
-            int r = shown_mover_of(view, s + step[j]);
+            int r = st_shown_mover(view, s + step[j]);
             if (r > best && (kv == ST_UNKNOWN || st_combat(r, kv) == ST_ATTACKER_WINS))
                 best = r;
         }
@@ -643,7 +581,7 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
         int k;
         int w[ST_NKINDS];
         int weighed = (features & STB_F_BOLD) && bold_weights(view, bl->moved[i], features, w);
-        int coming = (features & STB_F_EXPECT) ? bl->coming[bl->moved[i]] : 0;
+        int coming = (features & STB_F_EXPECT) ? bl->dz->of[bl->moved[i]].coming : 0;
         if (coming >= 2) {
             /* it keeps coming towards our Flag: a Miner come to dig */
             if (!weighed)
@@ -652,12 +590,13 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
             weighed = 1;
             w[ST_MINER] *= 1 + 2 * (coming < 4 ? coming - 1 : 3);
         }
-        if (bl->bold && (bl->bold[bl->moved[i]] || bl->fear[bl->moved[i]])) {
+        const st_deeds *r = &bl->dz->of[bl->moved[i]];
+        if (bl->memory && (r->bold || r->fear)) {
             if (!weighed)
                 for (int j = 0; j < ST_NKINDS; j++)
                     w[j] = st_movable(j);
             weighed = 1;
-            remembered_weights(bl->bold[bl->moved[i]], bl->fear[bl->moved[i]], w);
+            remembered_weights(r->bold, r->fear, w);
         }
         int bait = (features & STB_F_PROTECT) ? bait_next_to(view, bl->moved[i]) : 0;
         if (bait) {
@@ -667,7 +606,9 @@ static int sample(rng *g, const st_pos *view, const belief *bl, unsigned feature
             weighed = 1;
             guard_weights(bait, w);
         }
-        if (weighed)
+        if ((features & (STB_F_EXPECT | STB_F_LEARNED)) == (STB_F_EXPECT | STB_F_LEARNED))
+            k = draw_weighted(g, pool, bl->learned[i]);
+        else if (weighed)
             k = draw_weighted(g, pool, w);
         else
             k = draw(g, pool, ST_SPY, ST_MARSHAL, 1);

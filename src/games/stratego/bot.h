@@ -103,12 +103,18 @@ typedef struct stbot stbot;
  *                       our shown Captain though the belief expects more
  *                       of it (expect.h) */
 #define STB_F_OWN_WORTH 65536u
-#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD | STB_F_MEMORY | STB_F_STILL | STB_F_SPY | STB_F_HIDE_MORE | STB_F_PROTECT | STB_F_DIG | STB_F_DOMINANT | STB_F_APPROACH | STB_F_OWN_WORTH)
+/*   STB_F_LEARNED       the belief of each enemy piece that moved is the
+ *                       learned one (belief_net.h), read off what the
+ *                       piece has done (dossier.h), instead of the hand
+ *                       weights of STB_F_BOLD, STB_F_MEMORY, STB_F_PROTECT
+ *                       and the Miner that keeps coming */
+#define STB_F_LEARNED 131072u
+#define STB_F_ALL (STB_F_V6 | STB_F_MARSHAL_SAFE | STB_F_FEW_PROBES | STB_F_GUARD | STB_F_MEMORY | STB_F_STILL | STB_F_SPY | STB_F_HIDE_MORE | STB_F_PROTECT | STB_F_DIG | STB_F_DOMINANT | STB_F_APPROACH | STB_F_OWN_WORTH | STB_F_LEARNED)
 /* The levels' features: all but STB_F_GUARD, which measured no gain,
  * STB_F_PROTECT, which added to the others measured worse, and
  * STB_F_APPROACH and STB_F_OWN_WORTH, not yet shown to gain
  * (docs/stratego-peer.md). */
-#define STB_F_LEVELS (STB_F_ALL & ~(STB_F_GUARD | STB_F_PROTECT | STB_F_APPROACH | STB_F_OWN_WORTH))
+#define STB_F_LEVELS (STB_F_ALL & ~(STB_F_GUARD | STB_F_PROTECT | STB_F_APPROACH | STB_F_OWN_WORTH | STB_F_LEARNED))
 
 /* NULL if memory is short. */
 stbot *stbot_new(int level, uint64_t seed);

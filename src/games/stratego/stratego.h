@@ -227,6 +227,8 @@ extern const game_bot_ops st_bots;
  * native builds only): `citadel belief` scores bot.h's belief against
  * recorded games. */
 extern const game_tool st_tool_belief;
+/* tool_belief_fit.c: `citadel belief-fit` fits belief_net.h's weights. */
+extern const game_tool st_tool_belief_fit;
 
 /* variants.c */
 extern const game_variant st_variant;
