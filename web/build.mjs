@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { genTypes } from './gen-types.mjs';
 
@@ -69,4 +70,31 @@ let html = readFileSync(join(root, 'index.html'), 'utf8');
 html = html.replace(/(src|href)="(\/[^"]+)"/g, (all, attr, path) =>
   names[path] ? `${attr}="${names[path]}"` : all);
 writeFileSync(join(dist, 'index.html'), html);
+
+// Every file a browser may take compressed gets its brotli (NAME.br) and
+// gzip (NAME.gz) copies beside it, made once here at the strongest
+// settings; the server sends the one the browser's Accept-Encoding names
+// (src/server/net/net_static.c). Files already compressed (images, sound)
+// and small ones are left alone.
+const compressible = new Set(['.html', '.js', '.css', '.svg', '.wasm', '.json', '.txt', '.webmanifest']);
+const compressAll = (dir) => {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) {
+      compressAll(path);
+      continue;
+    }
+    if (!compressible.has(extname(e.name))) continue;
+    const bytes = readFileSync(path);
+    if (bytes.length < 1024) continue;
+    writeFileSync(path + '.br', brotliCompressSync(bytes, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }));
+    writeFileSync(path + '.gz', gzipSync(bytes, { level: 9 }));
+  }
+};
+compressAll(dist);
 console.log(`web: built web/dist (${names['/app.js'].slice(1)})`);

@@ -2,6 +2,12 @@
  * built files, its routes (paths without a file extension are the page's
  * own, /play/..., /learn, and get index.html), and /favicon.ico.
  *
+ * A file the build compressed (NAME.br and NAME.gz beside NAME, made by
+ * web/build.mjs) is sent as the brotli copy if the request's
+ * Accept-Encoding takes br, else as the gzip copy if it takes gzip, else
+ * as it is; each answer for such a file says that it varies by
+ * Accept-Encoding, so that caches keep the copies apart.
+ *
  * The invariant: only a path that names a file under the web root is
  * served (no "..", no dot-files, no source maps), and only a file whose
  * name carries a content hash ("app.3f9a61c0.js") may be cached for good;
@@ -11,7 +17,9 @@
 #include <uv.h>  /* before libwebsockets.h, as in net.c */
 #include <libwebsockets.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "net_frames.h"
@@ -90,6 +98,38 @@ static int favicon_file(const char *webroot, char *file, size_t size)
     return found;
 }
 
+/* 1 if an Accept-Encoding value takes `coding`: the coding is listed
+ * (in any case), and not with a weight of 0 ("br;q=0"). */
+static int accepts(const char *list, const char *coding)
+{
+    size_t want = strlen(coding);
+    for (const char *p = list; *p;) {
+        size_t item = strcspn(p, ",");
+        const char *end = p + item;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        size_t name = strcspn(p, " \t;,");
+        if (name == want && strncasecmp(p, coding, want) == 0) {
+            double q = 1;
+            for (const char *a = p + name; a < end; a++)
+                if (*a == ';') {
+                    const char *v = a + 1 + strspn(a + 1, " \t");
+                    if ((v[0] == 'q' || v[0] == 'Q') && v[1] == '=')
+                        q = strtod(v + 2, NULL);
+                }
+            return q > 0;
+        }
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+static int regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /* The answer is whole: the next bytes begin a new request's head. */
 static int completed(struct lws *wsi)
 {
@@ -121,11 +161,27 @@ int net_static_serve(struct lws *wsi, const char *webroot, const char *headers, 
         lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
         return completed(wsi) ? -1 : 0;
     }
-    char extra[2048];
-    snprintf(extra, sizeof extra, "%scache-control: %s\r\n",
+    /* The build's compressed copies, and which of them this browser takes. */
+    char br[2100], gz[2100], accept[512] = "";
+    snprintf(br, sizeof br, "%s.br", file);
+    snprintf(gz, sizeof gz, "%s.gz", file);
+    int has_br = !favicon && regular_file(br), has_gz = !favicon && regular_file(gz);
+    if ((has_br || has_gz) &&
+        lws_hdr_copy(wsi, accept, sizeof accept, WSI_TOKEN_HTTP_ACCEPT_ENCODING) < 0)
+        accept[0] = 0;
+    const char *send = file, *coding = NULL;
+    if (has_br && accepts(accept, "br"))
+        send = br, coding = "br";
+    else if (has_gz && accepts(accept, "gzip"))
+        send = gz, coding = "gzip";
+    char extra[2048], encoding[80] = "";
+    if (coding)
+        snprintf(encoding, sizeof encoding, "content-encoding: %s\r\n", coding);
+    snprintf(extra, sizeof extra, "%scache-control: %s\r\n%s%s",
              headers ? headers : "",
-             hashed_name(file) && !favicon ? "public, max-age=31536000, immutable" : "no-cache");
-    int r = lws_serve_http_file(wsi, file, mime, extra, (int)strlen(extra));
+             hashed_name(file) && !favicon ? "public, max-age=31536000, immutable" : "no-cache",
+             encoding, has_br || has_gz ? "vary: accept-encoding\r\n" : "");
+    int r = lws_serve_http_file(wsi, send, mime, extra, (int)strlen(extra));
     if (r < 0 || (r > 0 && completed(wsi)))
         return -1;
     return 0;
