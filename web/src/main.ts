@@ -30,8 +30,12 @@ import './community/staff';
 let cleanup: Cleanup = undefined;
 let renderCount = 0;
 // The games' engine reads every position string a board draws (engine/read.ts):
-// loaded at once, and awaited before the first page is drawn.
-const engineLoaded: Promise<string | null> = engineReady().then(() => null, (e) => String(e));
+// loaded when the first page that needs it is drawn, and awaited before it
+// is; a page that draws no board (router.ts, RouteOptions) neither loads
+// nor waits for it.
+let engineLoaded: Promise<string | null> | null = null;
+const loadEngine = (): Promise<string | null> =>
+  (engineLoaded ??= engineReady().then(() => null, (e) => String(e)));
 
 onNavigate(() => void render());
 
@@ -40,12 +44,12 @@ async function render(): Promise<void> {
   if (typeof cleanup === 'function') cleanup();
   cleanup = undefined;
   const host = document.getElementById('main')!;
-  const failed = await engineLoaded;
+  const path = decodeURI(location.pathname);
+  const found = findRoute(path);
+  const failed = found?.engine ? await loadEngine() : null;
   if (n !== renderCount) return;
   host.replaceChildren();
   if (failed) host.append(h('p', { class: 'error' }, `The games' engine could not be loaded, so boards cannot be drawn: ${failed}`));
-  const path = decodeURI(location.pathname);
-  const found = findRoute(path);
   if (found) {
     document.title = `${found.title} · Citadel`;
     markNav(path);

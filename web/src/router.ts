@@ -11,22 +11,27 @@ export type Cleanup = (() => void) | void;
 /** A page fills the main element and may return a cleanup to run when it is left. */
 export type Page = (host: HTMLElement, ...params: string[]) => Cleanup | Promise<Cleanup>;
 
-type Route = { pattern: RegExp; page: Page; title: string };
+type Route = { pattern: RegExp; page: Page; title: string; engine: boolean };
+
+/** engine: false for a page that draws no board and reads no position (the
+ *  forum, a player's page): it is drawn at once, without waiting for the
+ *  games' engine, which it never loads. */
+export type RouteOptions = { engine?: boolean };
 
 const routes: Route[] = [];
 let draw: () => void = () => {};
 
 /** Registers a page for the addresses `pattern` matches (its groups become
  *  the page's parameters); `title` goes before " · Citadel". */
-export function route(pattern: RegExp, page: Page, title: string): void {
-  routes.push({ pattern, page, title });
+export function route(pattern: RegExp, page: Page, title: string, opts: RouteOptions = {}): void {
+  routes.push({ pattern, page, title, engine: opts.engine !== false });
 }
 
 /** The page for a path, with its parameters; null when none matches. */
-export function findRoute(path: string): { page: Page; title: string; params: string[] } | null {
+export function findRoute(path: string): { page: Page; title: string; params: string[]; engine: boolean } | null {
   for (const r of routes) {
     const m = r.pattern.exec(path);
-    if (m) return { page: r.page, title: r.title, params: m.slice(1).map((x) => x ?? '') };
+    if (m) return { page: r.page, title: r.title, params: m.slice(1).map((x) => x ?? ''), engine: r.engine };
   }
   return null;
 }

@@ -1,6 +1,6 @@
 // load.ts -- the page's one copy of the engines (engine.ts): engine.wasm
 // fetched and compiled once, on first use, under the hashed name the build
-// gave it; and the analyser, a Web Worker (worker.ts) that searches with a
+// gave it, compiling as it streams; and the analyser, a Web Worker (worker.ts) that searches with a
 // copy of its own, so the board keeps working while it thinks.
 
 import { Engine } from './engine';
@@ -13,12 +13,14 @@ let compiled: Promise<WebAssembly.Module> | null = null;
 let shared: Promise<Engine> | null = null;
 
 function module(): Promise<WebAssembly.Module> {
-  compiled ??= fetch(ENGINE_WASM_URL)
-    .then((r) => {
-      if (!r.ok) throw new Error(`the engine could not be loaded (${r.status})`);
-      return r.arrayBuffer();
-    })
-    .then((b) => WebAssembly.compile(b));
+  // Compiled while it streams in where the browser can (the server sends
+  // it as application/wasm), else once it has all arrived.
+  compiled ??= fetch(ENGINE_WASM_URL).then(async (r) => {
+    if (!r.ok) throw new Error(`the engine could not be loaded (${r.status})`);
+    const wasmType = (r.headers.get('content-type') ?? '').startsWith('application/wasm');
+    if (wasmType && typeof WebAssembly.compileStreaming === 'function') return WebAssembly.compileStreaming(r);
+    return WebAssembly.compile(await r.arrayBuffer());
+  });
   compiled.catch(() => (compiled = null));  // a failed load may be tried again
   return compiled;
 }

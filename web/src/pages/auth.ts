@@ -89,5 +89,5 @@ export async function signOut(): Promise<void> {
   navigate('/');
 }
 
-route(/^\/signin$/, renderSignin, 'Sign in');
-route(/^\/signup$/, renderSignup, 'Sign up');
+route(/^\/signin$/, renderSignin, 'Sign in', { engine: false });
+route(/^\/signup$/, renderSignup, 'Sign up', { engine: false });

@@ -38,5 +38,5 @@ export async function renderLadder(host: HTMLElement, variant: string): Promise<
   }
 }
 
-route(/^\/ladder\/([^/]+)$/, renderLadder, 'Ladder');
-route(/^\/ladder\/?$/, (host) => renderLadder(host, 'rampart'), 'Ladder');
+route(/^\/ladder\/([^/]+)$/, renderLadder, 'Ladder', { engine: false });
+route(/^\/ladder\/?$/, (host) => renderLadder(host, 'rampart'), 'Ladder', { engine: false });

@@ -89,4 +89,4 @@ export async function renderPlayer(host: HTMLElement, nameText: string): Promise
   await loadMore();
 }
 
-route(/^\/players\/([^/]+)$/, renderPlayer, 'Player');
+route(/^\/players\/([^/]+)$/, renderPlayer, 'Player', { engine: false });
