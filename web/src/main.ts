@@ -34,8 +34,9 @@ let renderCount = 0;
 // is; a page that draws no board (router.ts, RouteOptions) neither loads
 // nor waits for it.
 let engineLoaded: Promise<string | null> | null = null;
+let engineSettled = false;
 const loadEngine = (): Promise<string | null> =>
-  (engineLoaded ??= engineReady().then(() => null, (e) => String(e)));
+  (engineLoaded ??= engineReady().then(() => null, (e) => String(e)).finally(() => (engineSettled = true)));
 
 onNavigate(() => void render());
 
@@ -46,6 +47,11 @@ async function render(): Promise<void> {
   const host = document.getElementById('main')!;
   const path = decodeURI(location.pathname);
   const found = findRoute(path);
+  if (found?.engine && !engineSettled) {
+    // the page left at once, and a word while its boards' engine arrives
+    host.replaceChildren(h('p', { class: 'loading', 'aria-busy': 'true' }, 'Loading the boards…'));
+    markNav(path);
+  }
   const failed = found?.engine ? await loadEngine() : null;
   if (n !== renderCount) return;
   host.replaceChildren();

@@ -312,4 +312,4 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   };
 }
 
-route(/^\/$/, renderHome, 'Play');
+route(/^\/$/, renderHome, 'Play', { engine: false });
