@@ -3,7 +3,8 @@
 // of every tier of tests/run.sh: each file's `ok`/`not ok` lines numbered on
 // from the last, anything else they print as `# ` lines, a file that died
 // without saying why as a failure of its own, and the plan at the end.
-// Exits non-zero if any of them failed.
+// Exits non-zero if any of them failed. Files named *.solo.test.mjs run
+// last, alone.
 //
 //   node tests/browser/run.mjs [PART-OF-A-FILE-NAME...]
 //
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const TIMEOUT_MS = 180000;
+const TIMEOUT_MS = 180000, SOLO_TIMEOUT_MS = 600000;
 let count = 0, failed = 0;
 
 /** Runs one test file; resolves, when it ends, with what it printed: its
@@ -26,7 +27,7 @@ function runFile(f) {
   return new Promise((resolve) => {
     const began = Date.now();
     const child = spawn(process.execPath, [join(here, f)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const timer = setTimeout(() => child.kill('SIGTERM'), TIMEOUT_MS);
+    const timer = setTimeout(() => child.kill('SIGTERM'), f.endsWith('.solo.test.mjs') ? SOLO_TIMEOUT_MS : TIMEOUT_MS);
     const lines = [];
     createInterface({ input: child.stdout }).on('line', (line) => {
       const m = /^(ok|not ok)\s+\d*\s*(?:-\s*)?(.*)$/.exec(line);
@@ -62,8 +63,12 @@ function report({ f, lines, seconds, died }) {
 
 // The files run JOBS at a time (each has its own server, database and
 // browser); each one's results are printed whole, in the files' order.
-const files = readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort()
+// Files named *.solo.test.mjs (audits whose scores move with the machine's
+// load) run after all the others, one at a time.
+const chosen = readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort()
   .filter((f) => !only.length || only.some((o) => f.includes(o)));
+const files = chosen.filter((f) => !f.endsWith('.solo.test.mjs'));
+const solo = chosen.filter((f) => f.endsWith('.solo.test.mjs'));
 const jobs = Math.max(1, Number(process.env.BROWSER_JOBS) || 2);
 const running = [];
 let next = 0;
@@ -71,5 +76,6 @@ for (let i = 0; i < files.length; i++) {
   while (next < files.length && next < i + jobs) running.push(runFile(files[next++]));
   report(await running[i]);
 }
+for (const f of solo) report(await runFile(f));
 console.log(`1..${count}`);
 process.exit(failed ? 1 : 0);

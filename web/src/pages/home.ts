@@ -283,7 +283,7 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     tablesBox.replaceChildren(tables.length ? tableFamily.form.table!.list(tables, (table, seat) => socket.send({ type: 'sit', table, seat, ref: 'lobby' }))
       : h('p', { class: 'empty' }, `No open tables. Choose ${tableFamily.title} above to open one.`));
     seeksBox.replaceChildren(seeks.length
-      ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Game'), h('th', {}, 'Clock'), h('th', {}, ''))),
+      ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Game'), h('th', {}, 'Clock'), h('th', {}, h('span', { class: 'visually-hidden' }, 'Accept or cancel')))),
         h('tbody', {}, ...seeks.map((s) => {
           const own = !!mine && s.player?.id === mine.id;
           return h('tr', {},

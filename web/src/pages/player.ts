@@ -59,7 +59,7 @@ export async function renderPlayer(host: HTMLElement, nameText: string): Promise
   const more = h('button', { type: 'button', id: 'more-games', hidden: true }, 'Show older games');
   const shown = h('p', { class: 'hint', id: 'games-shown' });
   host.append(h('div', { class: 'table-wrap' }, h('table', { id: 'games', class: 'games-table' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Date'), h('th', {}, 'Players'), h('th', {}, 'Game'), h('th', {}, 'Result'), h('th', {}, ''))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Date'), h('th', {}, 'Players'), h('th', {}, 'Game'), h('th', {}, 'Result'), h('th', {}, h('span', { class: 'visually-hidden' }, 'Watch or review')))),
     table)), shown, more);
   let offset = 0;
 
