@@ -12,7 +12,8 @@
 // budgets of their own. axe-core's findings do not depend on speed at all.
 //
 // The pages with boards (a game, a review, analysis, Learn) wait for the
-// games' engine before they draw; they join this list once a board is
+// games' engine before they draw: axe-core checks the analysis boards,
+// Learn and the help pages; they join Lighthouse's list once a board is
 // drawn before the engine arrives.
 //
 //   node tests/browser/run.mjs audit      (the audits alone)
@@ -85,6 +86,18 @@ test('audits-of-the-first-pages', async (t) => {
     await page.goto(t.url + p);
     await page.locator('h1').first().waitFor();
     await settle(page);
+    const v = await axeViolations(page);
+    if (v.length) axeFailures.push(`${p}: ${v.join(', ')}`);
+  }
+
+  // the pages with boards, axe-core only (their speed waits on the engine, above)
+  for (const p of ['/analysis/rampart', '/analysis/stratego', '/analysis/keeps-moats', '/learn',
+    '/stratego/help', '/keeps/help']) {
+    await settle(page);
+    await page.goto(t.url + p);
+    await page.locator('h1').first().waitFor();
+    await settle(page);
+    if (p !== '/learn') await page.locator('[data-square]').first().waitFor();
     const v = await axeViolations(page);
     if (v.length) axeFailures.push(`${p}: ${v.join(', ')}`);
   }

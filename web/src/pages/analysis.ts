@@ -173,8 +173,9 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   const status = h('p', { class: 'status', id: 'an-status' });
   const tree = h('div', { class: 'moves an-tree', id: 'an-tree' });
   const field = h('input', { type: 'text', id: 'an-fen', 'aria-label': 'Position', spellcheck: 'false' });
+  // each button is named by the words on it; the title says more
   const btn = (id: string, text: string, label: string, onclick: () => void) =>
-    h('button', { type: 'button', id, title: label, 'aria-label': label, onclick }, text);
+    h('button', { type: 'button', id, title: label, onclick }, text);
   const nav = h('div', { class: 'controls', role: 'group', 'aria-label': 'Moves' },
     btn('an-first', '« Start', 'The first position (Home)', () => go(root)),
     btn('an-prev', '‹ Back', 'Back one move (Left arrow)', () => go(current.parent ?? current)),

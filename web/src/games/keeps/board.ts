@@ -125,7 +125,8 @@ export class KeepsBoard {
       const [x, y] = this.xy(sq);
       const area = areaOf(sq);
       const cls = area ? `km-${area.part} km-k${area.kingdom}` : (f + r) % 2 ? 'sq-light' : 'sq-dark';
-      const cell = svgEl('g', { 'data-square': sq, 'aria-label': this.label(sq) });
+      // role img: a square is named by its label, which aria-label may give only an element with a role
+      const cell = svgEl('g', { 'data-square': sq, role: 'img', 'aria-label': this.label(sq) });
       cell.appendChild(svgEl('rect', { x, y, width: S, height: S, class: `km-sq ${cls}` }));
       if (THRONES.includes(sq)) cell.appendChild(svgEl('rect', { x: x + 8, y: y + 8, width: S - 16, height: S - 16, rx: 10, class: 'km-throne' }));
       g.appendChild(cell);
@@ -160,7 +161,7 @@ export class KeepsBoard {
       const pick = (list: string[], key: (xy: [number, number]) => number) => list.reduce((a, b) => (key(this.xy(b)) > key(this.xy(a)) ? b : a));
       for (const [sq, text, corner] of [[pick(sqs, ([, y]) => y), file, 'br'], [pick(rowSqs, ([x]) => -x), String(i + 1), 'tl']] as const) {
         const [x, y] = this.xy(sq);
-        const t = svgEl('text', { x: corner === 'br' ? x + S - 8 : x + 6, y: corner === 'br' ? y + S - 8 : y + 22, class: 'km-coord', 'text-anchor': corner === 'br' ? 'end' : 'start' });
+        const t = svgEl('text', { x: corner === 'br' ? x + S - 8 : x + 6, y: corner === 'br' ? y + S - 8 : y + 22, class: 'km-coord', 'text-anchor': corner === 'br' ? 'end' : 'start', 'aria-hidden': 'true' });
         t.textContent = text;
         g.appendChild(t);
       }

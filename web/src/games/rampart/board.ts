@@ -258,6 +258,9 @@ export class Board {
     const p = this.pos!;
     const sq = this.layers.squares;
     sq.replaceChildren();
+    // the coordinates, drawn beside the squares, not in them: a square is named by
+    // its label alone, and a click on a coordinate falls through to the square
+    const coords = el('g', { 'aria-hidden': 'true', 'pointer-events': 'none' });
     for (let line = 0; line < p.height; line++) {
       const rowG = el('g', { role: 'row' });
       for (let col = 0; col < p.width; col++) {
@@ -270,17 +273,18 @@ export class Board {
         if (col === 0) {
           const t = el('text', { x: col * S + 5, y: line * S + 20, class: 'coord' });
           t.textContent = String(s.row + 1);
-          cell.appendChild(t);
+          coords.appendChild(t);
         }
         if (line === p.height - 1) {
           const t = el('text', { x: col * S + S - 6, y: line * S + S - 6, class: 'coord', 'text-anchor': 'end' });
           t.textContent = name[0];
-          cell.appendChild(t);
+          coords.appendChild(t);
         }
         rowG.appendChild(cell);
       }
       sq.appendChild(rowG);
     }
+    sq.appendChild(coords);
   }
 
   private drawPieces(): void {

@@ -192,6 +192,9 @@ export class StrategoBoard {
   private drawSquares(): void {
     const layer = this.layers.squares;
     layer.replaceChildren();
+    // the coordinates, drawn beside the squares, not in them: a square is named by
+    // its label alone, and a click on a coordinate falls through to the square
+    const coords = svgEl('g', { 'aria-hidden': 'true', 'pointer-events': 'none' });
     for (let line = 0; line < SIZE; line++) {
       const rowG = svgEl('g', { role: 'row' });
       for (let col = 0; col < SIZE; col++) {
@@ -203,17 +206,18 @@ export class StrategoBoard {
         if (col === 0) {
           const t = svgEl('text', { x: col * S + 4, y: line * S + 18, class: 'coord' });
           t.textContent = String(s.row + 1);
-          cell.appendChild(t);
+          coords.appendChild(t);
         }
         if (line === SIZE - 1) {
           const t = svgEl('text', { x: col * S + S - 5, y: line * S + S - 5, class: 'coord', 'text-anchor': 'end' });
           t.textContent = name[0];
-          cell.appendChild(t);
+          coords.appendChild(t);
         }
         rowG.appendChild(cell);
       }
       layer.appendChild(rowG);
     }
+    layer.appendChild(coords);
     // the two lakes as single shapes over their four squares
     for (const corner of ['c6', 'g6']) {
       const s = parseSquare(corner)!;
