@@ -403,11 +403,13 @@ static void setups_page(srv *s, net_http *h, const net_request *req, const char 
     json_decref(body);
 }
 
-static void game_page(srv *s, net_http *h, int64_t id, const char *rest)
+static void game_page(srv *s, net_http *h, const net_request *req, int64_t id, const char *rest)
 {
     char err[160];
     if (strcmp(rest, "/record") == 0) {
-        char *text = records_text(s, id, err, sizeof err);
+        char site[200];
+        ident_site(s, req, site, sizeof site);
+        char *text = records_text(s, id, site, err, sizeof err);
         if (!text) {
             reply_error(h, 404, err);
             return;
@@ -544,7 +546,7 @@ void api_http(srv *s, net_http *h, const net_request *req)
     } else if (strcmp(path, "/bots") == 0)
         reply_json(h, 200, json_pack("{s:o}", "bots", lobby_bots_json(s)), NULL);
     else if (strncmp(path, "/games/", 7) == 0 && (id = game_id(path + 7, &rest)) > 0)
-        game_page(s, h, id, rest);
+        game_page(s, h, req, id, rest);
     else if (strncmp(path, "/players/", 9) == 0) {
         char name[64];
         const char *p = path + 9;

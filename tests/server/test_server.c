@@ -127,7 +127,19 @@ static void test_R8_rated_game_with_clocks_and_elo(void **state)
     size_t blen = strlen(r.body), wlen = strlen(want);
     assert_true(blen > wlen && strcmp(r.body + blen - wlen, want) == 0);
     assert_int_equal(pgn_check_both(r.body), 0);
+    /* Site: the address the record was read from (no --site given) */
+    char site[96];
+    snprintf(site, sizeof site, "[Site \"http://%s:%d\"]\n", HOST, server.port);
+    assert_non_null(strstr(r.body, site));
     http_resp_free(&r);
+    /* ... but only a plain host name or address: another Host gives "?" */
+    char req[300], *raw_resp;
+    size_t raw_len;
+    snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\"]\\[y\r\nConnection: close\r\n\r\n", path);
+    assert_true(http_raw(HOST, server.port, req, strlen(req), &raw_resp, &raw_len, 3000) >= 0);
+    assert_true(strstr(raw_resp, " 200 ") == NULL || strstr(raw_resp, "[Site \"?\"]") != NULL);
+    assert_null(strstr(raw_resp, "[Site \"http"));
+    free(raw_resp);
 
     /* a rematch: both ask, both get a new game with sides turned round */
     send_fmt(a, "{\"type\":\"rematch\",\"game\":%lld}", (long long)d.game);

@@ -82,6 +82,19 @@ int ident_origin_ok(srv *s, const net_request *req)
     return 0;
 }
 
+void ident_site(srv *s, const net_request *req, char *out, size_t size)
+{
+    const char *host = req->host;
+    size_t n = strlen(host);
+    if (s->cfg.site[0])
+        snprintf(out, size, "%s", s->cfg.site);
+    else if (n > 0 && n < 128 && strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                             "0123456789.-:[]") == n)
+        snprintf(out, size, "%s%s", s->cfg.behind_tls ? "https://" : "http://", host);
+    else
+        snprintf(out, size, "?");
+}
+
 /* --- sessions and guests ---------------------------------------------------------- */
 
 void ident_cookie_header(srv *s, char *buf, size_t size, const char *token, int64_t max_ms)

@@ -27,6 +27,12 @@ typedef struct ident {
     char spec[64];       /* bots: the bot spec */
 } ident;
 
+/* The site's address for what the server writes for a reader (a game
+ * record's Site): --site if given, else the scheme and the request's Host
+ * when the Host is a plain name or address (letters, digits and . - : [ ]),
+ * else "?". */
+void ident_site(srv *s, const net_request *req, char *out, size_t size);
+
 /* The address text names (IPv4, IPv6), as 16 bytes (IPv4 as
  * ::ffff:a.b.c.d): 0, or -1 if text is not an address. */
 int ident_addr_parse(const char *text, unsigned char out[16]);

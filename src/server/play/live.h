@@ -51,8 +51,9 @@ void live_on_draw(srv *s, client *c, const cmsg *m);
 void live_on_rematch(srv *s, client *c, const cmsg *m);
 void live_on_setup(srv *s, client *c, const cmsg *m);
 /* records.c */
-/* The record of a stored game as text (malloc'd), or NULL. */
-char *records_text(srv *s, int64_t id, char *err, size_t errlen);
+/* The record of a stored game as text (malloc'd), or NULL; site is its
+ * Site tag. */
+char *records_text(srv *s, int64_t id, const char *site, char *err, size_t errlen);
 /* A stored game as `to` sees it (NULL: a spectator), as live_state. */
 json_t *records_game_json(srv *s, int64_t id, const client *to, char *err, size_t errlen);
 /* Every position of a game, the start first (for reviewing); a hidden

@@ -62,7 +62,7 @@ json_t *records_game_json(srv *s, int64_t id, const client *to, char *err, size_
 
 /* --- records ----------------------------------------------------------------------- */
 
-char *records_text(srv *s, int64_t id, char *err, size_t errlen)
+char *records_text(srv *s, int64_t id, const char *site_text, char *err, size_t errlen)
 {
     live *mem = live_find(s, id);
     live *g = mem ? mem : live_load(s, id, err, errlen);
@@ -71,7 +71,7 @@ char *records_text(srv *s, int64_t id, char *err, size_t errlen)
     const game_variant *v = g->v;
     char event[96], site[160], date[16], utc_time[16], gid[24], limit[16];
     snprintf(event, sizeof event, "%s %s game", v->title, g->g.rated ? "rated" : "casual");
-    snprintf(site, sizeof site, "%s", s->cfg.site[0] ? s->cfg.site : "?");
+    snprintf(site, sizeof site, "%s", site_text && site_text[0] ? site_text : "?");
     time_t t = (time_t)(g->g.created / 1000);
     struct tm tm;
     gmtime_r(&t, &tm);

@@ -32,15 +32,16 @@ function form(host: HTMLElement, mode: 'signin' | 'signup'): void {
   );
   f.addEventListener('submit', async (e) => {
     e.preventDefault();
-    err.textContent = '';
-    if (isUp && !/^[A-Za-z0-9_-]{3,20}$/.test(name.value)) {
-      err.textContent = 'A name is 3 to 20 letters, digits, _ or -.';
-      name.focus();
-      return;
-    }
-    if (isUp && pass.value.length < 8) {
-      err.textContent = 'The password needs at least 8 characters.';
-      pass.focus();
+    err.replaceChildren();
+    // every problem at once, each beside the field it is about
+    const problems: [HTMLInputElement, string][] = [];
+    if (isUp && !/^[A-Za-z0-9_-]{3,20}$/.test(name.value)) problems.push([name, 'A name is 3 to 20 letters, digits, _ or -.']);
+    if (isUp && pass.value.length < 8) problems.push([pass, 'The password needs at least 8 characters.']);
+    for (const field of [name, pass]) field.removeAttribute('aria-invalid');
+    if (problems.length) {
+      for (const [field] of problems) field.setAttribute('aria-invalid', 'true');
+      err.append(...problems.map(([, text], i) => (i ? [h('br'), text] : [text])).flat());
+      problems[0][0].focus();
       return;
     }
     submit.disabled = true;

@@ -515,7 +515,7 @@ export class GameControls<G extends Game> {
         return h('li', {}, `${c.name}: ${Math.round(c.before)} → ${Math.round(c.after)} (${d >= 0 ? '+' : ''}${d})`);
       })) : null,
       h('p', {}, link(`/review/${this.id}`, 'Review this game'), ' · ',
-        h('a', { href: `/api/games/${this.id}/record`, target: '_blank' }, 'Game record'), ' · ', link('/', 'New game'))));
+        h('a', { href: `/api/games/${this.id}/record`, download: `citadel-${this.id}.pgn` }, 'Game record (.pgn)'), ' · ', link('/', 'New game'))));
   }
 
   private drawConn(): void {

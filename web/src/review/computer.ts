@@ -210,8 +210,9 @@ export class ComputerReview {
     const v = this.verdicts();
     const rows = this.sides.map((_, side) => {
       const count = (k: Verdict) => v.filter((x) => x && x.side === side && x.verdict === k).length;
-      return h('li', { 'data-side': side }, `${this.sides[side]}: ${count('inaccuracy')} inaccuracies, ` +
-        `${count('mistake')} mistakes, ${count('blunder')} blunders`);
+      const n = (k: Verdict, one: string, many: string) => `${count(k)} ${count(k) === 1 ? one : many}`;
+      return h('li', { 'data-side': side }, `${this.sides[side]}: ${n('inaccuracy', 'inaccuracy', 'inaccuracies')}, ` +
+        `${n('mistake', 'mistake', 'mistakes')}, ${n('blunder', 'blunder', 'blunders')}`);
     });
     const bad = v.map((x, i) => ({ x, i })).filter(({ x }) => x && ['inaccuracy', 'mistake', 'blunder'].includes(x.verdict));
     const list = h('ul', { class: 'cr-list', id: 'cr-list' }, ...bad.map(({ x, i }) =>

@@ -1,0 +1,57 @@
+// newcomer.test.mjs -- what a new player stumbled on (issue 47), read as the
+// person reads it: a game number nobody played, a sign-up form with two
+// mistakes at once, and the record of a finished game to keep.
+
+import { test, run, check, trackApi, settle, signUpAs } from './lib.mjs';
+import { botGamesResigned } from './wsplay.mjs';
+
+test('a-game-nobody-played', async (t) => {
+  const page = trackApi(await t.newPage());
+  await page.goto(t.url + '/game/99999');
+  await page.getByRole('heading', { name: 'Game not found' }).waitFor();
+  await settle(page);
+  const text = await page.locator('#main').innerText();
+  check(/no game number 99999/.test(text), `the page does not say which game is missing: "${text}"`);
+  check(await page.locator('[data-square]').count() === 0, 'a missing game still draws a board');
+  check(await page.getByRole('link', { name: 'Start a game' }).count() === 1, 'no way on from a missing game');
+  check((await page.title()).startsWith('Game not found'), `the tab reads "${await page.title()}"`);
+});
+
+test('every-sign-up-mistake-at-once', async (t) => {
+  const page = trackApi(await t.newPage());
+  await page.goto(t.url + '/signup');
+  await page.fill('#auth-name', 'a b');
+  await page.fill('#auth-pass', 'short');
+  await page.click('button[type=submit]');
+  const err = page.locator('.error[role=alert]');
+  await err.waitFor();
+  const said = await err.innerText();
+  check(/name is 3 to 20/.test(said) && /at least 8 characters/.test(said), `sign-up named not both mistakes: "${said}"`);
+  check(await page.locator('#auth-name[aria-invalid=true]').count() === 1 &&
+    await page.locator('#auth-pass[aria-invalid=true]').count() === 1, 'the two fields are not both marked');
+  // mending one leaves the other
+  await page.fill('#auth-pass', 'long enough now');
+  await page.click('button[type=submit]');
+  await page.waitForFunction(() => !/8 characters/.test(document.querySelector('.error[role=alert]').textContent));
+  const left = await err.innerText();
+  check(/name is 3 to 20/.test(left) && !/8 characters/.test(left), `after mending the password: "${left}"`);
+  check(await page.locator('#auth-pass[aria-invalid=true]').count() === 0, 'the mended field is still marked');
+});
+
+test('the-record-downloads-as-pgn', async (t) => {
+  const page = trackApi(await t.newPage());
+  await page.goto(t.url + '/');
+  await signUpAs(page, t.url, `rec${String(Date.now()).slice(-6)}`);
+  const [id] = await botGamesResigned(page, 1, { variant: 'rampart', bot: 'bot-random' });
+  await settle(page);
+  await page.goto(`${t.url}/game/${id}`);
+  const a = page.getByRole('link', { name: /Game record/ });
+  await a.waitFor();
+  check((await a.getAttribute('download')) === `citadel-${id}.pgn`, `the record link downloads as "${await a.getAttribute('download')}"`);
+  const [download] = await Promise.all([page.waitForEvent('download'), a.click()]);
+  check(download.suggestedFilename() === `citadel-${id}.pgn`, `the file is named ${download.suggestedFilename()}`);
+  const text = await (await page.request.get(`${t.url}/api/games/${id}/record`)).text();
+  check(text.includes(`[Site "${t.url}"]`), `the record's Site is not the site's address: ${text.split('\n')[1]}`);
+});
+
+await run();
