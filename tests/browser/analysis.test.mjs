@@ -55,7 +55,7 @@ test('analysis-board', async (t) => {
   await page.goto(`${t.url}/analysis/rampart`);
   await page.locator('.board [data-piece]').first().waitFor();
   const first = await evalAt(page, 4);
-  check(/^Depth \d+ · ([+−]\d+\.\d\d|(Bottom|Top) wins in \d+)$/.test(first), `evaluation reads "${first}"`);
+  check(/^Depth \d+ · ([+−]\d+\.\d\d for Bottom|(Bottom|Top) wins in \d+)$/.test(first), `evaluation reads "${first}"`);
   check(/^Best line: [a-z]\d+[a-z]\d+/.test(await page.locator('#an-pv').textContent()), 'no best line');
   check((await page.locator('#an-status').textContent()) === 'Bottom to move.', 'whose move');
 
@@ -171,7 +171,7 @@ test('computer-review', async (t) => {
   await page.locator('#cr-start').click();
   await page.locator('#cr-done').waitFor({ timeout: 60000 });
   const summary = await page.locator('#cr-summary li').allTextContents();
-  check(summary.length === 2 && summary.every((l) => /^(Bottom|Top): \d+ inaccuracies, \d+ mistakes, \d+ blunders$/.test(l)),
+  check(summary.length === 2 && summary.every((l) => /^(Bottom|Top): (1 inaccuracy|(0|[2-9]|[1-9]\d+) inaccuracies), (1 mistake|(0|[2-9]|[1-9]\d+) mistakes), (1 blunder|(0|[2-9]|[1-9]\d+) blunders)$/.test(l)),
     `the summary reads ${JSON.stringify(summary)}`);
   const counted = summary.flatMap((l) => l.match(/\d+/g).map(Number)).reduce((a, b) => a + b, 0);
   const listed = await page.locator('#cr-list li').count();
@@ -286,7 +286,7 @@ test('analysis-keeps', async (t) => {
   const first = await evalAt(page, 2);
   check(/^Depth \d+ · White's side [+−]\d+$/.test(first), `the evaluation reads "${first}"`);
   const values = await page.locator('#an-pv').textContent();
-  check(/^Best move: [a-q]\d+[a-q]\d+ · White -?\d+ · Red -?\d+ · Black -?\d+ · Blue -?\d+$/.test(values),
+  check(/^Best move: [a-q]\d+[a-q]\d+ · what each kingdom is worth to the search \(its pieces and their places, in points\): White -?\d+ · Red -?\d+ · Black -?\d+ · Blue -?\d+$/.test(values),
     `the kingdoms' worth reads "${values}"`);
   check((await page.locator('#an-status').textContent()) === 'White to move.', 'White to move');
   check(!(await page.locator('.eval-bar').isVisible()), 'a two-ended bar for four kingdoms');

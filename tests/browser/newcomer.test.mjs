@@ -54,4 +54,22 @@ test('the-record-downloads-as-pgn', async (t) => {
   check(text.includes(`[Site "${t.url}"]`), `the record's Site is not the site's address: ${text.split('\n')[1]}`);
 });
 
+test('analysis-in-the-menu-by-name', async (t) => {
+  const page = trackApi(await t.newPage());
+  await page.goto(t.url + '/');
+  await page.locator('#nav').getByRole('link', { name: 'Analysis' }).click();
+  await page.getByRole('heading', { name: 'Analysis board' }).waitFor();
+  const variants = await (await page.request.get(`${t.url}/api/variants`)).json();
+  const links = await page.locator('#main li a').allTextContents();
+  check(links.length === variants.length && variants.every((v) => links.includes(v.title)),
+    `the analysis list reads ${JSON.stringify(links)}, not the games' names`);
+  check(!links.some((l) => /^[a-z-]+$/.test(l)), `a game is listed by its id: ${JSON.stringify(links)}`);
+  const keeps = variants.find((v) => v.family === 'keeps-moats');
+  await page.getByRole('link', { name: keeps.title, exact: true }).click();
+  await page.locator('[data-square]').first().waitFor();
+  const side = await page.locator('.game-side').innerText();
+  check(side.includes(`${keeps.title} · a new board`), `the board names its game as "${side.split('\n')[0]}"`);
+  check(!/keeps-moats/.test(side), 'the board shows the raw id keeps-moats');
+});
+
 await run();

@@ -28,6 +28,7 @@ import { Engine, EngineError, Position, Setting } from '../engine/engine';
 import { Analyser, engine } from '../engine/load';
 import type { Info } from '../engine/worker';
 import { Cleanup, route } from '../router';
+import { api } from '../api';
 import { copyText, h, link, SIDE_TITLES } from '../ui';
 import { Editor } from '../analysis/editor';
 
@@ -46,8 +47,25 @@ export function scoreWords(score: number, sideToMove: number): string {
   return `${bottom >= 0 ? '+' : '−'}${(Math.abs(bottom) / 100).toFixed(2)}`;
 }
 
+/** /analysis: the games' analysis boards, each by its name in words. */
+export async function renderAnalysisIndex(host: HTMLElement): Promise<void> {
+  host.append(h('h1', {}, 'Analysis board'),
+    h('p', {}, 'Set up any position of a game, play moves both sides, and see what the engine thinks.'));
+  const list = h('ul', { class: 'an-index' });
+  host.append(list);
+  try {
+    const variants = await api.variants();
+    list.append(...variants.map((v) => h('li', {}, link(`/analysis/${v.name}`, v.title), ` · ${v.about}`)));
+  } catch (e) {
+    host.append(h('p', { class: 'error' }, `The list of games could not be read: ${String(e)}`));
+  }
+}
+
 export async function renderAnalysis(host: HTMLElement, variant: string): Promise<Cleanup> {
   host.append(h('h1', {}, 'Analysis board'));
+  // the game's name in words, from the server's list (the engine knows only its id)
+  const title = await api.variants().then((all) => all.find((x) => x.name === variant)?.title ?? variant,
+    () => variant);
   let eng: Engine;
   try {
     eng = await engine();
@@ -269,7 +287,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   host.append(h('div', { class: 'game' },
     h('div', { class: 'an-board' }, bar, boardHost),
     h('div', { class: 'game-side' },
-      h('p', {}, `${v.name} · `, link(`/analysis/${variant}`, 'a new board')),
+      h('p', {}, `${title} · `, link(`/analysis/${variant}`, 'a new board'), ' · ', link('/analysis', 'other games')),
       evalLine, pvLine, status, nav, editor.el, settingsPanel, tree,
       h('p', { class: 'hint' }, 'Play moves on the board; Left and Right arrows step through the line.'),
       load)));
@@ -291,12 +309,15 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       const stm = current === shownFor ? shownSide : 0;
       evalLine.textContent = `Depth ${info.depth} · ${sideNames[stm]}'s side ` +
         `${info.score >= 0 ? '+' : '−'}${Math.abs(info.score)}`;
-      pvLine.textContent = `Best move: ${info.best} · ` +
+      pvLine.textContent = `Best move: ${info.best} · what each kingdom is worth to the search ` +
+        `(its pieces and their places, in points): ` +
         (info.values ?? []).map((x, k) => `${sideNames[k]} ${x}`).join(' · ');
     } else if (info.kind === 'depth') {
       const stm = current === shownFor ? shownSide : 0;
       const words = scoreWords(info.score, stm);
-      evalLine.textContent = `Depth ${info.depth} · ${words}`;
+      // always from one side's view, and saying whose (a win names its side)
+      const whose = /wins in/.test(words) ? words : `${words} for ${SIDE_TITLES[0]}`;
+      evalLine.textContent = `Depth ${info.depth} · ${whose}`;
       if (info.lines && info.lines.length > 1)
         pvLine.replaceChildren(...info.lines.map((l, k) =>
           h('p', { class: 'an-line' }, `${k + 1}. ${scoreWords(l.score, stm)} · ${l.pv.join(' ')}`)));
@@ -304,7 +325,8 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       const bottom = stm === 0 ? info.score : -info.score;
       const share = 1 / (1 + Math.exp(-bottom / 400));
       (bar.firstChild as HTMLElement).style.height = `${Math.round(share * 100)}%`;
-      bar.setAttribute('aria-label', `Evaluation ${words}`);
+      bar.setAttribute('aria-label', `Evaluation: ${whose}`);
+      bar.title = `The filled part is ${SIDE_TITLES[0]}'s share of the chances: ${whose}`;
       board.clearMarks('hint');
       const sq = info.best.match(/[a-z]+\d+/g);
       if (sq) board.mark(sq, 'hint');
@@ -424,4 +446,5 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   };
 }
 
+route(/^\/analysis\/?$/, renderAnalysisIndex, 'Analysis', { engine: false });
 route(/^\/analysis\/([a-z-]+)$/, renderAnalysis, 'Analysis');
