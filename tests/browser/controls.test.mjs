@@ -3,7 +3,8 @@
 // offer (the offerer reads that the offer is made and has no Accept button;
 // the other reads the offerer's name and accepts), also after both reload;
 // a rematch offered after the game ends, accepted; and a resignation in the
-// rematch, whose result line names the winner and who resigned. In
+// rematch, whose result line names the winner and who resigned; a draw
+// offer declined (both read who declined, and the offer is gone). In
 // Stratego the finished game shows both armies on the game page. No screen
 // ever reads undefined, null, NaN or [object Object].
 
@@ -86,6 +87,26 @@ test('controls-rampart', async (t) => {
   await resignation(t, a, b, nameA, nameB, `Rampart rematch ${next}`);
   await t.shot(a, 'resigned');
   await t.shot(b, 'resigned-phone');
+});
+
+test('decline-a-draw', async (t) => {
+  const a = await t.newPage();
+  const b = await t.newPage();
+  const { nameB } = await twoPeopleGame(t, a, b, 'rampart');
+  await waitText(a.locator('#draw'), /^Offer draw$/, "A's draw button");
+  await a.click('#draw');
+  await waitText(b.locator('#draw-decline'), /^Decline draw$/, "B's Decline button");
+  await b.click('#draw-decline');
+  // both read the refusal, in their own words; the offer is gone for both
+  await waitText(a.locator('#offers'), new RegExp(`^${nameB} declined the draw\\.$`), "A's screen after the refusal");
+  await waitText(b.locator('#offers'), /^You declined the draw\.$/, "B's screen after the refusal");
+  for (const [p, who] of [[a, 'A'], [b, 'B']]) {
+    await waitText(p.locator('#draw'), /^Offer draw$/, `${who}'s draw button after the refusal`);
+    check(!(await p.locator('#draw-decline').count()), `${who} still has a Decline button`);
+    check(!/offers? a draw|You offered/.test(await p.locator('#offers').innerText()), `${who} still reads an offer`);
+    await noJunk(p, `after the refusal: ${who}`);
+  }
+  await t.shot(a, 'draw-declined');
 });
 
 /** Both players press Ready on their setup screens. */

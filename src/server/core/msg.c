@@ -32,7 +32,7 @@ static const struct kind {
                   {HEAD, {"game", 1, MSG_T_ID}, {"ply", 1, MSG_T_NATURAL},
                    {"move", 1, MSG_T_STRING}}},
     [MSG_RESIGN] = {"resign", {HEAD, {"game", 1, MSG_T_ID}, {"side", 0, MSG_T_SIDE}}},
-    [MSG_DRAW] = {"draw", {HEAD, {"game", 1, MSG_T_ID}}},
+    [MSG_DRAW] = {"draw", {HEAD, {"game", 1, MSG_T_ID}, {"decline", 0, MSG_T_BOOL}}},
     [MSG_REMATCH] = {"rematch", {HEAD, {"game", 1, MSG_T_ID}}},
     [MSG_SETUP] = {"setup",
                    {HEAD, {"game", 1, MSG_T_ID}, {"setup", 1, MSG_T_STRING},
@@ -306,6 +306,7 @@ int msg_parse(json_t *msg, cmsg *m, char *err, size_t errlen)
     m->table = get_int(msg, "table", 0);
     m->ply = get_int(msg, "ply", 0);
     m->side = (int)get_int(msg, m->kind == MSG_SIT ? "seat" : "side", -1);
+    m->decline = json_is_true(json_object_get(msg, "decline"));
     static const char *const text_field[MSG_KINDS] = {
         [MSG_MOVE] = "move", [MSG_SETUP] = "setup", [MSG_CHAT] = "text",
         [MSG_ACCEPT_CHALLENGE] = "token", [MSG_PLAY_BOT] = "bot",

@@ -82,6 +82,7 @@ typedef struct cmsg {
                           * accept_challenge: the token; play_bot: the bot's name */
     size_t text_len;     /* bytes of text (a chat line may not hold a NUL) */
     game_settings set;   /* seek, challenge, play_bot, local (never rated), table */
+    int decline;         /* draw: 1 to decline the others' offers, not to offer */
     int nseats;          /* table: one per side, in turn order */
     const char *seats[GAME_MAX_SIDES];  /* "me", "open" or a bot's name */
 } cmsg;

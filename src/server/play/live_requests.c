@@ -176,6 +176,20 @@ void live_on_draw(srv *s, client *c, const cmsg *cm)
         client_error(c, ref, "none of your sides is still in game %lld", (long long)g->id);
         return;
     }
+    if (cm->decline) {
+        /* the others' offers go (the decliner's own, if any, stands), and
+         * every player and spectator hears who declined */
+        if (!(g->draw_offer & ~mine)) {
+            client_error(c, ref, "there is no draw offer to decline in game %lld", (long long)g->id);
+            return;
+        }
+        g->draw_offer &= mine;
+        json_t *d = draw_declined_message(g->id, live_sides_json(g, g->draw_offer),
+                                          live_sides_json(g, mine & in));
+        live_broadcast(g, d, 0);
+        json_decref(d);
+        return;
+    }
     if (people != in) {
         client_error(c, ref, "bots play on: they do not take draw offers");
         return;

@@ -48,6 +48,13 @@ json_t *draw_offer_message(int64_t game, json_t *sides)
     return sides_message("draw_offer", game, sides);
 }
 
+json_t *draw_declined_message(int64_t game, json_t *sides, json_t *declined_by)
+{
+    json_t *m = sides_message("draw_offer", game, sides);
+    json_object_set_new(m, "declined_by", declined_by);
+    return m;
+}
+
 json_t *rematch_offer_message(int64_t game, json_t *sides)
 {
     return sides_message("rematch_offer", game, sides);

@@ -29,6 +29,9 @@ json_t *end_message(int64_t game, int winner, const char *reason, int sterile, j
 /* DrawOfferMessage, RematchOfferMessage, ReadyMessage: the sides (taken)
  * that offer, ask, or have their setup in. */
 json_t *draw_offer_message(int64_t game, json_t *sides);
+/* The same after a refusal: the offers left, and the sides that declined
+ * the others' (both references taken). */
+json_t *draw_declined_message(int64_t game, json_t *sides, json_t *declined_by);
 json_t *rematch_offer_message(int64_t game, json_t *sides);
 json_t *ready_message(int64_t game, json_t *sides);
 /* SetupOkMessage: the setup of `side` is in. */

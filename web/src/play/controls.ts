@@ -89,6 +89,7 @@ export class GameControls<G extends Game> {
   private syncAt = performance.now(); // when game.clocks last came from the server
   private moveSent = false; // our move is on its way and not acknowledged yet
   private offers: Offers = { draw: [], rematch: [] };
+  private declined: number[] = []; // the sides that last declined a draw offer, until the next move
   private confirmResign = false;
   private refused = ''; // the server's answer to our last resign, draw or rematch, if it said no
   private conn = h('p', { class: 'play-conn', id: 'play-conn', role: 'status', hidden: true });
@@ -253,6 +254,7 @@ export class GameControls<G extends Game> {
       const mover = this.hooks.mover?.(m.move) ?? before.to_move;
       // a turn's move declines the others' draw offers (the mover's own stands)
       if (mover === before.to_move) this.offers.draw = this.offers.draw.filter((s) => s === mover);
+      this.declined = [];
       const took = this.hooks.onMove(m as MoveMessage, before, g);
       if (took) beep('capture');
       else if (!this.plays(mover) || this.allMine()) beep('move');
@@ -276,6 +278,7 @@ export class GameControls<G extends Game> {
     this.offs.push(socket.on('draw_offer', (m) => {
       if (m.game !== id) return;
       this.offers.draw = m.sides.slice();
+      this.declined = (m.declined_by ?? []).slice();
       this.drawOwn();
     }));
     this.offs.push(socket.on('rematch_offer', (m) => {
@@ -440,6 +443,11 @@ export class GameControls<G extends Game> {
       const myIn = mine.filter((x) => this.sideIn(x));
       const canOffer = this.begun() && !this.allMine() && myIn.length > 0 && people.length === this.inSides().length;
       const drawState = canOffer || !mine.length ? offer(this.offers.draw, 'draw') : null;
+      // a refusal, said to everyone who sees the game
+      if (this.declined.length) {
+        const byMe = this.declined.some((x) => this.plays(x)) && mine.length > 0;
+        say(byMe ? 'You declined the draw.' : `${this.namesOf(this.declined)} declined the draw.`);
+      }
       if (!mine.length) return;
       if (!myIn.length) {
         const names = mine.map((x) => this.hooks.sideName(x));
@@ -466,6 +474,11 @@ export class GameControls<G extends Game> {
         this.buttons.querySelector<HTMLElement>('button.danger')?.focus();
       }, 'danger'));
       if (canOffer && drawState !== 'mine') this.buttons.append(button('draw', drawState === 'theirs' ? 'Accept draw' : 'Offer draw', () => this.ask('draw')));
+      if (drawState === 'theirs')
+        this.buttons.append(button('draw-decline', 'Decline draw', () => {
+          this.refused = '';
+          socket.send({ type: 'draw', game: this.id, decline: true, ref: 'draw' });
+        }));
       return;
     }
     // over
