@@ -1,9 +1,12 @@
 // newcomer.test.mjs -- what a new player stumbled on (issue 47), read as the
 // person reads it: a game number nobody played, a sign-up form with two
-// mistakes at once, and the record of a finished game to keep.
+// mistakes at once, the record of a finished game to keep, the analysis
+// board found in the menu by the games' names, and a game called off in
+// its first moves.
 
 import { test, run, check, trackApi, settle, signUpAs } from './lib.mjs';
 import { botGamesResigned } from './wsplay.mjs';
+import { twoPeopleGame, waitText } from './play-lib.mjs';
 
 test('a-game-nobody-played', async (t) => {
   const page = trackApi(await t.newPage());
@@ -70,6 +73,23 @@ test('analysis-in-the-menu-by-name', async (t) => {
   const side = await page.locator('.game-side').innerText();
   check(side.includes(`${keeps.title} · a new board`), `the board names its game as "${side.split('\n')[0]}"`);
   check(!/keeps-moats/.test(side), 'the board shows the raw id keeps-moats');
+});
+
+test('abort-in-the-first-moves', async (t) => {
+  // two people start a game; before anyone moves, one calls it off
+  const a = await t.newPage();
+  const b = await t.newPage();
+  const { id } = await twoPeopleGame(t, a, b, 'rampart');
+  await waitText(a.locator('#abort'), /^Abort$/, "A's Abort button");
+  await a.click('#abort');
+  for (const [p, who] of [[a, 'A'], [b, 'B']]) {
+    await waitText(p.locator('.result h2'), /^Game aborted$/, `${who}'s result`);
+    const words = await p.locator('.result').innerText();
+    check(/no result, no rating change/.test(words), `${who} reads "${words}"`);
+    check(!(await p.locator('#abort').count()), `${who} can still abort`);
+  }
+  const g = await (await a.request.get(`${t.url}/api/games/${id}`)).json();
+  check(g.result === null || g.result.reason === 'aborted', `the game's result: ${JSON.stringify(g.result)}`);
 });
 
 await run();

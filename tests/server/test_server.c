@@ -303,57 +303,6 @@ static void test_R8_agreed_sterile_draw_changes_no_rating(void **state)
     ws_close(b);
 }
 
-/* A draw offer can be declined without moving: the offer goes, both
- * players hear who declined, the game goes on; declining with no offer
- * standing, or with a bad value, is refused and changes nothing. */
-static void test_a_draw_offer_is_declined(void **state)
-{
-    (void)state;
-    char ca[80], cb[80];
-    signup("gwen", ca);
-    signup("hugo", cb);
-    ws_conn *a = connect_as(ca, NULL), *b = connect_as(cb, NULL);
-    duel d;
-    start_duel(a, b, "\"variant\":\"rampart\",\"base_ms\":60000", &d);
-    int sb = d.side[0] == b ? 0 : 1;  /* b's side */
-    send_fmt(b, "{\"type\":\"draw\",\"game\":%lld,\"decline\":true,\"ref\":\"d0\"}", (long long)d.game);
-    json_t *e = ws_expect(b, "error", WAIT);
-    assert_non_null(e);
-    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "no draw offer to decline"));
-    json_decref(e);
-    send_fmt(a, "{\"type\":\"draw\",\"game\":%lld}", (long long)d.game);
-    json_t *offer = ws_expect(b, "draw_offer", WAIT);
-    assert_non_null(offer);
-    assert_int_equal(json_array_size(json_object_get(offer, "sides")), 1);
-    assert_null(json_object_get(offer, "declined_by"));
-    json_decref(offer);
-    json_decref(ws_expect(a, "draw_offer", WAIT));
-    send_fmt(b, "{\"type\":\"draw\",\"game\":%lld,\"decline\":\"yes\"}", (long long)d.game);
-    e = ws_expect(b, "error", WAIT);
-    assert_non_null(e);
-    json_decref(e);
-    send_fmt(b, "{\"type\":\"draw\",\"game\":%lld,\"decline\":true}", (long long)d.game);
-    for (int i = 0; i < 2; i++) {
-        json_t *m = ws_expect(i ? b : a, "draw_offer", WAIT);
-        assert_non_null(m);
-        assert_int_equal(json_array_size(json_object_get(m, "sides")), 0);
-        json_t *by = json_object_get(m, "declined_by");
-        assert_int_equal(json_array_size(by), 1);
-        assert_int_equal(json_integer_value(json_array_get(by, 0)), sb);
-        json_decref(m);
-    }
-    /* the offer is gone: b's draw now offers, it does not end the game */
-    send_fmt(b, "{\"type\":\"draw\",\"game\":%lld}", (long long)d.game);
-    offer = ws_expect(a, "draw_offer", WAIT);
-    assert_non_null(offer);
-    assert_int_equal(json_integer_value(json_array_get(json_object_get(offer, "sides"), 0)), sb);
-    json_decref(offer);
-    assert_null(ws_expect(a, "end", 300));
-    json_decref(d.state);
-    ws_close(a);
-    ws_close(b);
-}
-
 /* Spectators receive every move, in order. */
 static void test_spectators_see_every_move(void **state)
 {
@@ -958,7 +907,6 @@ int main(void)
         cmocka_unit_test(test_game_against_a_bot),
         cmocka_unit_test(test_R8_flag_fall_without_captures_is_sterile),
         cmocka_unit_test(test_R8_agreed_sterile_draw_changes_no_rating),
-        cmocka_unit_test(test_a_draw_offer_is_declined),
         cmocka_unit_test(test_spectators_see_every_move),
         cmocka_unit_test(test_challenge_by_link),
         cmocka_unit_test(test_bad_input_is_refused_and_changes_nothing),

@@ -50,6 +50,7 @@ typedef enum msg_kind {
     MSG_MOVE,
     MSG_RESIGN,
     MSG_DRAW,
+    MSG_ABORT,
     MSG_REMATCH,
     MSG_SETUP,
     MSG_SEEK,

@@ -48,6 +48,10 @@ int live_sweep(srv *s);  /* the number of finished games freed */
 void live_on_move(srv *s, client *c, const cmsg *m);
 void live_on_resign(srv *s, client *c, const cmsg *m);
 void live_on_draw(srv *s, client *c, const cmsg *m);
+/* Calls the game off before every side has made ABORT_BEFORE moves: no
+ * result, no rating change (the game reads "aborted"). */
+#define ABORT_BEFORE 2
+void live_on_abort(srv *s, client *c, const cmsg *m);
 void live_on_rematch(srv *s, client *c, const cmsg *m);
 void live_on_setup(srv *s, client *c, const cmsg *m);
 /* records.c */

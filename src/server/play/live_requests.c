@@ -204,6 +204,29 @@ void live_on_draw(srv *s, client *c, const cmsg *cm)
     json_decref(m);
 }
 
+void live_on_abort(srv *s, client *c, const cmsg *cm)
+{
+    json_t *ref = cm->ref;
+    unsigned mine;
+    live *g = my_game(s, c, cm, &mine);
+    if (!g)
+        return;
+    if (g->over || g->ending) {
+        client_error(c, ref, "the game is over");
+        return;
+    }
+    (void)mine;  /* my_game refused a spectator */
+    /* Until every side has made ABORT_BEFORE moves (a side's first moves
+     * may be its opening, or a setup's first test) either player may call
+     * the game off; after that a player who wants out resigns. */
+    if (g->nmoves >= ABORT_BEFORE * g->v->nsides) {
+        client_error(c, ref, "the game can be aborted only before each side has made %d moves; "
+                             "resign instead", ABORT_BEFORE);
+        return;
+    }
+    live_end(s, g, STORE_GAME_ABORTED, -1, "aborted", c, ref, "abort");
+}
+
 void live_on_rematch(srv *s, client *c, const cmsg *cm)
 {
     json_t *ref = cm->ref;

@@ -73,6 +73,8 @@ export type ControlHooks<G extends Game> = {
 };
 
 type Offers = { draw: number[]; rematch: number[] };
+/** A game may be aborted until every side has made this many moves. */
+const ABORT_BEFORE = 2;
 
 export class GameControls<G extends Game> {
   /** The game as the server last told it, with moves applied since. */
@@ -311,7 +313,7 @@ export class GameControls<G extends Game> {
     } else if (m.ref === 'watch') {
       // not a live game (finished before the server started, or unknown): read it once
       api.game(this.id).then((g) => this.setGame(g as G)).catch((e) => this.hooks.onMissing?.(e instanceof Error ? e.message : String(e)));
-    } else if (m.ref === 'resign' || m.ref === 'draw' || m.ref === 'rematch') {
+    } else if (m.ref === 'resign' || m.ref === 'draw' || m.ref === 'rematch' || m.ref === 'abort') {
       this.refused = m.error;
       this.drawOwn();
     } else if (m.ref === undefined && this.game) {
@@ -320,7 +322,7 @@ export class GameControls<G extends Game> {
   }
 
   /** A request about the game; `side` names the kingdom that resigns. */
-  private ask(type: 'resign' | 'draw' | 'rematch', side?: number): void {
+  private ask(type: 'resign' | 'draw' | 'rematch' | 'abort', side?: number): void {
     this.refused = '';
     socket.send({ type, game: this.id, ...(side === undefined ? {} : { side }), ref: type });
   }
@@ -467,6 +469,10 @@ export class GameControls<G extends Game> {
         this.buttons.append(button('resign-no', 'No, play on', () => { this.confirmResign = false; this.drawOwn(); }));
         return;
       }
+      // in its first moves either player may call the game off (the server's
+      // ABORT_BEFORE moves a side, src/server/play/live.h), with no result
+      if (this.begun() && g.ply < ABORT_BEFORE * g.players.length)
+        this.buttons.append(button('abort', 'Abort', () => this.ask('abort')));
       this.buttons.append(button('resign', 'Resign', () => {
         this.confirmResign = true;
         this.refused = '';
@@ -519,8 +525,9 @@ export class GameControls<G extends Game> {
     const changes = (r.ratings ?? []).filter((x) => x.before !== x.after || g.rated);
     const aborted = r.reason === 'aborted';
     this.resultBox.append(h('div', { class: 'result' },
-      h('h2', { tabindex: -1 }, aborted ? 'Game called off' : this.hooks.headline(r, g)),
-      aborted ? h('p', { class: 'hint' }, 'It ended before it began: no result, no rating change.') : null,
+      h('h2', { tabindex: -1 }, aborted ? 'Game aborted' : this.hooks.headline(r, g)),
+      aborted ? h('p', { class: 'hint' }, g.ply ? 'It was called off in its first moves: no result, no rating change.'
+        : 'It ended before it began: no result, no rating change.') : null,
       h('p', { id: 'result-reason' }, this.reasonWords(r, g)),
       r.winner < 0 && r.sterile ? h('p', { class: 'hint' }, 'A sterile draw: neither side lost game material, so ratings do not change.') : null,
       changes.length ? h('ul', { class: 'rating-changes' }, ...changes.map((c) => {
