@@ -1,8 +1,8 @@
 // newcomer.test.mjs -- what a new player stumbled on (issue 47), read as the
 // person reads it: a game number nobody played, a sign-up form with two
 // mistakes at once, the record of a finished game to keep, the analysis
-// board found in the menu by the games' names, and a game called off in
-// its first moves.
+// board found in the menu by the games' names, a game called off in its
+// first moves, and a sterile draw explained wherever its result is read.
 
 import { test, run, check, trackApi, settle, signUpAs } from './lib.mjs';
 import { botGamesResigned } from './wsplay.mjs';
@@ -90,6 +90,23 @@ test('abort-in-the-first-moves', async (t) => {
   }
   const g = await (await a.request.get(`${t.url}/api/games/${id}`)).json();
   check(g.result === null || g.result.reason === 'aborted', `the game's result: ${JSON.stringify(g.result)}`);
+});
+
+test('sterile-said-in-plain-words', async (t) => {
+  // a draw agreed before anything was taken is sterile (R8): every place
+  // the result is read says what that means
+  const a = await t.newPage();
+  const b = await t.newPage();
+  const { id, nameA } = await twoPeopleGame(t, a, b, 'rampart');
+  await waitText(a.locator('#draw'), /^Offer draw$/, "A's draw button");
+  await a.click('#draw');
+  await waitText(b.locator('#draw'), /^Accept draw$/, "B's accept button");
+  await b.click('#draw');
+  await waitText(a.locator('.result'), /neither side lost game material, so ratings do not change/, 'the game page');
+  await a.goto(`${t.url}/review/${id}`);
+  await waitText(a.locator('#main'), /Draw \(sterile: no game material was lost, so no rating changed\)/, 'the review');
+  await a.goto(`${t.url}/players/${encodeURIComponent(nameA)}`);
+  await waitText(a.locator(`tr[data-game="${id}"]`), /a sterile draw: no game material was lost, so no rating changed/, "the player's games");
 });
 
 await run();

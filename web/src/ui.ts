@@ -76,7 +76,7 @@ export function reasonText(reason: string): string {
 
 /** "Bottom (alice) wins" / "Draw" for a result, with who played. */
 export function resultHeadline(r: Result, players: (Player | null)[], sides = SIDE_TITLES): string {
-  if (r.winner < 0) return r.sterile ? 'Draw (sterile: no game material was lost)' : 'Draw';
+  if (r.winner < 0) return r.sterile ? 'Draw (sterile: no game material was lost, so no rating changed)' : 'Draw';
   const p = players[r.winner];
   const side = sides[r.winner] ? sides[r.winner][0].toUpperCase() + sides[r.winner].slice(1) : '';
   return `${side || 'Side ' + r.winner}${p ? ` (${p.name})` : ''} wins`;

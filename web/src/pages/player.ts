@@ -67,7 +67,9 @@ export async function renderPlayer(host: HTMLElement, nameText: string): Promise
     h('td', {}, formatDate(g.ended || g.created)),
     h('td', {}, g.players.map(playerName).join(' vs ')),
     h('td', {}, `${title(g.variant)}, ${formatTimeControl(g.base_ms, g.inc_ms)}${g.rated ? ', rated' : ''}`),
-    h('td', { title: g.reason ? reasonText(g.reason) : '' }, resultScore(g.winner, g.status), g.reason && g.status !== 'aborted' ? ` (${reasonText(g.reason).split(':')[0].toLowerCase()})` : ''),
+    h('td', { title: g.reason ? reasonText(g.reason) : '' }, resultScore(g.winner, g.status), g.reason && g.status !== 'aborted' ? ` (${reasonText(g.reason).split(':')[0].toLowerCase()})` : '',
+      // what "sterile" means, where the result is read
+      g.status === 'over' && g.winner < 0 && g.sterile ? h('span', { class: 'hint' }, ' · a sterile draw: no game material was lost, so no rating changed') : ''),
     h('td', {}, g.status === 'live' ? link(`/game/${g.id}`, 'Watch') : link(`/review/${g.id}`, 'Review')));
 
   async function loadMore(): Promise<void> {
