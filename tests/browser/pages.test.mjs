@@ -219,6 +219,12 @@ test('player-page-stratego', async (t) => {
   check(!/\b1 games\b/.test(text), 'the page says "1 games"');
   const chart = await page.locator('.chart svg').innerHTML();
   check(!chart.includes('1 games'), 'the chart says "1 games"');
+  // dated: the game's date under the line, and in its point's tooltip
+  const today = await page.evaluate(() => new Date().toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }));
+  const labels = await page.locator('.chart svg > text').allTextContents();
+  check(labels.includes(today), `the chart's labels do not date it: ${JSON.stringify(labels)}`);
+  const tips = await page.locator('.chart svg circle title').allTextContents();
+  check(tips.some((x) => x.includes(`(${today})`)), `no point of the chart is dated: ${JSON.stringify(tips)}`);
   // one game: no "Show older games"
   check(await page.locator('#more-games').isHidden(), '"Show older games" is offered with one game');
 });
