@@ -2,11 +2,12 @@
 // person reads it: a game number nobody played, a sign-up form with two
 // mistakes at once, the record of a finished game to keep, the analysis
 // board found in the menu by the games' names, a game called off in its
-// first moves, and a sterile draw explained wherever its result is read.
+// first moves, a sterile draw explained wherever its result is read, and
+// the New game form saying what Play starts, and why it could not.
 
 import { test, run, check, trackApi, settle, signUpAs } from './lib.mjs';
 import { botGamesResigned } from './wsplay.mjs';
-import { twoPeopleGame, waitText } from './play-lib.mjs';
+import { hold, twoPeopleGame, waitText } from './play-lib.mjs';
 
 test('a-game-nobody-played', async (t) => {
   const page = trackApi(await t.newPage());
@@ -107,6 +108,54 @@ test('sterile-said-in-plain-words', async (t) => {
   await waitText(a.locator('#main'), /Draw \(sterile: no game material was lost, so no rating changed\)/, 'the review');
   await a.goto(`${t.url}/players/${encodeURIComponent(nameA)}`);
   await waitText(a.locator(`tr[data-game="${id}"]`), /a sterile draw: no game material was lost, so no rating changed/, "the player's games");
+});
+
+test('the-form-says-what-play-starts', async (t) => {
+  const page = trackApi(await t.newPage());
+  await page.goto(t.url + '/');
+  const summary = page.locator('#new-game-summary');
+  await summary.waitFor();
+  const first = await summary.innerText();
+  check(/^Play starts Rampart Classic, unrated, clock 10\+5, move limit 100, against .+; you play Bottom/.test(first),
+    `a new visitor's form says "${first}"`);
+  // each change shows at once
+  await page.getByLabel('Stratego', { exact: true }).check();
+  await page.getByLabel('3+2', { exact: true }).check();
+  const changed = await summary.innerText();
+  check(/^Play starts Stratego, unrated, clock 3\+2/.test(changed), `after choosing Stratego and 3+2: "${changed}"`);
+  await page.click('#start-game');
+  await page.waitForURL(/\/game\/\d+$/);
+  // back on the start page the form begins from those choices, and says so
+  await settle(page);
+  await page.goto(t.url + '/');
+  await summary.waitFor();
+  const again = await summary.innerText();
+  check(/^As your last game \(change anything above\): Play starts Stratego, unrated, clock 3\+2/.test(again),
+    `the form restored the last choices as "${again}"`);
+});
+
+test('play-refused-says-why-beside-the-button', async (t) => {
+  const page = trackApi(await t.newPage());
+  await page.goto(t.url + '/');
+  await page.locator('#new-game-summary').waitFor();
+  // as many bot games as a person may have at once, each still running
+  for (let k = 0; k < 2; k++) {
+    await hold(page, `
+      send({ type: 'play_bot', variant: 'rampart', base_ms: 0, inc_ms: 0, rated: false, bot: 'bot-random', side: 0, ref: 'bg' + arg });
+      const m = await wait((m) => m.type === 'game' || (m.type === 'error' && m.ref === 'bg' + arg));
+      if (m.type === 'error') throw new Error(m.error);
+      return m.game.id;`, k);
+  }
+  await page.getByLabel('A bot', { exact: true }).check();
+  await page.click('#start-game');
+  const err = page.locator('#new-game-error');
+  await err.waitFor();
+  const said = await err.innerText();
+  check(/^The game could not start: .*against bots/.test(said), `beside the button: "${said}"`);
+  // it stands just under the Play button
+  const box = await page.locator('#start-game').boundingBox(), ebox = await err.boundingBox();
+  check(ebox.y >= box.y && ebox.y - (box.y + box.height) < 120, 'the reason is not next to the Play button');
+  check(await page.locator('#start-game').isEnabled(), 'Play stays disabled after the refusal');
 });
 
 await run();

@@ -146,7 +146,11 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     if (b) o.textContent = botLabel(b);
   }
   const play = h('button', { type: 'submit', class: 'primary big', id: 'start-game' }, 'Play');
-  const form = h('form', { class: 'panel', id: 'new-game' }, h('h2', {}, 'New game'), gameField, oppField, keeps.el, clockField, moreField, play, waiting);
+  // what Play will start, in words, kept up to date as the form changes: the
+  // form begins from the last game's choices, and says so
+  const restored = localStorage.getItem(SAVED) !== null;
+  const summary = h('p', { class: 'status', id: 'new-game-summary', 'aria-live': 'polite' });
+  const form = h('form', { class: 'panel', id: 'new-game' }, h('h2', {}, 'New game'), gameField, oppField, keeps.el, clockField, moreField, summary, play, waiting);
 
   const value = (name: string) => (form.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? '';
 
@@ -180,6 +184,22 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
         : opp === 'local' ? 'Games on one device are not rated.'
         : !p || p.guest ? h('span', {}, 'Guests play unrated games. ', link('/signup', 'Sign up'), ' to play rated ones.')
         : 'Rated games change your rating on the ladder.');
+    summary.textContent = km ? '' : summaryWords(v, opp);
+  }
+
+  /** "Play starts: Rampart XL, rated, clock 3+2, move limit 100, against
+   *  Level 1; you play Bottom (moves first)." */
+  function summaryWords(v: Variant | undefined, opp: Opponent): string {
+    if (!v) return '';
+    const clock = value('clock');
+    const parts = [v.title, ratedBox.checked ? 'rated' : 'unrated', clock === 'None' ? 'no clock' : `clock ${clock}`];
+    if (limitSelect.value && Number(limitSelect.value) > 0) parts.push(`move limit ${limitSelect.value}`);
+    const against = opp === 'bot'
+      ? `against ${botSelect.selectedOptions[0]?.textContent ?? 'a bot'}; you play ${sideSelect.selectedOptions[0]?.textContent ?? ''}`
+      : opp === 'seek' ? 'against whoever accepts your seek in the lobby'
+      : opp === 'challenge' ? 'against the friend you send the link to'
+      : 'for two players on this device';
+    return `${restored ? 'As your last game (change anything above): ' : ''}Play starts ${parts.join(', ')}, ${against}.`;
   }
   form.addEventListener('change', refresh);
   offs.push(onSessionChange(refresh));
@@ -256,7 +276,10 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
     toast(m.error, 'error');
     play.disabled = false;
     beginner.disabled = false;
-    waiting.replaceChildren();
+    // said beside the button pressed, not only at the foot of the page
+    const games = document.getElementById('my-games');
+    waiting.replaceChildren(h('p', { class: 'error', role: 'alert', id: 'new-game-error' }, `The game could not start: ${m.error}`,
+      games && !games.hidden ? h('span', {}, ' ', h('button', { type: 'button', class: 'linklike', onclick: () => games.scrollIntoView({ block: 'start' }) }, 'Your games in progress'), ' are at the top of this page.') : ''));
   }));
   // Any game that starts for us (a bot game, our seek or challenge taken) opens at once.
   offs.push(socket.on('game', (m) => {
