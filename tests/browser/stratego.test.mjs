@@ -133,6 +133,13 @@ test('stratego-one-device', async (t) => {
     check(text.includes(`Pass the device to ${who}`), `the cover says "${text}"`);
     check((await page.locator('.st-game [data-piece]').count()) === 0, 'pieces are on the board while the cover is up');
     check(await page.locator('.st-game .board').evaluate((e) => !!e.closest('[inert]')), 'the board is not inert under the cover');
+    // every side panel goes too: no "Arrange your army (Red)" under Blue's cover, nothing to click
+    const side = page.locator('.st-game .game-side');
+    check(!(await side.isVisible()) || await side.evaluate((e) => getComputedStyle(e).visibility === 'hidden'),
+      'the side panels show under the cover');
+    check(await side.evaluate((e) => e.hasAttribute('inert')), 'the side panels can be used under the cover');
+    const shown = await page.evaluate(() => document.querySelector('.st-game')?.innerText ?? '');
+    check(!/Arrange your|Analyse my view/.test(shown), `under the cover the page reads: ${shown.slice(0, 200)}`);
     return text;
   };
   await coverUp('Blue');

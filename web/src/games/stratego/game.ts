@@ -212,6 +212,11 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
   }
 
   function drawCover(g: Game): void {
+    // under the cover the side panels go too (whose setup, the analysis
+    // link, the move list): hidden, unreachable, their room kept
+    sideCol.classList.toggle('st-covered', !!cover);
+    if (cover) sideCol.setAttribute('inert', '');
+    else sideCol.removeAttribute('inert');
     if (!cover) {
       coverBox.hidden = true;
       boardHost.removeAttribute('inert');
