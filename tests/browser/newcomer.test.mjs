@@ -3,11 +3,12 @@
 // mistakes at once, the record of a finished game to keep, the analysis
 // board found in the menu by the games' names, a game called off in its
 // first moves, a sterile draw explained wherever its result is read, and
-// the New game form saying what Play starts, and why it could not.
+// the New game form saying what Play starts, and why it could not, and a
+// spectator taken along to the players' rematch.
 
 import { test, run, check, trackApi, settle, signUpAs } from './lib.mjs';
 import { botGamesResigned } from './wsplay.mjs';
-import { hold, twoPeopleGame, waitText } from './play-lib.mjs';
+import { hold, resign, twoPeopleGame, waitText } from './play-lib.mjs';
 
 test('a-game-nobody-played', async (t) => {
   const page = trackApi(await t.newPage());
@@ -156,6 +157,27 @@ test('play-refused-says-why-beside-the-button', async (t) => {
   const box = await page.locator('#start-game').boundingBox(), ebox = await err.boundingBox();
   check(ebox.y >= box.y && ebox.y - (box.y + box.height) < 120, 'the reason is not next to the Play button');
   check(await page.locator('#start-game').isEnabled(), 'Play stays disabled after the refusal');
+});
+
+test('a-spectator-follows-the-rematch', async (t) => {
+  const a = await t.newPage();
+  const b = await t.newPage();
+  const c = await t.newPage();
+  const { id } = await twoPeopleGame(t, a, b, 'rampart');
+  await c.goto(`${t.url}/game/${id}`);
+  await c.locator('#game-status').waitFor();
+  await resign(a);
+  await waitText(a.locator('#rematch'), /^Rematch$/, "A's Rematch button");
+  await a.click('#rematch');
+  await waitText(b.locator('#rematch'), /^Accept rematch$/, "B's Accept button");
+  await b.click('#rematch');
+  await Promise.all([a, b].map((p) => p.waitForURL((u) => /\/game\/\d+$/.test(u.pathname) && u.pathname !== `/game/${id}`)));
+  const next = new URL(a.url()).pathname;
+  await c.waitForURL((u) => u.pathname === next, { timeout: 10000 }).catch(() => {
+    throw new Error(`the spectator stayed on ${new URL(c.url()).pathname}; the rematch is ${next}`);
+  });
+  await c.locator('#game-status').waitFor();
+  check(!(await c.locator('#resign').count()), 'the spectator became a player');
 });
 
 await run();

@@ -272,10 +272,12 @@ void live_on_rematch(srv *s, client *c, const cmsg *cm)
         return;
     }
     g->rematch_id = r->id;
+    /* the players are shown the new game; spectators the old one again,
+     * which now names its rematch, so that their page follows */
     for (int i = 0; i < g->nwatch; i++) {
         client *w = client_find(s, g->watchers[i]);
-        if (w && live_sides_of(g, w))
-            live_watch(s, r, w);
+        if (w)
+            live_watch(s, live_sides_of(g, w) ? r : g, w);
     }
     lobby_changed(s);
 }

@@ -225,7 +225,10 @@ export class GameControls<G extends Game> {
     const id = this.id;
     this.offs.push(socket.on('game', (m) => {
       if (m.game.id === id) {
+        const had = this.game ? this.game.rematch ?? 0 : -1;
         this.setGame(m.game as G);
+        // a spectator follows the players into their rematch, once it starts
+        if (had === 0 && m.game.rematch && !m.game.you.length) navigate(`/game/${m.game.rematch}`);
         return;
       }
       // a rematch (or another game) just started for us: go there
