@@ -512,6 +512,8 @@ void api_http(srv *s, net_http *h, const net_request *req)
     else if (post && (strcmp(path, "/signup") == 0 || strcmp(path, "/signin") == 0 ||
                       strcmp(path, "/signout") == 0 || strcmp(path, "/account/password") == 0))
         account_http(s, h, req, path);
+    else if ((get || post) && strcmp(path, "/account/prefs") == 0)
+        account_http(s, h, req, path);
     else if (post && strcmp(path, "/games/import") == 0)
         import_http(s, h, req);
     else if (strncmp(path, "/games/", 7) == 0 && (get || post) &&

@@ -8,7 +8,7 @@ import type {
   ChallengeAnswer, PlayerPageAnswer, LadderAnswer, PositionAnswer, PositionsAnswer,
   LobbyAnswer, BotsAnswer, GamesAnswer, VariantsAnswer, Ok, Credentials, PasswordChange, PositionRequest, MeAnswer,
   ReviewAnswer, TokensAnswer, TokenCreated, TokenRequest, ImportRequest, ImportAnswer,
-  SetupsAnswer, SetupSave, SetupDelete, NamedSetup,
+  SetupsAnswer, SetupSave, SetupDelete, NamedSetup, Prefs, PrefsChange,
 } from './gen/api';
 
 export type {
@@ -61,6 +61,8 @@ export const api = {
   signup: (name: string, password: string) => call<MeAnswer>('POST', '/api/signup', { name, password } satisfies Credentials),
   signin: (name: string, password: string) => call<MeAnswer>('POST', '/api/signin', { name, password } satisfies Credentials),
   signout: () => call<Ok>('POST', '/api/signout'),
+  prefs: () => call<Prefs>('GET', '/api/account/prefs'),
+  setPrefs: (change: PrefsChange) => call<Prefs>('POST', '/api/account/prefs', change),
   changePassword: (password: string, newPassword: string) =>
     call<Ok>('POST', '/api/account/password', { password, new_password: newPassword } satisfies PasswordChange),
   variants: () => call<VariantsAnswer>('GET', '/api/variants'),

@@ -11,6 +11,7 @@ import { Cleanup, findRoute, navigate, onNavigate } from './router';
 import { signOut } from './pages/auth';
 import { notificationsWidget } from './community/notifications';
 import { engineReady } from './engine/read';
+import { applyPrefs, localPrefs, loadAccountPrefs } from './prefs';
 // Every page registers its own routes (router.ts) when its module is
 // loaded: these imports are here for that alone. The order is the order
 // routes are tried in.
@@ -22,6 +23,7 @@ import './pages/challenge';
 import './pages/player';
 import './pages/ladder';
 import './pages/account';
+import './pages/settings';
 import './games/index';  // each game's help pages
 import './community/forum';
 import './community/support';
@@ -91,6 +93,7 @@ function renderHeader(): void {
   if (p.guest) {
     who.append(
       h('span', { class: 'who-name', title: 'You are playing as a guest: unrated games only' }, `Guest (${p.name})`),
+      link('/settings', 'Settings'),
       link('/signin', 'Sign in'),
       link('/signup', 'Sign up'),
     );
@@ -98,6 +101,7 @@ function renderHeader(): void {
     who.append(
       notificationsWidget(p.id),
       link(`/players/${encodeURIComponent(p.name)}`, h('span', { class: 'who-name' }, p.name)),
+      link('/settings', 'Settings'),
       link('/account', 'Account'),
       h('button', { type: 'button', class: 'linklike', onclick: () => void signOut() }, 'Sign out'),
     );
@@ -137,6 +141,14 @@ socket.onState = (s) => {
   el.hidden = s === 'open';
 };
 
+// The visitor's settings (prefs.ts): this browser's at once, before anything
+// is drawn; a signed-in person's kept ones as soon as the session is known.
+applyPrefs(localPrefs());
+let prefsFor = 0;
+onSessionChange((p) => {
+  if (p && !p.guest && p.id !== prefsFor) void loadAccountPrefs();
+  prefsFor = p && !p.guest ? p.id : 0;
+});
 onSessionChange(renderHeader);
 // The session cookie must exist before the WebSocket opens, or the two would
 // each make a guest of their own.

@@ -1,5 +1,6 @@
 // sound.ts -- short beeps for moves and captures, made with WebAudio so no
-// sound files are needed. Off by default; the choice is remembered.
+// sound files are needed. Off by default; the choice is remembered (and
+// kept on the account with the other settings, prefs.ts).
 
 const KEY = 'citadel.sound';
 let ctx: AudioContext | null = null;
@@ -9,8 +10,13 @@ export function soundOn(): boolean {
 }
 
 export function setSound(on: boolean): void {
-  localStorage.setItem(KEY, on ? 'on' : 'off');
+  setSoundQuietly(on);
   if (on) beep('move'); // a sample, and browsers want a gesture before audio starts
+}
+
+/** The same without the sample (settings read from the account). */
+export function setSoundQuietly(on: boolean): void {
+  localStorage.setItem(KEY, on ? 'on' : 'off');
 }
 
 /** A move: one soft click. A capture: two falling tones. The end: a chord. */

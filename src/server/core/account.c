@@ -494,6 +494,107 @@ static void guest_for_http(srv *s, net_http *h, const char *addr)
     writer_submit(s->writer, &g->base);
 }
 
+/* --- preferences ----------------------------------------------------------------- */
+
+/* What an account keeps of how the page looks and sounds (docs/api.md,
+ * "Preferences"): each setting, its values (the first the default). */
+static const struct pref {
+    const char *name;
+    const char *values[4];  /* a string setting's values; NULL first: a boolean */
+    int on;                 /* a boolean's default */
+} prefs[] = {
+    { "theme", { "system", "light", "dark", NULL }, 0 },
+    { "board", { "green", "brown", "blue", NULL }, 0 },
+    { "sound", { NULL }, 0 },
+};
+#define NPREFS (sizeof prefs / sizeof prefs[0])
+
+/* The stored preferences of `player` over the defaults (a stored value no
+ * longer offered is dropped). */
+static json_t *prefs_of(srv *s, int64_t player)
+{
+    json_t *out = json_object();
+    for (size_t i = 0; i < NPREFS; i++)
+        json_object_set_new(out, prefs[i].name, prefs[i].values[0] ? json_string(prefs[i].values[0])
+                                                                   : json_boolean(prefs[i].on));
+    char text[STORE_TEXT_MAX];
+    store_err e;
+    json_t *kept = store_kv_get(s->st, player, "prefs", text, sizeof text, &e) == 0
+                       ? json_loads(text, 0, NULL) : NULL;
+    for (size_t i = 0; i < NPREFS; i++) {
+        json_t *v = json_object_get(kept, prefs[i].name);
+        int ok = 0;
+        if (prefs[i].values[0])
+            for (int k = 0; k < 4 && prefs[i].values[k] && json_is_string(v); k++)
+                ok |= strcmp(json_string_value(v), prefs[i].values[k]) == 0;
+        else
+            ok = json_is_boolean(v);
+        if (ok)
+            json_object_set(out, prefs[i].name, v);
+    }
+    json_decref(kept);
+    return out;
+}
+
+/* GET and POST /api/account/prefs: an account's preferences; a POST sets
+ * the ones it names (each checked: an unknown name or value changes
+ * nothing and says why). A guest's stay in its browser: 401. */
+static void account_prefs(srv *s, net_http *h, const net_request *req)
+{
+    ident me;
+    if (ident_session_player(s, req->cookie, &me) != 0 || me.guest) {
+        reply_error(h, 401, "sign in to keep settings on an account (a guest's stay in the browser)");
+        return;
+    }
+    if (strcmp(req->method, "GET") == 0) {
+        reply_json(h, 200, prefs_of(s, me.id), NULL);
+        return;
+    }
+    json_t *body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, NULL);
+    if (!json_is_object(body)) {
+        json_decref(body);
+        reply_error(h, 400, "send the settings as a JSON object");
+        return;
+    }
+    json_t *now = prefs_of(s, me.id), *v;
+    const char *key;
+    char why[160] = "";
+    json_object_foreach(body, key, v) {
+        size_t i = 0;
+        while (i < NPREFS && strcmp(prefs[i].name, key) != 0)
+            i++;
+        int ok = 0;
+        if (i < NPREFS && prefs[i].values[0])
+            for (int k = 0; k < 4 && prefs[i].values[k] && json_is_string(v); k++)
+                ok |= strcmp(json_string_value(v), prefs[i].values[k]) == 0;
+        else if (i < NPREFS)
+            ok = json_is_boolean(v);
+        if (i == NPREFS)
+            snprintf(why, sizeof why, "no setting '%.40s' (theme, board, sound)", key);
+        else if (!ok && prefs[i].values[0])
+            snprintf(why, sizeof why, "%s is one of %s, %s, %s", key, prefs[i].values[0], prefs[i].values[1],
+                     prefs[i].values[2]);
+        else if (!ok)
+            snprintf(why, sizeof why, "%s is true or false", key);
+        if (why[0])
+            break;
+        json_object_set(now, key, v);
+    }
+    json_decref(body);
+    char *text = why[0] ? NULL : json_dumps(now, JSON_COMPACT | JSON_SORT_KEYS);
+    store_err e;
+    if (why[0])
+        reply_error(h, 400, why);
+    else if (!text || store_kv_put(s->st, me.id, "prefs", text, &e) != 0)
+        reply_error(h, 500, "could not keep the settings; try again");
+    else {
+        reply_json(h, 200, now, NULL);
+        now = NULL;
+    }
+    free(text);
+    json_decref(now);
+}
+
 void account_http(srv *s, net_http *h, const net_request *req, const char *path)
 {
     char addr[64];
@@ -504,6 +605,8 @@ void account_http(srv *s, net_http *h, const net_request *req, const char *path)
         signin(s, h, req, addr);
     else if (strcmp(path, "/account/password") == 0)
         password_change(s, h, req, addr);
+    else if (strcmp(path, "/account/prefs") == 0)
+        account_prefs(s, h, req);
     else if (strcmp(path, "/signout") == 0) {
         char token[65], headers[200];
         store_err e;
