@@ -79,6 +79,9 @@ test('review-stratego', async (t) => {
     }
     return g.id;`);
   await page.goto(`${t.url}/game/${id}`);
+  // the one-device game is covered until the next player says it is them
+  // (under the cover every panel is hidden, Resign too)
+  await page.click('#st-cover-go');
   await page.click('#resign');
   await page.click('#resign-yes');
   await openReview(t, page, id);
