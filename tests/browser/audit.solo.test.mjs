@@ -18,28 +18,15 @@
 //
 //   node tests/browser/run.mjs audit      (the audits alone)
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
-import { test, run, check, root, signUpAs, trackApi, settle } from './lib.mjs';
+import { test, run, check, signUpAs, trackApi, settle } from './lib.mjs';
+import { axeViolations } from './axe.mjs';
 
 const BUDGET = { performance: 95, lcpMs: 2500, cls: 0.05, accessibility: 100 };
 /** What a page without boards may load, on any machine: its files and answers. */
 const BYTES_MAX = 160 * 1024, REQUESTS_MAX = 16;
 const RUNS = 3;
-
-const axeSource = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-
-/** axe-core's violations on the page as it stands, as "id (n nodes)". */
-async function axeViolations(page) {
-  await page.evaluate(axeSource);  // through the debugger: the page's policy allows no inline script
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id} (${v.nodes.length}: ${v.nodes[0]?.target?.join(' ')})`);
-  });
-  return found;
-}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -79,25 +66,16 @@ test('audits-of-the-first-pages', async (t) => {
   const { thread } = await made.json();
   const pages = ['/', '/forum', `/forum/thread/${thread}`, `/players/${name}`, '/signup', '/signin'];
 
-  // axe-core, as the person sees each page (signed in)
+  // axe-core, as the person sees each page (signed in): those above, and
+  // the pages with boards (axe-core only: their speed waits on the engine)
+  const boards = ['/analysis/rampart', '/analysis/stratego', '/analysis/keeps-moats', '/stratego/help', '/keeps/help'];
   const axeFailures = [];
-  for (const p of pages) {
+  for (const p of [...pages, ...boards, '/learn']) {
     await settle(page);
     await page.goto(t.url + p);
     await page.locator('h1').first().waitFor();
     await settle(page);
-    const v = await axeViolations(page);
-    if (v.length) axeFailures.push(`${p}: ${v.join(', ')}`);
-  }
-
-  // the pages with boards, axe-core only (their speed waits on the engine, above)
-  for (const p of ['/analysis/rampart', '/analysis/stratego', '/analysis/keeps-moats', '/learn',
-    '/stratego/help', '/keeps/help']) {
-    await settle(page);
-    await page.goto(t.url + p);
-    await page.locator('h1').first().waitFor();
-    await settle(page);
-    if (p !== '/learn') await page.locator('[data-square]').first().waitFor();
+    if (boards.includes(p)) await page.locator('[data-square]').first().waitFor();
     const v = await axeViolations(page);
     if (v.length) axeFailures.push(`${p}: ${v.join(', ')}`);
   }

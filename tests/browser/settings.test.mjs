@@ -5,11 +5,9 @@
 // other devices get them; and the dark theme as readable as the light one
 // (axe-core's contrast check on the main pages).
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { test, run, check, root, signUpAs, trackApi, settle } from './lib.mjs';
+import { test, run, check, signUpAs, trackApi, settle } from './lib.mjs';
+import { axeViolations } from './axe.mjs';
 
-const axeSource = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const rootBg = (page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 const dark = (rgb) => {
   const [r, g, b] = rgb.match(/\d+/g).map(Number);
@@ -87,9 +85,7 @@ test('the-dark-theme-reads-as-well', async (t) => {
     await page.locator('h1').first().waitFor();
     await settle(page);
     check(dark(await rootBg(page)), `${p} is not dark on a dark device`);
-    await page.evaluate(axeSource);
-    const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
-      .violations.map((x) => `${x.id} (${x.nodes.length}: ${x.nodes[0]?.target?.join(' ')})`));
+    const v = await axeViolations(page);
     if (v.length) found.push(`${p}: ${v.join(', ')}`);
   }
   check(!found.length, `axe-core in the dark theme: ${found.join('; ')}`);

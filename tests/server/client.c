@@ -372,6 +372,24 @@ static int parse_response(const char *p, size_t len, int closed, http_resp *out)
     return 1;
 }
 
+char *http_header(const char *resp, const char *name, char *out, size_t size)
+{
+    out[0] = 0;
+    size_t n = strlen(name);
+    for (const char *p = resp; (p = strstr(p, "\r\n")); p += 2) {
+        if (p[2] == '\r')
+            break;  /* the end of the head */
+        if (strncasecmp(p + 2, name, n) == 0 && p[2 + n] == ':') {
+            const char *v = p + 3 + n;
+            while (*v == ' ')
+                v++;
+            snprintf(out, size, "%.*s", (int)strcspn(v, "\r"), v);
+            break;
+        }
+    }
+    return out;
+}
+
 int http_parse(const char *p, size_t len, http_resp *out)
 {
     memset(out, 0, sizeof *out);

@@ -65,6 +65,10 @@ int http_finish(int fd, http_resp *out);
 int http_raw(const char *host, int port, const void *req, size_t len, char **resp,
              size_t *resp_len, int timeout_ms);
 
+/* The value of header `name` (any case) in a response's head (what http_raw
+ * returns), leading spaces dropped, into out; "" if absent. Returns out. */
+char *http_header(const char *resp, const char *name, char *out, size_t size);
+
 /* Parses a whole HTTP response held in memory (what http_raw returns).
  * 0 and *out filled, or -1 if it is not a complete response. */
 int http_parse(const char *buf, size_t len, http_resp *out);

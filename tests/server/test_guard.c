@@ -737,21 +737,6 @@ static void write_file(const char *dir, const char *name, const char *text)
     fclose(f);
 }
 
-static char *header_of(const char *resp, const char *name, char *out, size_t size)
-{
-    out[0] = 0;
-    size_t n = strlen(name);
-    for (const char *p = resp; (p = strstr(p, "\r\n")); p += 2)
-        if (strncasecmp(p + 2, name, n) == 0 && p[2 + n] == ':') {
-            const char *v = p + 3 + n;
-            while (*v == ' ')
-                v++;
-            snprintf(out, size, "%.*s", (int)strcspn(v, "\r"), v);
-            break;
-        }
-    return out;
-}
-
 /* Static files carry a Content-Security-Policy, frame and sniffing
  * protection; files named by their content hash may be cached for good,
  * others are checked again; source maps and dot-files are not served. */
@@ -769,17 +754,17 @@ static void test_static_files_carry_their_policy(void **state)
     fixture_own_server(&saved, args);
     char *resp = raw("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", NULL, NULL);
     assert_non_null(strstr(resp, " 200 "));
-    assert_non_null(strstr(header_of(resp, "content-security-policy", h, sizeof h),
+    assert_non_null(strstr(http_header(resp, "content-security-policy", h, sizeof h),
                            "frame-ancestors 'none'"));
     assert_non_null(strstr(h, "script-src 'self' 'wasm-unsafe-eval';"));  /* no 'unsafe-eval' */
-    assert_string_equal(header_of(resp, "x-frame-options", h, sizeof h), "DENY");
-    assert_string_equal(header_of(resp, "x-content-type-options", h, sizeof h), "nosniff");
-    assert_string_equal(header_of(resp, "cache-control", h, sizeof h), "no-cache");
+    assert_string_equal(http_header(resp, "x-frame-options", h, sizeof h), "DENY");
+    assert_string_equal(http_header(resp, "x-content-type-options", h, sizeof h), "nosniff");
+    assert_string_equal(http_header(resp, "cache-control", h, sizeof h), "no-cache");
     free(resp);
     resp = raw("GET /app.0123456789.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", NULL,
                NULL);
     assert_non_null(strstr(resp, " 200 "));
-    assert_non_null(strstr(header_of(resp, "cache-control", h, sizeof h), "immutable"));
+    assert_non_null(strstr(http_header(resp, "cache-control", h, sizeof h), "immutable"));
     free(resp);
     static const char *const hidden[] = {"/app.js.map", "/.env", "/static/../.env"};
     for (size_t i = 0; i < 3; i++) {
@@ -792,7 +777,7 @@ static void test_static_files_carry_their_policy(void **state)
         free(resp);
     }
     resp = raw("GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", NULL, NULL);
-    assert_string_equal(header_of(resp, "cache-control", h, sizeof h), "no-store");
+    assert_string_equal(http_header(resp, "cache-control", h, sizeof h), "no-store");
     free(resp);
     fixture_own_end(&saved);
     char cmd[300];

@@ -44,20 +44,6 @@ typedef struct answer {
     char body[256];
 } answer;
 
-static void header_of(const char *head, const char *name, char *out, size_t size)
-{
-    out[0] = 0;
-    size_t n = strlen(name);
-    for (const char *p = head; (p = strstr(p, "\r\n")); p += 2)
-        if (strncasecmp(p + 2, name, n) == 0 && p[2 + n] == ':') {
-            const char *v = p + 3 + n;
-            while (*v == ' ')
-                v++;
-            snprintf(out, size, "%.*s", (int)strcspn(v, "\r"), v);
-            return;
-        }
-}
-
 /* GET path with the Accept-Encoding line `accept` (none if NULL). */
 static answer get(const char *path, const char *accept)
 {
@@ -73,10 +59,10 @@ static answer get(const char *path, const char *accept)
     char *end = strstr(resp, "\r\n\r\n");
     assert_non_null(end);
     *end = 0;
-    header_of(resp, "content-type", a.type, sizeof a.type);
-    header_of(resp, "content-encoding", a.encoding, sizeof a.encoding);
-    header_of(resp, "vary", a.vary, sizeof a.vary);
-    header_of(resp, "cache-control", a.cache, sizeof a.cache);
+    http_header(resp, "content-type", a.type, sizeof a.type);
+    http_header(resp, "content-encoding", a.encoding, sizeof a.encoding);
+    http_header(resp, "vary", a.vary, sizeof a.vary);
+    http_header(resp, "cache-control", a.cache, sizeof a.cache);
     snprintf(a.body, sizeof a.body, "%.*s", (int)(n - (size_t)(end + 4 - resp)), end + 4);
     free(resp);
     return a;

@@ -39,13 +39,21 @@ static live *my_game(srv *s, client *c, const cmsg *m, unsigned *mine)
     return g;
 }
 
-/* 1 if the game takes moves and offers now; else 0 after saying why. */
-static int in_play(live *g, client *c, json_t *ref)
+/* 1 if the game has not ended (nor is ending); else 0 after saying so. */
+static int not_over(live *g, client *c, json_t *ref)
 {
     if (g->over || g->ending) {
         client_error(c, ref, "the game is over");
         return 0;
     }
+    return 1;
+}
+
+/* 1 if the game takes moves and offers now; else 0 after saying why. */
+static int in_play(live *g, client *c, json_t *ref)
+{
+    if (!not_over(g, c, ref))
+        return 0;
     if (g->setting_up) {
         client_error(c, ref, "the game has not begun: the setups are not all in");
         return 0;
@@ -103,12 +111,8 @@ void live_on_resign(srv *s, client *c, const cmsg *m)
     json_t *ref = m->ref;
     unsigned mine;
     live *g = my_game(s, c, m, &mine);
-    if (!g)
+    if (!g || !not_over(g, c, ref))
         return;
-    if (g->over || g->ending) {
-        client_error(c, ref, "the game is over");
-        return;
-    }
     int side = m->side;
     if (side >= 0 && (side >= g->v->nsides || !(mine & (1u << side)))) {
         client_error(c, ref, "side: one of the sides you play (%d-%d in turn order)", 0,
@@ -208,14 +212,9 @@ void live_on_abort(srv *s, client *c, const cmsg *cm)
 {
     json_t *ref = cm->ref;
     unsigned mine;
-    live *g = my_game(s, c, cm, &mine);
-    if (!g)
+    live *g = my_game(s, c, cm, &mine);  /* a spectator is refused there */
+    if (!g || !not_over(g, c, ref))
         return;
-    if (g->over || g->ending) {
-        client_error(c, ref, "the game is over");
-        return;
-    }
-    (void)mine;  /* my_game refused a spectator */
     /* Until every side has made ABORT_BEFORE moves (a side's first moves
      * may be its opening, or a setup's first test) either player may call
      * the game off; after that a player who wants out resigns. */
