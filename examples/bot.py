@@ -14,6 +14,7 @@
 # stream line read to FILE.
 import argparse
 import json
+import random
 import subprocess
 import sys
 import threading
@@ -129,7 +130,11 @@ def play(api, args, gid, results):
                 continue
             if msg.get("phase") == "setup":
                 if not setup_sent and you not in msg.get("ready", []):
-                    setup = api.call("GET", f"/api/setups/{urllib.parse.quote(variant)}")["random"]
+                    # one of the game's library, as the built-in bots choose: a random
+                    # arrangement may leave the Flag in the front row
+                    setups = api.call("GET", f"/api/setups/{urllib.parse.quote(variant)}")
+                    pick = [s["setup"] for s in setups["library"]] or [setups["random"]]
+                    setup = random.choice(pick)
                     # a setup string is read from its owner's side: right for either colour
                     api.call("POST", base + "/setup", {"setup": setup})
                     setup_sent = True
