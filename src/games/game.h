@@ -69,6 +69,7 @@
 #define GAME_MAX_SIDES 4
 #define GAME_MAX_MOVES 1024   /* more than any position of any game has */
 #define GAME_POS_MAX 1024     /* bytes: an upper bound on any pos_size */
+#define GAME_LINES_MAX 8      /* the most best moves a bot's `lines` gives */
 #define GAME_MOVE_NONE 0u
 
 typedef uint32_t game_move;
@@ -403,6 +404,12 @@ struct game_bot_ops {
      * snprintf gives it, or -1 if no position fits the view. */
     const char *analyst;
     int (*report)(const void *bot, int *depth, int *score, uint64_t *nodes);
+    /* lines (optional): as move() on the analyst, but the best n moves
+     * (n at most GAME_LINES_MAX) each with its exact score for the side to
+     * move, into moves[] and scores[], best first; how many (0: no move;
+     * -1 if the bot cannot tell) */
+    int (*lines)(void *bot, const void *view, const game_limits *lim, int n, game_move *moves,
+                 int *scores);
     int (*belief)(void *bot, const void *view, char *buf, size_t size);
 
     /* For the style bots src/ai builds; NULL / 0 where the game has none.

@@ -616,6 +616,52 @@ int eng_bot(int i, int movetime_ms, int nodes)
     return snprintf(buf, sizeof buf, "%s %d %d %llu", text, score, depth, (unsigned long long)n);
 }
 
+int eng_bot_lines(int i, int movetime_ms, int nodes, int lines)
+{
+    struct slot *s = slot_at(i);
+    if (!s)
+        return -1;
+    const game_bot_ops *bots = s->v->ops->bots;
+    if (!bots || !bots->analyst || !bots->lines || !bots->report) {
+        snprintf(buf, sizeof buf, "%s has no bot that gives several lines", s->v->name);
+        return -1;
+    }
+    if (movetime_ms < 0 || nodes < 0 || (movetime_ms == 0 && nodes == 0) || lines < 1 ||
+        lines > GAME_LINES_MAX) {
+        snprintf(buf, sizeof buf, "want a time or a node budget, and 1-%d lines", GAME_LINES_MAX);
+        return -1;
+    }
+    void *bot = analyst_for(s->v);
+    if (!bot) {
+        snprintf(buf, sizeof buf, "out of memory");
+        return -1;
+    }
+    game_limits lim = { .movetime = movetime_ms, .nodes = (uint64_t)nodes, .time = { -1, -1 } };
+    game_move moves[GAME_LINES_MAX];
+    int scores[GAME_LINES_MAX];
+    int n = bots->lines(bot, s->pos, &lim, lines, moves, scores);
+    int depth = 0, score = 0;
+    uint64_t nn = 0;
+    if (bots->report(bot, &depth, &score, &nn) != 0)
+        depth = score = 0, nn = 0;
+    bots->destroy(bot);
+    if (n <= 0) {
+        /* no line the search scored (one legal move, say): the bot's move alone */
+        return eng_bot(i, movetime_ms, nodes);
+    }
+    static char out[ENG_BUF];
+    size_t len = 0;
+    out[0] = 0;
+    for (int k = 0; k < n; k++) {
+        char text[32];
+        s->v->ops->format_move(s->pos, moves[k], text, sizeof text);
+        add(out, &len, "%s%s %d %d %llu", k ? "\n" : "", text, scores[k], depth,
+            (unsigned long long)nn);
+    }
+    memcpy(buf, out, len + 1);
+    return (int)len;
+}
+
 int eng_belief(int i)
 {
     struct slot *s = slot_at(i);

@@ -37,6 +37,7 @@
  *                     evaluation gives side k, 0 for a side that is out)
  *   eng_bot           "BEST SCORE DEPTH NODES" as eng_search (DEPTH 0 when
  *                     the bot searched nothing: one legal move)
+ *   eng_bot_lines     eng_bot's line for each of several best moves
  *   eng_belief        one line per hidden piece: "SQ KIND PERMILLE ..."
  *                     (game_bot_ops.belief)
  */
@@ -49,15 +50,7 @@
 #ifdef __wasi__
 #define ENG_EXPORT(name) __attribute__((export_name(#name)))
 #else
-#define ENG_EXPORT(name)/* The game's own analysing bot (game_bot_ops.analyst; Stratego's
- * strongest level) on the slot's position: for a game of hidden pieces, a
- * view of the side to move (what that player knows), or a full position
- * (after the game, all known). Within movetime_ms or `nodes` (0: none of
- * that limit; a node budget gives the same answer on every machine). */
-ENG_EXPORT(eng_bot) int eng_bot(int slot, int movetime_ms, int nodes);
-/* What that bot believes of each hidden piece of the view in the slot. */
-ENG_EXPORT(eng_belief) int eng_belief(int slot);
-
+#define ENG_EXPORT(name)
 #endif
 
 ENG_EXPORT(eng_buf) char *eng_buf(void);
@@ -119,6 +112,11 @@ ENG_EXPORT(eng_multi_for) int eng_multi_for(int slot, int depth, int nodes, int 
  * (after the game, all known). Within movetime_ms or `nodes` (0: none of
  * that limit; a node budget gives the same answer on every machine). */
 ENG_EXPORT(eng_bot) int eng_bot(int slot, int movetime_ms, int nodes);
+/* The same bot's best `lines` moves (1-GAME_LINES_MAX, game_bot_ops.lines),
+ * each scored exactly, for the analysis board's several lines: one line
+ * "MOVE SCORE DEPTH NODES" each, best first, the first eng_bot's move;
+ * "- 0 0 0" when there is no move. */
+ENG_EXPORT(eng_bot_lines) int eng_bot_lines(int slot, int movetime_ms, int nodes, int lines);
 /* What that bot believes of each hidden piece of the view in the slot. */
 ENG_EXPORT(eng_belief) int eng_belief(int slot);
 

@@ -180,6 +180,46 @@ static void test_S5_expectimax_weighs_attacks_by_the_belief(void **state)
     assert_int_equal(stx_search(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, NULL), attack);
 }
 
+/* Several lines (the analysis board's): with one line the search is
+ * stx_search's, move, score and nodes; with three, three different legal
+ * moves, best first, the first the one played and scored as reported. */
+static void test_several_lines_score_the_best_moves(void **state)
+{
+    (void)state;
+    st_pos view;
+    game_error err = { "" };
+    assert_int_equal(st_parse(&view, "9x/10/10/x3x5/O+1~~M+1~~2/2~~2~~2/10/10/10/8BF r 10 - -", &err), 0);
+    static st_belief bl;
+    memset(&bl, 0, sizeof bl);
+    bl.pool[ST_BOMB] = 2;
+    bl.pool[ST_SCOUT] = 2;
+    bl.pool[ST_GENERAL] = 1;
+    bl.pool[ST_FLAG] = 1;
+    bl.p[ST_CELL(6, 0)][ST_BOMB] = 0.6f;
+    bl.p[ST_CELL(6, 0)][ST_SCOUT] = 0.4f;
+    bl.p[ST_CELL(9, 9)][ST_FLAG] = 1;
+    bl.p[ST_CELL(6, 4)][ST_GENERAL] = 1;
+    stx_report one, also, three;
+    game_move m = stx_search(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, &one);
+    assert_int_equal(stx_search_lines(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, 1, &also), m);
+    assert_int_equal(also.score, one.score);
+    assert_true(also.nodes == one.nodes);
+    assert_int_equal(one.nlines, 1);
+    assert_int_equal(one.line[0], m);
+    game_move best = stx_search_lines(&view, &bl, STX_F_HIDDEN, 0, 3, 0, NULL, 3, &three);
+    assert_int_equal(three.nlines, 3);
+    assert_int_equal(three.line[0], best);
+    assert_int_equal(three.line_score[0], three.score);
+    assert_int_equal(best, m);  /* here the same best move: taking the General */
+    for (int i = 0; i < 3; i++) {
+        assert_true(is_legal(&view, three.line[i]));
+        for (int j = 0; j < i; j++)
+            assert_true(three.line[j] != three.line[i]);
+        if (i)
+            assert_true(three.line_score[i] <= three.line_score[i - 1]);
+    }
+}
+
 /* Our top three ranks do not attack a piece that never moved and may be a
  * Bomb (S5: a Bomb beats every attacker but a Miner), however likely the
  * belief makes a prize: our Marshal, shown in combat, stays away from a
@@ -895,6 +935,7 @@ int main(void)
         cmocka_unit_test(test_S8_samples_respect_the_view),
         cmocka_unit_test(test_S7_bot_takes_the_flag_it_can_deduce),
         cmocka_unit_test(test_S5_expectimax_weighs_attacks_by_the_belief),
+        cmocka_unit_test(test_several_lines_score_the_best_moves),
         cmocka_unit_test(test_S5_top_ranks_do_not_attack_a_still_piece_that_may_be_a_bomb),
         cmocka_unit_test(test_S7_expectimax_knows_bombs_do_not_move),
         cmocka_unit_test(test_S5_far_ahead_a_scout_still_looks_for_the_flag),

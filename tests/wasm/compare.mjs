@@ -74,6 +74,7 @@ function wasmAnswer(line) {
     multi: () => engine.raw('eng_multi', [n(0), n(1), n(2), n(3)]),
     multifor: () => engine.raw('eng_multi_for', [n(0), n(1), n(2), n(3), n(4)]),
     bot: () => engine.raw('eng_bot', [n(0), n(1), n(2)]),
+    botlines: () => engine.raw('eng_bot_lines', [n(0), n(1), n(2), n(3)]),
     belief: () => engine.raw('eng_belief', [n(0)]),
     options: () => engine.raw('eng_options', [n(0)]),
     kinds: () => engine.raw('eng_kinds', [n(0)]),
@@ -150,6 +151,7 @@ for (const v of engine.variants()) {
         const side = Number(answers[answers.length - 1].split('\t')[0]);
         run(`view 0 ${side} 2`);
         const said = [run('belief 2'), run('bot 2 0 3000'), run('bot 0 0 3000')];
+        if (ply % 45 === 0) run('botlines 2 0 3000 3');  // several lines: the same on both builds
         if (/\t0 -1 -$/.test(run('result 0'))) {
           botCalls += 3;
           botAnswers += said.filter((a) => /^[1-9]\d*\t\S/.test(a)).length;
@@ -334,7 +336,7 @@ else fail('the hidden game\'s bot and belief answer', `${botAnswers} of ${botCal
     'view 0 5 1', 'view 0 0 99', 'copy 0 64', 'set 0 0 ' + 'x'.repeat(60000),
     'search 0 0 0 16', 'search 0 5 0 0', 'search 0 500 0 16', 'set 1 0 stratego', 'search 1 3 0 1',
     'multi 0 2 0 0', 'set 2 0 keeps-moats', 'multi 2 0 0 0', 'multi 2 17 0 0', 'multi 2 2 0 3',
-    'multi 2 2 -5 0', 'multifor 2 2 0 1 4', 'multifor 2 2 0 1 -1', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'belief 0', 'belief 9', 'options 64', 'squares 64',
+    'multi 2 2 -5 0', 'multifor 2 2 0 1 4', 'multifor 2 2 0 1 -1', 'lines 0 4 16 0', 'lines 0 4 16 6', 'lines 1 4 16 2', 'bot 1 0 0', 'bot 1 -1 500', 'bot 0 0 500', 'botlines 1 0 500 0', 'botlines 1 0 500 9', 'botlines 0 0 500 2', 'belief 0', 'belief 9', 'options 64', 'squares 64',
   ];
   const answers = bad.map(wasmAnswer);
   if (compare('refusals alike', bad, answers)) ok('refusals alike');

@@ -104,6 +104,10 @@ int main(void)
             rc = eng_areas(a);
         } else if (strcmp(cmd, "bot") == 0) {
             rc = eng_bot(a, b, c);
+        } else if (strcmp(cmd, "botlines") == 0) {
+            int d = 0;
+            sscanf(line, "%*s %*d %*d %*d %d", &d);
+            rc = eng_bot_lines(a, b, c, d);
         } else if (strcmp(cmd, "belief") == 0) {
             rc = eng_belief(a);
         } else {

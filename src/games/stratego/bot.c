@@ -72,6 +72,7 @@ struct stbot {
     int have_prev;
     int last_samples;
     stx_report last;          /* the last move's search (STB_F_EXPECT), depth 0 if none */
+    int lines;                /* the best moves its search scores exactly (stbot_set_lines) */
     int struck;               /* the cell our Miner last attacked an unmoved piece on, 0 if none */
     st_dossier dossier;       /* what each enemy piece of unknown rank did (STB_F_EXPECT) */
     st_belief bel;            /* the belief of the last move (STB_F_EXPECT) */
@@ -84,6 +85,7 @@ stbot *stbot_new(int level, uint64_t seed)
         return NULL;
     b->level = level < 1 ? 1 : level > STB_LEVELS ? STB_LEVELS : level;
     b->features = STB_F_LEVELS;
+    b->lines = 1;
     rng_seed(&b->g, seed);
     return b;
 }
@@ -110,6 +112,11 @@ void stbot_new_game(stbot *b)
 int stbot_last_samples(const stbot *b)
 {
     return b->last_samples;
+}
+
+void stbot_set_lines(stbot *b, int n)
+{
+    b->lines = n < 1 ? 1 : n > STX_LINES_MAX ? STX_LINES_MAX : n;
 }
 
 int stbot_last_report(const stbot *b, stx_report *out)
@@ -761,7 +768,7 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
     game_move root[ST_MAX_MOVES];
     int n = st_legal(view, root);
     b->last_samples = 0;
-    b->last = (stx_report){ 0, 0, 0 };
+    memset(&b->last, 0, sizeof b->last);
     if (n <= 1)
         return n == 1 ? root[0] : GAME_MOVE_NONE;
     belief bl;
@@ -810,7 +817,8 @@ game_move stbot_move(stbot *b, const void *vview, const game_limits *lim, atomic
                       ((b->features & STB_F_DOMINANT) ? STX_F_DOMINANT : 0) |
                       ((b->features & STB_F_APPROACH) ? STX_F_APPROACH : 0) |
                       ((b->features & STB_F_OWN_WORTH) ? STX_F_OWN_WORTH : 0);
-        game_move mv = stx_search(view, sb, xf, deadline, lim->depth, nodes, stop, &b->last);
+        game_move mv = stx_search_lines(view, sb, xf, deadline, lim->depth, nodes, stop, b->lines,
+                                        &b->last);
         stbot_played(b, view, mv);
         return mv;
     }

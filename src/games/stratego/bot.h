@@ -148,5 +148,9 @@ int stbot_last_samples(const stbot *b);
  * move, its nodes); 0, or -1 if that move was not chosen by the
  * expectimax of levels 5 and 6 (a lower level, or a single legal move). */
 int stbot_last_report(const stbot *b, stx_report *out);
+/* How many of the best moves the next searches of levels 5 and 6 score
+ * exactly (1, the default, to STX_LINES_MAX), for the analysis board's
+ * several lines (stbot_last_report's lines); the move chosen is the same. */
+void stbot_set_lines(stbot *b, int n);
 
 #endif

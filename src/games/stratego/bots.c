@@ -123,6 +123,25 @@ static game_move st_move(void *bot, const void *view, const game_limits *lim, at
     return stcautious_move(p->cautious, view);
 }
 
+static int st_lines(void *bot, const void *view, const game_limits *lim, int n, game_move *moves,
+                    int *scores)
+{
+    st_player *p = bot;
+    if (!p->level)
+        return -1;
+    stbot_set_lines(p->level, n);
+    stbot_move(p->level, view, lim, NULL);
+    stbot_set_lines(p->level, 1);
+    stx_report r;
+    if (stbot_last_report(p->level, &r) != 0)
+        return -1;
+    for (int i = 0; i < r.nlines && i < n; i++) {
+        moves[i] = r.line[i];
+        scores[i] = r.line_score[i];
+    }
+    return r.nlines < n ? r.nlines : n;
+}
+
 static int st_report(const void *bot, int *depth, int *score, uint64_t *nodes)
 {
     const st_player *p = bot;
@@ -198,6 +217,7 @@ const game_bot_ops st_bots = {
     .new_game = st_new_game,
     .move = st_move,
     .analyst = "level=6",
+    .lines = st_lines,
     .report = st_report,
     .belief = st_belief_text,
 };

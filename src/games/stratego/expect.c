@@ -487,15 +487,49 @@ static int search(ex *x, const node *n, int depth, int alpha, int beta, int ply)
 
 /* --- the root ------------------------------------------------------------ */
 
+/* The n-th best of the scores of the first k root moves searched (-INF
+ * while fewer than n are): the window's floor for the next one, so that
+ * each of the n best gets its exact score. */
+static int nth_best(const int *score, int k, int n)
+{
+    if (k < n)
+        return -INF;
+    int top[STX_LINES_MAX];  /* the n best so far, best first */
+    int have = 0;
+    for (int i = 0; i < k; i++) {
+        int v = score[i];
+        if (have == n && v <= top[n - 1])
+            continue;
+        int j = have < n ? have++ : n - 1;
+        while (j > 0 && top[j - 1] < v) {
+            top[j] = top[j - 1];
+            j--;
+        }
+        top[j] = v;
+    }
+    return top[n - 1];
+}
+
 game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
                      uint64_t deadline_ns, int max_depth, uint64_t max_nodes, atomic_int *stop,
                      stx_report *rep)
+{
+    return stx_search_lines(view, bl, features, deadline_ns, max_depth, max_nodes, stop, 1, rep);
+}
+
+game_move stx_search_lines(const st_pos *view, const st_belief *bl, unsigned features,
+                           uint64_t deadline_ns, int max_depth, uint64_t max_nodes,
+                           atomic_int *stop, int lines, stx_report *rep)
 {
     ex x;
     memset(&x, 0, sizeof x);
     x.max_nodes = max_nodes;
     x.deadline = deadline_ns;
     x.stop = stop;
+    if (lines < 1)
+        lines = 1;
+    if (lines > STX_LINES_MAX)
+        lines = STX_LINES_MAX;
     node root;
     stx_eval_prepare(&x.e, bl, features, view, &root);
     root.key = full_key(&root);
@@ -505,7 +539,7 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
     game_move list[ST_MAX_MOVES];
     int count = st_legal(view, list);
     if (rep)
-        *rep = (stx_report){ 0, 0, 0 };
+        memset(rep, 0, sizeof *rep);
     if (count == 0) {
         free(x.hist);
         free(x.tt);
@@ -518,12 +552,17 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
         max_depth = MAX_DEPTH;
     game_move best = list[0];
     int best_score = 0, done = 0;
+    int scores[ST_MAX_MOVES];
+    stx_report found = { 0 };  /* the lines of the last depth finished */
     for (int depth = 1; depth <= max_depth; depth++) {
         int alpha = -INF, iter_best = -1, iter_score = -INF;
         for (int i = 0; i < count; i++) {
-            int s = child_value(&x, &root, list[i], depth - 1, alpha, INF, 0, QDEPTH, -INF);
+            /* one line: the best so far is the floor; several: the n-th best */
+            int floor = lines > 1 ? nth_best(scores, i, lines) : alpha;
+            int s = child_value(&x, &root, list[i], depth - 1, floor, INF, 0, QDEPTH, -INF);
             if (x.aborted)
                 break;
+            scores[i] = s;
             if (s > iter_score) {
                 iter_score = s;
                 iter_best = i;
@@ -547,16 +586,45 @@ game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
         best_score = iter_score;
         done = depth;
         x.can_stop = 1;
-        /* the best first next time */
-        game_move m = list[iter_best];
-        memmove(list + 1, list, sizeof *list * (size_t)iter_best);
-        list[0] = m;
+        if (lines > 1) {
+            /* the best first next time, each line in its order (a stable
+             * insertion sort by this depth's scores) */
+            for (int i = 1; i < count; i++)
+                for (int j = i; j > 0 && scores[j] > scores[j - 1]; j--) {
+                    game_move m = list[j];
+                    list[j] = list[j - 1];
+                    list[j - 1] = m;
+                    int t = scores[j];
+                    scores[j] = scores[j - 1];
+                    scores[j - 1] = t;
+                }
+            found.nlines = count < lines ? count : lines;
+            for (int i = 0; i < found.nlines; i++) {
+                found.line[i] = list[i];
+                found.line_score[i] = scores[i];
+            }
+        } else {
+            /* the best first next time */
+            game_move m = list[iter_best];
+            memmove(list + 1, list, sizeof *list * (size_t)iter_best);
+            list[0] = m;
+        }
         if (x.aborted || best_score >= WIN - MAX_DEPTH)
             break;
         x.aborted = 0;
     }
-    if (rep)
-        *rep = (stx_report){ done, best_score, x.nodes };
+    if (rep) {
+        *rep = found;
+        rep->depth = done;
+        rep->score = best_score;
+        rep->nodes = x.nodes;
+        if (lines == 1 || rep->nlines == 0 || rep->line[0] != best) {
+            /* one line, or a deeper unfinished depth changed the best */
+            rep->nlines = 1;
+            rep->line[0] = best;
+            rep->line_score[0] = best_score;
+        }
+    }
     free(x.hist);
     free(x.tt);
     free(x.ec);

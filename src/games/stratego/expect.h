@@ -64,10 +64,17 @@ typedef struct st_belief {
 /* The ply from which STX_F_DIG digs. */
 #define STX_DIG_PLY 600
 
+#define STX_LINES_MAX 8
+
 typedef struct stx_report {
     int depth;        /* last depth finished */
     int score;        /* its score for the side to move */
     uint64_t nodes;
+    /* the best moves of the last depth finished, best first, each with its
+     * score for the side to move (stx_search_lines; one for stx_search) */
+    int nlines;
+    game_move line[STX_LINES_MAX];
+    int line_score[STX_LINES_MAX];
 } stx_report;
 
 /* The best move for the side to move of view (a view of that side) under
@@ -77,5 +84,12 @@ typedef struct stx_report {
 game_move stx_search(const st_pos *view, const st_belief *bl, unsigned features,
                      uint64_t deadline_ns, int max_depth, uint64_t max_nodes, atomic_int *stop,
                      stx_report *rep);
+/* As stx_search, but the best `lines` root moves (1 to STX_LINES_MAX) are
+ * each searched with a window that gives their exact scores, for the
+ * analysis board's several lines; with lines 1 it is stx_search, move for
+ * move and node for node. */
+game_move stx_search_lines(const st_pos *view, const st_belief *bl, unsigned features,
+                           uint64_t deadline_ns, int max_depth, uint64_t max_nodes,
+                           atomic_int *stop, int lines, stx_report *rep);
 
 #endif
