@@ -256,8 +256,8 @@ static void on_watch(srv *s, client *c, const cmsg *m)
 static int plays(msg_kind k)
 {
     switch (k) {
-    case MSG_MOVE: case MSG_RESIGN: case MSG_DRAW: case MSG_ABORT: case MSG_REMATCH: case MSG_SETUP:
-    case MSG_SEEK: case MSG_CHALLENGE: case MSG_ACCEPT: case MSG_ACCEPT_CHALLENGE:
+    case MSG_MOVE: case MSG_RESIGN: case MSG_DRAW: case MSG_ABORT: case MSG_UNCOVER: case MSG_REMATCH:
+    case MSG_SETUP: case MSG_SEEK: case MSG_CHALLENGE: case MSG_ACCEPT: case MSG_ACCEPT_CHALLENGE:
     case MSG_PLAY_BOT: case MSG_LOCAL: case MSG_TABLE: case MSG_SIT:
         return 1;
     default:
@@ -268,7 +268,8 @@ static int plays(msg_kind k)
 static int waits(srv *s, client *c, const cmsg *m, json_t *msg)
 {
     switch (m->kind) {
-    case MSG_MOVE: case MSG_RESIGN: case MSG_DRAW: case MSG_ABORT: case MSG_REMATCH: case MSG_SETUP: {
+    case MSG_MOVE: case MSG_RESIGN: case MSG_DRAW: case MSG_ABORT: case MSG_UNCOVER: case MSG_REMATCH:
+    case MSG_SETUP: {
         live *g = live_find(s, m->game);
         return g && live_defer(g, c, msg);
     }
@@ -319,6 +320,9 @@ void dispatch_message(srv *s, client *c, json_t *msg)
         break;
     case MSG_ABORT:
         live_on_abort(s, c, &m);
+        break;
+    case MSG_UNCOVER:
+        live_on_uncover(s, c, &m);
         break;
     case MSG_REMATCH:
         live_on_rematch(s, c, &m);

@@ -28,10 +28,11 @@
  *                            foreign)
  *    1 CLOSE slot            the peer leaves
  *    2 RAW slot len bytes... a text message (made valid UTF-8)
- *    3-7 TEMPLATE slot type ref fields...   type%21: seek challenge accept
+ *    3-7 TEMPLATE slot type ref fields...   type%23: seek challenge accept
  *                            accept_challenge cancel play_bot local table
  *                            sit watch unwatch lobby unlobby move resign
- *                            draw rematch setup ping chat garbage; the fields are
+ *                            draw (an offer or a decline) rematch setup ping
+ *                            chat garbage abort uncover; the fields are
  *                            read in the order op_template reads them
  *    8 MOVE slot game move ply   (as the template, without ref)
  *    9 AUTOPLAY n seed       up to n%64+1 steps of legal play
@@ -248,7 +249,7 @@ static unsigned expected(const char *text, size_t len)
              {"local", A_GAME},        {"accept", A_GAME},   {"accept_challenge", A_GAME},
              {"watch", A_GAME},        {"setup", A_SETUP_OK}, {"chat", A_CHAT}};
     static const char *const quiet[] = {"cancel", "sit", "unwatch", "unlobby", "move",
-                                        "resign", "draw", "rematch"};
+                                        "resign", "draw", "rematch", "abort", "uncover"};
     unsigned want = A_ERROR;  /* no type, or an unknown one */
     if (type) {
         for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
@@ -446,11 +447,11 @@ static json_t *move_message(json_t *m, slot *s, rd *r)
 static void op_template(int k, unsigned t, rd *r)
 {
     slot *s = &S.sl[k];
-    static const char *const types[21] = {
+    static const char *const types[23] = {
         "seek", "challenge", "accept", "accept_challenge", "cancel", "play_bot", "local",
         "table", "sit", "watch", "unwatch", "lobby", "unlobby", "move", "resign", "draw",
-        "rematch", "setup", "ping", "chat", "?"};
-    t %= 21;
+        "rematch", "setup", "ping", "chat", "?", "abort", "uncover"};
+    t %= 23;
     if (t == 20) {
         unsigned g = u8(r);
         json_t *m;
@@ -530,10 +531,20 @@ static void op_template(int k, unsigned t, rd *r)
     case 9:
     case 10:
     case 14:
-    case 15:
     case 16:
+    case 21:
+    case 22:
         json_object_set_new(m, "game", json_integer(game_pick(s, u8(r))));
         break;
+    case 15: {  /* an offer, or a decline of the others' (or a bad decline) */
+        json_object_set_new(m, "game", json_integer(game_pick(s, u8(r))));
+        unsigned b = u8(r) % 4;
+        if (b == 1)
+            json_object_set_new(m, "decline", json_true());
+        else if (b == 2)
+            json_object_set_new(m, "decline", json_string("yes"));
+        break;
+    }
     case 13:
         move_message(m, s, r);
         break;

@@ -2,7 +2,8 @@
  * is charged its time less the lag allowance and gains the increment; the
  * flag falls exactly when the clock and the allowance are spent; only the
  * side to move's clock runs; an untimed game never runs or falls; a bot's
- * thinking time follows the clock. */
+ * thinking time follows the clock; held clocks neither run nor fall, and
+ * the turn begins again when they are released. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,6 +113,26 @@ static void test_bot_thinks_by_the_clock(void **state)
     assert_int_equal(gclock_think(&c, 0, 400), 400);
 }
 
+static void test_held_clocks_stand_and_the_turn_begins_at_release(void **state)
+{
+    (void)state;
+    gclock c;
+    gclock_init(&c, 60000, 0, 100, T0);
+    gclock_hold(&c, T0 + 500);
+    /* an hour under the cover: nothing runs, nothing falls, no flag is due */
+    assert_int_equal(gclock_show(&c, 0, 1, T0 + 3600000), 60000);
+    assert_false(gclock_fallen(&c, 0, T0 + 3600000));
+    assert_int_equal(gclock_flag_at(&c, 0), -1);
+    assert_int_equal(gclock_charge(&c, 0, T0 + 3600000, 0), 60000);
+    /* released: the turn begins then */
+    gclock_release(&c, T0 + 3600000);
+    assert_int_equal(gclock_show(&c, 0, 1, T0 + 3600000 + 1100), 59000);
+    assert_int_equal(gclock_flag_at(&c, 0), T0 + 3600000 + 100 + 60000);
+    /* a release of clocks not held changes nothing */
+    gclock_release(&c, T0 + 3700000);
+    assert_int_equal(gclock_flag_at(&c, 0), T0 + 3600000 + 100 + 60000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,6 +141,7 @@ int main(void)
         cmocka_unit_test(test_only_the_side_to_move_runs),
         cmocka_unit_test(test_untimed_game_never_runs_or_falls),
         cmocka_unit_test(test_bot_thinks_by_the_clock),
+        cmocka_unit_test(test_held_clocks_stand_and_the_turn_begins_at_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

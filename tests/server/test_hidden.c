@@ -391,12 +391,80 @@ static void test_S3_saved_setups(void **state)
 }
 
 /* The page's files are served; paths cannot leave the web root. */
+/* One device: the page covers the board while the device changes hands,
+ * and no clock runs meanwhile (docs/api.md, uncover): held from the start
+ * of play and after each move, running again from the uncover. */
+static void test_one_device_clocks_stand_while_covered(void **state)
+{
+    (void)state;
+    char c[80];
+    guest(c);
+    ws_conn *w = connect_as(c, NULL);
+    send_fmt(w, "{\"type\":\"local\",\"variant\":\"stratego\",\"base_ms\":60000,\"inc_ms\":0}");
+    json_t *g = ws_expect(w, "game", WAIT);
+    assert_non_null(g);
+    long long id = jint(json_object_get(g, "game"), "id");
+    json_decref(g);
+    for (int side = 0; side < 2; side++) {
+        send_fmt(w, "{\"type\":\"setup\",\"game\":%lld,\"side\":%d,\"setup\":\"%s\"}", id, side,
+                 library_setup(side));
+        json_t *ok = ws_expect(w, "setup_ok", WAIT);
+        assert_non_null(ok);
+        json_decref(ok);
+    }
+    g = ws_expect(w, "game", WAIT);
+    assert_non_null(g);
+    json_t *game = json_object_get(g, "game");
+    assert_true(json_is_true(json_object_get(game, "held")));  /* Red takes the device first */
+    json_decref(g);
+    usleep(600 * 1000);
+    send_fmt(w, "{\"type\":\"uncover\",\"game\":%lld}", id);
+    g = ws_expect(w, "game", WAIT);
+    assert_non_null(g);
+    game = json_object_get(g, "game");
+    assert_null(json_object_get(game, "held"));
+    /* the 600 ms under the cover were nobody's */
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(game, "clocks"), 0)), 60000);
+    char move[16];
+    snprintf(move, sizeof move, "%s", json_string_value(json_array_get(json_object_get(game, "legal"), 0)));
+    json_decref(g);
+    usleep(600 * 1000);
+    send_fmt(w, "{\"type\":\"move\",\"game\":%lld,\"ply\":0,\"move\":\"%s\"}", id, move);
+    json_t *m = ws_expect(w, "move", WAIT);
+    assert_non_null(m);
+    /* Red's 600 ms after the uncover were Red's; Blue's clock stands, held */
+    json_int_t red = json_integer_value(json_array_get(json_object_get(m, "clocks"), 0));
+    assert_true(red <= 60000 - 400 && red > 50000);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(m, "clocks"), 1)), 60000);
+    assert_true(json_is_true(json_object_get(m, "held")));
+    json_decref(m);
+    usleep(600 * 1000);
+    send_fmt(w, "{\"type\":\"uncover\",\"game\":%lld}", id);
+    g = ws_expect(w, "game", WAIT);
+    assert_non_null(g);
+    game = json_object_get(g, "game");
+    assert_null(json_object_get(game, "held"));
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(game, "clocks"), 1)), 60000);
+    json_decref(g);
+    /* someone else's uncover: refused, and nothing changes */
+    char other[80];
+    guest(other);
+    ws_conn *o = connect_as(other, NULL);
+    send_fmt(o, "{\"type\":\"uncover\",\"game\":%lld,\"ref\":\"u\"}", id);
+    json_t *e = ws_expect(o, "error", WAIT);
+    assert_non_null(e);
+    json_decref(e);
+    ws_close(o);
+    ws_close(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_S8_online_game_sends_no_hidden_rank),
         cmocka_unit_test(test_S8_bot_and_one_device_games_send_no_hidden_rank),
         cmocka_unit_test(test_S3_saved_setups),
+        cmocka_unit_test(test_one_device_clocks_stand_while_covered),
     };
     return fixture_run_group(tests, &fixture);
 }

@@ -34,6 +34,7 @@ static const struct kind {
     [MSG_RESIGN] = {"resign", {HEAD, {"game", 1, MSG_T_ID}, {"side", 0, MSG_T_SIDE}}},
     [MSG_DRAW] = {"draw", {HEAD, {"game", 1, MSG_T_ID}, {"decline", 0, MSG_T_BOOL}}},
     [MSG_ABORT] = {"abort", {HEAD, {"game", 1, MSG_T_ID}}},
+    [MSG_UNCOVER] = {"uncover", {HEAD, {"game", 1, MSG_T_ID}}},
     [MSG_REMATCH] = {"rematch", {HEAD, {"game", 1, MSG_T_ID}}},
     [MSG_SETUP] = {"setup",
                    {HEAD, {"game", 1, MSG_T_ID}, {"setup", 1, MSG_T_STRING},
@@ -73,7 +74,7 @@ const msg_field *msg_fields(msg_kind k, int *n)
 int msg_names_game(msg_kind k)
 {
     switch (k) {
-    case MSG_WATCH: case MSG_UNWATCH: case MSG_MOVE: case MSG_RESIGN: case MSG_DRAW: case MSG_ABORT:
+    case MSG_WATCH: case MSG_UNWATCH: case MSG_MOVE: case MSG_RESIGN: case MSG_DRAW: case MSG_ABORT: case MSG_UNCOVER:
     case MSG_REMATCH: case MSG_SETUP: case MSG_CHAT:
         return 1;
     default:

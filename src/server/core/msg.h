@@ -51,6 +51,7 @@ typedef enum msg_kind {
     MSG_RESIGN,
     MSG_DRAW,
     MSG_ABORT,
+    MSG_UNCOVER,
     MSG_REMATCH,
     MSG_SETUP,
     MSG_SEEK,

@@ -10,6 +10,8 @@ void gclock_init(gclock *c, int64_t base_ms, int64_t inc_ms, int64_t lag_ms, int
     for (int i = 0; i < GAME_MAX_SIDES; i++)
         c->left[i] = c->base_ms;
     c->began = now;
+    c->held = 0;
+    c->held_at = 0;
 }
 
 int gclock_timed(const gclock *c)
@@ -20,6 +22,8 @@ int gclock_timed(const gclock *c)
 /* Time side, to move, has used at now beyond the allowance. */
 static int64_t used(const gclock *c, int64_t now)
 {
+    if (c->held)
+        return 0;
     int64_t u = now - c->began - c->lag_ms;
     return u > 0 ? u : 0;
 }
@@ -44,14 +48,15 @@ int64_t gclock_charge(const gclock *c, int side, int64_t now, int inc)
 
 int64_t gclock_flag_at(const gclock *c, int side)
 {
-    if (!gclock_timed(c))
+    if (!gclock_timed(c) || c->held)
         return -1;
     return c->began + c->lag_ms + c->left[side];
 }
 
 int gclock_fallen(const gclock *c, int side, int64_t now)
 {
-    return gclock_timed(c) && now >= gclock_flag_at(c, side);
+    int64_t at = gclock_flag_at(c, side);
+    return at >= 0 && now >= at;
 }
 
 void gclock_set(gclock *c, int side, int64_t ms)
@@ -62,6 +67,19 @@ void gclock_set(gclock *c, int side, int64_t ms)
 void gclock_turn(gclock *c, int64_t now)
 {
     c->began = now;
+}
+
+void gclock_hold(gclock *c, int64_t now)
+{
+    c->held = 1;
+    c->held_at = now;
+}
+
+void gclock_release(gclock *c, int64_t now)
+{
+    if (c->held)
+        c->began = now;
+    c->held = 0;
 }
 
 int64_t gclock_think(const gclock *c, int side, int64_t max_ms)

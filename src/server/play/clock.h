@@ -10,7 +10,9 @@
  * whose charged clock would be 0 or below has lost on time instead, and
  * its clock shows 0. A game with base 0 has no clock: nothing runs,
  * nothing falls. left[] changes only by gclock_set; `began` only by
- * gclock_turn.
+ * gclock_turn and gclock_release. While the clocks are held (a one-device
+ * game's board covered between turns) nothing runs and nothing falls; the
+ * side to move's turn begins again when they are released.
  */
 #ifndef CITADEL_CLOCK_H
 #define CITADEL_CLOCK_H
@@ -23,6 +25,8 @@ typedef struct gclock {
     int64_t base_ms, inc_ms, lag_ms;
     int64_t left[GAME_MAX_SIDES];  /* as of `began` for the side to move */
     int64_t began;                 /* when the side to move's turn began */
+    int held;                      /* 1 while no clock runs (gclock_hold) */
+    int64_t held_at;               /* when they were held */
 } gclock;
 
 /* Every side starts with base_ms; the first turn begins at now. */
@@ -37,7 +41,8 @@ int64_t gclock_show(const gclock *c, int side, int running, int64_t now);
  * first (then without the increment, whatever `inc`). An untimed game
  * returns left[side] as it is. */
 int64_t gclock_charge(const gclock *c, int side, int64_t now, int inc);
-/* When the flag of side, to move, falls: -1 in an untimed game. */
+/* When the flag of side, to move, falls: -1 in an untimed game or while
+ * the clocks are held. */
 int64_t gclock_flag_at(const gclock *c, int side);
 /* 1 if side, to move, has run out of time at now. */
 int gclock_fallen(const gclock *c, int side, int64_t now);
@@ -45,6 +50,10 @@ int gclock_fallen(const gclock *c, int side, int64_t now);
 void gclock_set(gclock *c, int side, int64_t ms);
 /* The next turn begins at now. */
 void gclock_turn(gclock *c, int64_t now);
+/* From now no clock runs, until gclock_release; then the side to move's
+ * turn begins at that moment (the time held is nobody's). */
+void gclock_hold(gclock *c, int64_t now);
+void gclock_release(gclock *c, int64_t now);
 /* How long a bot with side's clock may think on its turn: a thirtieth of
  * what is left plus three quarters of the increment, at least 50 ms;
  * untimed, a second; never more than max_ms (if max_ms > 0). */

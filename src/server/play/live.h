@@ -52,6 +52,8 @@ void live_on_draw(srv *s, client *c, const cmsg *m);
  * result, no rating change (the game reads "aborted"). */
 #define ABORT_BEFORE 2
 void live_on_abort(srv *s, client *c, const cmsg *m);
+/* One device: the board is shown to the next player; the clocks run again. */
+void live_on_uncover(srv *s, client *c, const cmsg *m);
 void live_on_rematch(srv *s, client *c, const cmsg *m);
 void live_on_setup(srv *s, client *c, const cmsg *m);
 /* records.c */

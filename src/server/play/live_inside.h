@@ -165,6 +165,15 @@ void live_end_or_retry(srv *s, live *g, int status, int winner, const char *reas
 void live_after_write(srv *s, live *g);
 /* Sets the game's timer for the next thing that can end it (or retry). */
 void live_arm(live *g);
+/* A game of hidden pieces that one person plays on one device (every side
+ * theirs): its page covers the board while the device changes hands, and
+ * live_hold stands the clocks meanwhile, for LIVE_HOLD_MS at most; the
+ * player who takes the device uncovers (live_on_uncover), or the time runs
+ * out, and live_release starts the turn then and tells the watchers. */
+#define LIVE_HOLD_MS 60000
+int live_covered_between_turns(const live *g);
+void live_hold(live *g);
+void live_release(srv *s, live *g);
 /* If a bot is to move, sends it to think. */
 void live_kick_bot(srv *s, live *g);
 /* A store write failed: try again in SRV_RETRY_MS. */

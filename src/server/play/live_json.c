@@ -177,6 +177,8 @@ json_t *live_state(live *g, const client *to)
         json_object_set_new(j, "events", events);
         json_object_set_new(j, "combats", combats);
     }
+    if (g->clk.held && !g->over)
+        json_object_set_new(j, "held", json_true());
     if (g->v->ops->setup) {
         json_object_set_new(j, "phase", json_string(g->setting_up ? "setup" : "play"));
         json_object_set_new(j, "ready", live_sides_json(g, g->ready));

@@ -226,6 +226,19 @@ void live_on_abort(srv *s, client *c, const cmsg *cm)
     live_end(s, g, STORE_GAME_ABORTED, -1, "aborted", c, ref, "abort");
 }
 
+/* A game of hidden pieces played on one device stands its clocks while
+ * the page covers the board for the hand-over (turn.c live_hold); the
+ * player who takes the device uncovers it, and the turn begins then. */
+void live_on_uncover(srv *s, client *c, const cmsg *cm)
+{
+    unsigned mine;
+    live *g = my_game(s, c, cm, &mine);
+    if (!g || !not_over(g, c, cm->ref))
+        return;
+    if (g->clk.held && (mine >> live_to_move(g) & 1u))
+        live_release(s, g);
+}
+
 void live_on_rematch(srv *s, client *c, const cmsg *cm)
 {
     json_t *ref = cm->ref;

@@ -160,6 +160,7 @@ static int move_made(srv *s, live *g, move_job *mj, client *from)
     if (mj->turn_ends) {
         gclock_turn(&g->clk, net_mono_ms());
         g->draw_offer &= 1u << side;  /* moving declines the others' offers */
+        live_hold(g);
     }
     json_t *msg = move_message(g->id, g->nmoves - 1, mj->sm.text, live_position_json(g, NULL),
                                live_to_move(g), live_clocks_json(g));
@@ -167,6 +168,8 @@ static int move_made(srv *s, live *g, move_job *mj, client *from)
         json_object_set_new(msg, "material", live_material_json(g));
     if (ops->describe)
         json_object_set_new(msg, "event", json_string(event));
+    if (g->clk.held)
+        json_object_set_new(msg, "held", json_true());
     if (g->last)
         json_object_set(msg, "effects", g->last);
     json_t *threats = live_threats_json(g);
@@ -506,8 +509,10 @@ void live_arm(live *g)
                 earliest(&wait, g->gone[i] + g->s->cfg.abandon_ms - now);
     } else {
         int stm = live_to_move(g);
-        if (gclock_timed(&g->clk))
+        if (gclock_flag_at(&g->clk, stm) >= 0)
             earliest(&wait, gclock_flag_at(&g->clk, stm) - now);
+        if (g->clk.held)
+            earliest(&wait, g->clk.held_at + LIVE_HOLD_MS - now);
         if (g->gone[stm]) {
             int64_t since = g->gone[stm] > g->clk.began ? g->gone[stm] : g->clk.began;
             earliest(&wait, since + g->s->cfg.abandon_ms - now);
@@ -519,6 +524,36 @@ void live_arm(live *g)
         net_timer_cancel(g->timer);
     else
         net_timer_set(g->timer, wait);
+}
+
+int live_covered_between_turns(const live *g)
+{
+    if (!g->v->hidden || g->players[0].bot || !g->players[0].id)
+        return 0;
+    for (int i = 1; i < g->v->nsides; i++)
+        if (g->players[i].bot || g->players[i].id != g->players[0].id)
+            return 0;
+    return 1;
+}
+
+void live_hold(live *g)
+{
+    if (live_covered_between_turns(g) && gclock_timed(&g->clk))
+        gclock_hold(&g->clk, net_mono_ms());
+}
+
+void live_release(srv *s, live *g)
+{
+    gclock_release(&g->clk, net_mono_ms());
+    for (int i = 0; i < g->nwatch; i++) {
+        client *c = client_find(s, g->watchers[i]);
+        if (!c)
+            continue;
+        json_t *m = game_message(live_state(g, c));
+        client_send(c, m);
+        json_decref(m);
+    }
+    live_arm(g);
 }
 
 void live_end_by_clock(srv *s, live *g, int side, const char *reason)
@@ -558,6 +593,10 @@ static void on_timer(void *arg)
                 return;
             }
         live_arm(g);
+        return;
+    }
+    if (g->clk.held && now - g->clk.held_at >= LIVE_HOLD_MS) {
+        live_release(s, g);  /* nobody took the device: the clock runs anyway */
         return;
     }
     int stm = live_to_move(g);
@@ -672,6 +711,7 @@ void setup_begin_play(srv *s, live *g)
     }
     g->setting_up = 0;
     gclock_turn(&g->clk, net_mono_ms());
+    live_hold(g);
     for (int i = 0; i < g->nwatch; i++) {
         client *c = client_find(s, g->watchers[i]);
         if (!c)
