@@ -21,6 +21,7 @@
 #include "core/http.h"
 #include "core/srv.h"
 #include "play/live.h"
+#include "play/boards.h"
 #include "play/lobby.h"
 #include "play/review.h"
 #include "server.h"
@@ -501,6 +502,10 @@ void api_http(srv *s, net_http *h, const net_request *req)
     }
     if (post && strcmp(path, "/position") == 0) {
         position_page(s, h, req);  /* computes, writes nothing: its own quota */
+        return;
+    }
+    if (post && strcmp(path, "/read") == 0) {
+        boards_read_http(s, h, req);  /* as /position */
         return;
     }
     if (!get && !writes_take(s, h, req, path))

@@ -254,7 +254,7 @@ test('analysis-editor', async (t) => {
   await page.locator('.board [data-piece]').first().waitFor();
   const fen = new URL(page.url()).searchParams.get('fen');
   check(fen === '4k/5/5/5/2Q2/5/K4 t 1', `the position made is ${fen}`);
-  check((await page.locator('#an-status').textContent()) === 'Top to move.', 'Top to move in it');
+  await waitText(page.locator('#an-status'), /^Top to move\.$/, 'Top to move in it');
   await evalAt(page, 2);
   await checkReadable(page, 'the analysis editor');
 
@@ -286,9 +286,20 @@ test('analysis-keeps', async (t) => {
   const first = await evalAt(page, 2);
   check(/^Depth \d+ · White's side [+−]\d+$/.test(first), `the evaluation reads "${first}"`);
   const values = await page.locator('#an-pv').textContent();
-  check(/^Best move: [a-q]\d+[a-q]\d+ · what each kingdom is worth to the search \(its pieces and their places, in points\): White -?\d+ · Red -?\d+ · Black -?\d+ · Blue -?\d+$/.test(values),
+  check(/^Best move: [a-q]\d+[a-q]\d+ · each kingdom's worth: White -?\d+ · Red -?\d+ · Black -?\d+ · Blue -?\d+$/.test(values),
     `the kingdoms' worth reads "${values}"`);
   check((await page.locator('#an-status').textContent()) === 'White to move.', 'White to move');
+  // several lines: three different White moves, best first, for White's side
+  await page.locator('#an-lines').selectOption('3');
+  await page.waitForFunction(() => document.querySelectorAll('#an-pv .an-line').length === 3, null, { timeout: 60000 });
+  const kmLines = (await page.locator('#an-pv .an-line').allTextContents())
+    .map((l) => /^(\d)\. ([a-q]\d+[a-q]\d+\S*) · White's side ([+−])(\d+)$/.exec(l));
+  check(kmLines.every((m, k) => m && Number(m[1]) === k + 1), 'the Keeps & Moats lines do not read "N. MOVE · White\'s side S"');
+  check(new Set(kmLines.map((m) => m[2])).size === 3, 'three different Keeps & Moats moves');
+  const kmScores = kmLines.map((m) => (m[3] === '−' ? -1 : 1) * Number(m[4]));
+  check(kmScores[0] >= kmScores[1] && kmScores[1] >= kmScores[2], `the Keeps & Moats lines best first: ${kmScores}`);
+  await page.locator('#an-lines').selectOption('1');
+  await page.waitForFunction(() => /^Best move: /.test(document.querySelector('#an-pv')?.textContent || ''), null, { timeout: 60000 });
   check(!(await page.locator('.eval-bar').isVisible()), 'a two-ended bar for four kingdoms');
   // a move on the board: White's, then Red is to move
   const labels = () => page.$$eval('.km-board [data-square]', (els) =>
@@ -320,7 +331,7 @@ test('analysis-keeps', async (t) => {
   const edited = new URL(page.url()).searchParams.get('fen').split(' ');
   check(edited[0].split('/')[14] === 'wRwN1wBwR', `White's row 3 after the edit: ${edited[0].split('/')[14]}`);
   await page.locator('.km-board [data-square]').first().waitFor();
-  check((await page.locator('#an-status').textContent()) === 'Red to move.', 'Red to move after the edit');
+  await waitText(page.locator('#an-status'), /^Red to move\.$/, 'Red to move after the edit');
   await evalAt(page, 1);
 
   // the settings the position string carries: Crossroad Allies, a short limit
@@ -361,12 +372,22 @@ test('analysis-stratego', async (t) => {
   check(/^Round \d+ · [\d,]+ nodes · the bot's score for Red [+−]\d+$/.test(full), `the evaluation reads "${full}"`);
   check(/^Best move: [a-j]\d+[a-j]\d+$/.test(await page.locator('#an-pv').textContent()), 'a best move');
   check((await page.locator('.st-note').count()) === 0, 'a belief about a full position');
+  // several lines: three different moves, best first, each with the bot's score
+  await page.locator('#an-lines').selectOption('3');
+  await page.waitForFunction(() => document.querySelectorAll('#an-pv .an-line').length === 3, null, { timeout: 30000 });
+  const stLines = (await page.locator('#an-pv .an-line').allTextContents())
+    .map((l) => /^(\d)\. ([a-j]\d+[a-j]\d+) · the bot's score ([+−])(\d+)$/.exec(l));
+  check(stLines.every((m, k) => m && Number(m[1]) === k + 1), 'the Stratego lines do not read "N. MOVE · the bot\'s score S"');
+  check(new Set(stLines.map((m) => m[2])).size === 3, 'three different Stratego moves');
+  const stScores = stLines.map((m) => (m[3] === '−' ? -1 : 1) * Number(m[4]));
+  check(stScores[0] >= stScores[1] && stScores[1] >= stScores[2], `the Stratego lines best first: ${stScores}`);
+  await page.locator('#an-lines').selectOption('1');
   check(!(await page.locator('.eval-bar').isVisible()), 'a bar for scores that compare moves, not sides');
 
   // Red's view: a belief on every hidden piece, none of Bomb or Flag on the one that moved
   await page.goto(`${t.url}/analysis/stratego?fen=${encodeURIComponent(RED_VIEW)}`);
   await page.locator('.st-board [data-piece]').first().waitFor();
-  check((await page.locator('#an-status').textContent()) === 'Red to move.', 'Red to move');
+  await waitText(page.locator('#an-status'), /^Red to move\.$/, 'Red to move');
   await roundAt(page, 2);
   const labels = await squares(page, '.st-board');
   const hidden = labels.filter((s) => s.label.includes('Blue piece, unknown'));
@@ -411,7 +432,7 @@ test('analysis-stratego', async (t) => {
   await page.locator('.st-board [data-piece]').first().waitFor();
   check((await page.locator('.st-board [data-square="j2"]').getAttribute('aria-label')).startsWith('j2, empty'),
     'j2 emptied');
-  check((await page.locator('#an-status').textContent()) === 'Blue to move.', 'Blue to move after the edit');
+  await waitText(page.locator('#an-status'), /^Blue to move\.$/, 'Blue to move after the edit');
   await roundAt(page, 1);
   await checkReadable(page, 'Stratego analysis');
   check(hits.length === 0, `the page asked the server about positions: ${hits.join(', ')}`);

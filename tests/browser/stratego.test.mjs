@@ -4,6 +4,7 @@
 // know is ever in the page.
 
 import { test, run, check, clickSquare, sleep } from './lib.mjs';
+import { axeViolations } from './axe.mjs';
 
 /** Every square's label on the game board. */
 async function labels(page) {
@@ -27,7 +28,7 @@ async function checkHidden(page, sides, what) {
   }
 }
 
-async function newStrategoGame(page, url, opponent) {
+async function newStrategoGame(page, url, opponent, clock = 'None') {
   await page.goto(url + '/');
   await page.locator('#new-game').waitFor();
   await page.getByLabel('Stratego', { exact: true }).check();
@@ -36,7 +37,7 @@ async function newStrategoGame(page, url, opponent) {
     await page.selectOption('#bot-select', 'bot-random');
     await page.selectOption('#side-select', '0');
   }
-  await page.getByLabel('None').check();
+  await page.getByLabel(clock, { exact: true }).check();
   await page.click('#start-game');
   await page.waitForURL(/\/game\/\d+$/);
   return Number(page.url().split('/').pop());
@@ -123,7 +124,7 @@ test('stratego-bot-game', async (t) => {
 
 test('stratego-one-device', async (t) => {
   const page = await t.newPage({ width: 390, height: 860 });
-  await newStrategoGame(page, t.url, 'Two players on this device');
+  await newStrategoGame(page, t.url, 'Two players on this device', '10+5');
   await page.locator('#setup-ready').waitFor();
   check((await page.locator('#setup-h').textContent()).includes('Red'), 'Red does not set up first');
   await page.click('#setup-ready');
@@ -142,8 +143,17 @@ test('stratego-one-device', async (t) => {
     check(!/Arrange your|Analyse my view/.test(shown), `under the cover the page reads: ${shown.slice(0, 200)}`);
     return text;
   };
+  /** Both clocks as the page shows them, a second and a half apart. */
+  const clocksOverTime = async () => {
+    const read = () => page.$$eval('.st-game .clock', (els) => els.map((e) => e.textContent));
+    const first = await read();
+    await page.waitForTimeout(1500);
+    return [first, await read()];
+  };
   await coverUp('Blue');
   await t.shot(page, 'cover-setup');
+  const found = await axeViolations(page);  // the cover, a dialog, as axe-core reads it
+  check(!found.length, `axe-core on the cover: ${found.join(', ')}`);
   await page.click('#st-cover-go');
   await page.locator('#setup-ready').waitFor();
   check((await page.locator('#setup-h').textContent()).includes('Blue'), 'Blue does not set up second');
@@ -162,6 +172,16 @@ test('stratego-one-device', async (t) => {
     const text = await coverUp(side);
     check(text.includes(`${mv.slice(0, 2)} to ${mv.slice(2)}`), `the cover does not show the last move ${mv}: "${text}"`);
     if (i === 0) await t.shot(page, 'cover-move');
+    if (i === 0) {
+      // no clock runs under the cover; once the device has changed hands, the next player's does
+      const [a, b] = await clocksOverTime();
+      check(JSON.stringify(a) === JSON.stringify(b), `a clock ran under the cover: ${a} then ${b}`);
+      await page.click('#st-cover-go');
+      const [c, d] = await clocksOverTime();
+      check(JSON.stringify(c) !== JSON.stringify(d), `no clock ran after the cover went: ${c} then ${d}`);
+      check((await page.locator('.st-game [data-piece]').count()) > 0, 'no pieces after the cover went');
+      continue;
+    }
     await page.click('#st-cover-go');
     check((await page.locator('.st-game [data-piece]').count()) > 0, 'no pieces after the cover went');
   }

@@ -4,13 +4,13 @@
 // a function that fills the main element and may return a cleanup to run
 // when the page is left. Nothing imports this file.
 
-import { h, link } from './ui';
+import { afterPaint, h, link } from './ui';
 import { loadMe, me, onSessionChange, isStaff } from './session';
 import { socket } from './ws';
 import { Cleanup, findRoute, navigate, onNavigate } from './router';
 import { signOut } from './pages/auth';
 import { notificationsWidget } from './community/notifications';
-import { engineReady } from './engine/read';
+import { whenEngine } from './engine/read';
 import { applyPrefs, localPrefs, loadAccountPrefs } from './prefs';
 // Every page registers its own routes (router.ts) when its module is
 // loaded: these imports are here for that alone. The order is the order
@@ -32,13 +32,14 @@ import './community/staff';
 let cleanup: Cleanup = undefined;
 let renderCount = 0;
 // The games' engine reads every position string a board draws (engine/read.ts):
-// loaded when the first page that needs it is drawn, and awaited before it
-// is; a page that draws no board (router.ts, RouteOptions) neither loads
-// nor waits for it.
+// loaded when the first page that needs it is drawn. A page that waits
+// for it (router.ts, EngineNeed) is drawn once it is there; one that draws
+// its first boards from the server's reading is drawn at once, while the
+// engine loads; a page that draws no board never loads it.
 let engineLoaded: Promise<string | null> | null = null;
 let engineSettled = false;
 const loadEngine = (): Promise<string | null> =>
-  (engineLoaded ??= engineReady().then(() => null, (e) => String(e)).finally(() => (engineSettled = true)));
+  (engineLoaded ??= whenEngine().then(() => null, (e) => String(e)).finally(() => (engineSettled = true)));
 
 onNavigate(() => void render());
 
@@ -49,19 +50,34 @@ async function render(): Promise<void> {
   const host = document.getElementById('main')!;
   const path = decodeURI(location.pathname);
   const found = findRoute(path);
-  if (found?.engine && !engineSettled) {
+  const need = found?.engine ?? 'none';
+  if (need === 'wait' && !engineSettled) {
     // the page left at once, and a word while its boards' engine arrives
     host.replaceChildren(h('p', { class: 'loading', 'aria-busy': 'true' }, 'Loading the boards…'));
     markNav(path);
   }
-  const failed = found?.engine ? await loadEngine() : null;
+  const failed = need === 'wait' ? await loadEngine() : null;
   if (n !== renderCount) return;
   host.replaceChildren();
   if (failed) host.append(h('p', { class: 'error' }, `The games' engine could not be loaded, so boards cannot be drawn: ${failed}`));
   if (found) {
     document.title = `${found.title} · Citadel`;
     markNav(path);
+    // a page drawn from the server's readings asks for the engine once it
+    // is drawn (or after a few seconds, whichever is first), so that the
+    // engine's bytes do not share the line with what its first paint needs
+    let soon = 0;
+    const later = (): void => {
+      if (soon < 0) return;
+      clearTimeout(soon);
+      soon = -1;
+      void loadEngine().then((err) => {
+        if (err && n === renderCount) host.prepend(h('p', { class: 'error' }, `The games' engine could not be loaded, so moves cannot be shown: ${err}`));
+      });
+    };
+    if (need === 'served') soon = window.setTimeout(later, 3000);
     const c = await found.page(host, ...found.params);
+    if (need === 'served') void afterPaint().then(later);
     if (n === renderCount) cleanup = c;
     else if (typeof c === 'function') c(); // another page came first
     // move focus to the new page's heading so keyboard and screen reader users start there

@@ -118,3 +118,10 @@ export async function copyText(text: string, what = 'Copied'): Promise<void> {
     toast(ok ? `${what} to the clipboard` : 'Could not copy: select the text and copy it by hand', ok ? 'info' : 'error');
   }
 }
+
+/** Resolves after the browser has painted what is on the page now: for
+ *  work (the engine's download) that should not delay the first paint. */
+export function afterPaint(): Promise<void> {
+  // the next frame's callbacks run once this frame has been painted
+  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}

@@ -16,7 +16,7 @@ declare global {
   }
 }
 
-type Handler<T extends ServerMessage['type']> = (msg: Extract<ServerMessage, { type: T }>) => void;
+export type Handler<T extends ServerMessage['type']> = (msg: Extract<ServerMessage, { type: T }>) => void;
 
 export type ConnState = 'connecting' | 'open' | 'closed';
 

@@ -65,7 +65,7 @@ export class Editor {
     } }) as HTMLSelectElement;
     this.note = h('p', { class: 'status', id: 'an-edit-note', 'aria-live': 'polite' });
     const button = (id: string, text: string, label: string, onclick: () => void) =>
-      h('button', { type: 'button', id, title: label, 'aria-label': label, onclick }, text);
+      h('button', { type: 'button', id, title: label, onclick }, text);  // named by its words
     this.el = h('div', { class: 'panel an-editor', id: 'an-editor', hidden: true },
       h('p', {}, 'Choose a piece, or Empty, then click squares.'), this.tools,
       h('div', { class: 'controls' }, this.mover,

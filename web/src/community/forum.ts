@@ -320,7 +320,7 @@ export async function renderSearch(host: HTMLElement): Promise<void> {
   }
 }
 
-route(/^\/forum\/?$/, renderForum, 'Forum', { engine: false });
-route(/^\/forum\/search\/?$/, renderSearch, 'Search the forum', { engine: false });
-route(/^\/forum\/thread\/(\d+)$/, renderThread, 'Forum', { engine: false });
-route(/^\/forum\/([a-z]+)\/?$/, renderCategory, 'Forum', { engine: false });
+route(/^\/forum\/?$/, renderForum, 'Forum', { engine: 'none' });
+route(/^\/forum\/search\/?$/, renderSearch, 'Search the forum', { engine: 'none' });
+route(/^\/forum\/thread\/(\d+)$/, renderThread, 'Forum', { engine: 'none' });
+route(/^\/forum\/([a-z]+)\/?$/, renderCategory, 'Forum', { engine: 'none' });

@@ -260,4 +260,4 @@ function adminForms(): HTMLElement {
   return h('div', { class: 'columns admin-forms' }, roleForm, closeForm);
 }
 
-route(/^\/staff\/?(tickets|reports|audit)?\/?$/, renderStaff, 'Staff', { engine: false });
+route(/^\/staff\/?(tickets|reports|audit)?\/?$/, renderStaff, 'Staff', { engine: 'none' });

@@ -169,5 +169,5 @@ export async function renderTicket(host: HTMLElement, idText: string): Promise<v
   }
 }
 
-route(/^\/support\/?$/, renderSupport, 'Support', { engine: false });
-route(/^\/support\/ticket\/(\d+)$/, renderTicket, 'Support', { engine: false });
+route(/^\/support\/?$/, renderSupport, 'Support', { engine: 'none' });
+route(/^\/support\/ticket\/(\d+)$/, renderTicket, 'Support', { engine: 'none' });

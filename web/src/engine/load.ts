@@ -15,7 +15,8 @@ let shared: Promise<Engine> | null = null;
 function module(): Promise<WebAssembly.Module> {
   // Compiled while it streams in where the browser can (the server sends
   // it as application/wasm), else once it has all arrived.
-  compiled ??= fetch(ENGINE_WASM_URL).then(async (r) => {
+  // low priority: what a page's first paint needs goes first on a slow line
+  compiled ??= fetch(ENGINE_WASM_URL, { priority: 'low' }).then(async (r) => {
     if (!r.ok) throw new Error(`the engine could not be loaded (${r.status})`);
     const wasmType = (r.headers.get('content-type') ?? '').startsWith('application/wasm');
     if (wasmType && typeof WebAssembly.compileStreaming === 'function') return WebAssembly.compileStreaming(r);

@@ -9,6 +9,7 @@
 
 import type { PositionInfo } from '../api';
 import { engine } from './load';
+import { whenEngine } from './read';
 
 export type LocalPosition = Omit<PositionInfo, 'material'>;
 
@@ -16,6 +17,7 @@ export type LocalPosition = Omit<PositionInfo, 'material'>;
  *  it; throws an Error with the engine's words if it cannot be read or a
  *  move is not legal. */
 export async function localPosition(variant: string, position?: string, moves: string[] = []): Promise<LocalPosition> {
+  await whenEngine();  // the readers have it too, before the answer is read
   const eng = await engine();
   const p = eng.position(variant, position ?? '');
   try {

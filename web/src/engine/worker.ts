@@ -5,7 +5,7 @@
 // (terminate) when its work is no longer wanted.
 
 import { BOT_NODES, BOT_REVIEW_NODES, MULTI_REVIEW_NODES } from './budgets';
-import { Engine } from './engine';
+import { Engine, Position } from './engine';
 
 const WIN = 32000;  // src/ai/search.h SEARCH_WIN
 
@@ -51,6 +51,32 @@ function positionOf(engine: Engine, r: Extract<Request, { kind: 'analyse' }>) {
   return pos;
 }
 
+/** Several lines in a game of more sides: each legal move, played, and
+ *  what the position after it is worth to the mover's team with every
+ *  other team against it (eng_multi_for, a ply shallower, within a share
+ *  of the search's budget); the best `lines` of them, best first. */
+function multiLines(engine: Engine, pos: Position, depth: number, lines: number): { lines: Line[]; nodes: number } {
+  const side = pos.sideToMove();
+  const moves = pos.moves();
+  const budget = Math.max(5000, Math.floor((2 * MULTI_NODES) / Math.max(1, moves.length)));
+  let nodes = 0;
+  const scored = moves.map((move) => {
+    const q = pos.copy();
+    try {
+      q.play(move);
+      const a = engine.raw('eng_multi_for', [q.slot, Math.max(1, depth - 1), budget, MULTI_STYLE, side]);
+      if (a.rc < 0) throw new Error(a.text);
+      const [, score, , n] = a.text.split(' ');
+      nodes += Number(n);
+      return { score: Number(score), pv: [move] };
+    } finally {
+      q.free();
+    }
+  });
+  scored.sort((x, y) => y.score - x.score);
+  return { lines: scored.slice(0, lines), nodes };
+}
+
 async function analyseMulti(engine: Engine, r: Extract<Request, { kind: 'analyse' }>): Promise<void> {
   const pos = positionOf(engine, r);
   for (let depth = 1; depth <= r.maxDepth; depth++) {
@@ -59,8 +85,9 @@ async function analyseMulti(engine: Engine, r: Extract<Request, { kind: 'analyse
     if (a.rc < 0) throw new Error(a.text);
     const [best, score, d, nodes, ...values] = a.text.split(' ');
     if (best === '-') break;
-    post({ kind: 'depth', depth: Number(d), best, score: Number(score), nodes: Number(nodes),
-      ms: performance.now() - t0, pv: [best], values: values.map(Number) });
+    const more = r.lines > 1 ? multiLines(engine, pos, Number(d), r.lines) : null;
+    post({ kind: 'depth', depth: Number(d), best, score: Number(score), nodes: Number(nodes) + (more?.nodes ?? 0),
+      ms: performance.now() - t0, pv: [best], values: values.map(Number), lines: more?.lines });
   }
 }
 
@@ -73,12 +100,16 @@ async function analyseBot(engine: Engine, r: Extract<Request, { kind: 'analyse' 
   const pos = positionOf(engine, r);
   for (let round = 0; round < r.maxDepth; round++) {
     const t0 = performance.now();
-    const a = engine.raw('eng_bot', [pos.slot, 0, BOT_NODES * 2 ** round]);
+    // several lines: the same search, each of the best moves scored exactly
+    const a = r.lines > 1 ? engine.raw('eng_bot_lines', [pos.slot, 0, BOT_NODES * 2 ** round, r.lines])
+      : engine.raw('eng_bot', [pos.slot, 0, BOT_NODES * 2 ** round]);
     if (a.rc < 0) throw new Error(a.text);
-    const [best, score, d, nodes] = a.text.split(' ');
+    const all = a.text.split('\n').map((l) => l.split(' '));
+    const [best, score, d, nodes] = all[0];
     if (best === '-') break;
+    const lines = r.lines > 1 ? all.map(([move, sc]) => ({ score: Number(sc), pv: [move] })) : undefined;
     post({ kind: 'depth', depth: Number(d), best, score: Number(score), nodes: Number(nodes),
-      ms: performance.now() - t0, pv: [best] });
+      ms: performance.now() - t0, pv: [best], lines });
     if (Number(d) === 0) break;  // one legal move: nothing was searched
   }
 }

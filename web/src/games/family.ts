@@ -107,10 +107,13 @@ export interface GameFamily {
   renderGame(host: HTMLElement, id: number, first: Game | null): Cleanup | Promise<Cleanup>;
   /** the review: the board replaying the game; whether a position of it may
    *  go to the analysis board; the engine's review (the search, the sides'
-   *  names, whether the server keeps one for this game) */
+   *  names, whether the server keeps one for this game), and whether the
+   *  replay reads every position at once (its move list's words need them:
+   *  it waits for the engine) or only the one shown and the one before (its
+   *  first board is drawn from the server's reading) */
   replayer(host: HTMLElement, g: ReviewGame, data: PositionsAnswer): Replayer;
   analysable(g: Game): boolean;
-  review: { how: How; sides: readonly string[]; stored: boolean };
+  review: { how: How; sides: readonly string[]; stored: boolean; readsAll: boolean };
 
   /** the analysis board: its kit, its search (how and to what depth), the
    *  words for the move limit setting and the names of settings' values */

@@ -220,4 +220,4 @@ function showToken(box: HTMLElement, token: string, description: string): void {
   field.select();
 }
 
-route(/^\/account\/?$/, renderAccount, 'Your account', { engine: false });
+route(/^\/account\/?$/, renderAccount, 'Your account', { engine: 'none' });

@@ -4,7 +4,9 @@
 // and the engine's evaluation and best line as it thinks, in a Web Worker.
 // Everything here runs in the browser: legal moves, positions and results
 // come from the games' own engine in WebAssembly (engine/), never from the
-// server, and nothing of the rules is written again in TypeScript.
+// server, and nothing of the rules is written again in TypeScript. Only the
+// first drawing of the board, while that engine loads, is from the server's
+// reading of the position (engine/read.ts prepare).
 //
 // The editor (analysis/editor.ts) places and removes pieces and sets the
 // side to move, in every game; the position it makes is analysed only once
@@ -26,10 +28,11 @@
 import { familyNamed } from '../games/index';
 import { Engine, EngineError, Position, Setting } from '../engine/engine';
 import { Analyser, engine } from '../engine/load';
+import { boardFacts, prepare, variantFamily, whenEngine } from '../engine/read';
 import type { Info } from '../engine/worker';
 import { Cleanup, route } from '../router';
 import { api } from '../api';
-import { copyText, h, link, SIDE_TITLES } from '../ui';
+import { afterPaint, copyText, h, link, SIDE_TITLES } from '../ui';
 import { Editor } from '../analysis/editor';
 
 type Node = { move: string | null; text: string; parent: Node | null; children: Node[] };
@@ -63,26 +66,61 @@ export async function renderAnalysisIndex(host: HTMLElement): Promise<void> {
 
 export async function renderAnalysis(host: HTMLElement, variant: string): Promise<Cleanup> {
   host.append(h('h1', {}, 'Analysis board'));
-  // the game's name in words, from the server's list (the engine knows only its id)
-  const title = await api.variants().then((all) => all.find((x) => x.name === variant)?.title ?? variant,
-    () => variant);
+  // the game's name in words and its family, from the server's list (the
+  // engine knows only its id); the engine's, if the list cannot be read
+  const all = await api.variants().catch(() => null);
+  const known = all?.find((x) => x.name === variant);
+  let familyName = known?.family ?? null;
+  if (!all) familyName = await whenEngine().then(() => variantFamily(variant), () => null);
+  const title = known?.title ?? variant;
+  const fam = familyName ? familyNamed(familyName) : null;
+  if (!familyName || !fam) {
+    host.append(h('p', { class: 'error' }, familyName ? `The analysis board has no board for ${variant} yet.` : `There is no variant '${variant}'.`),
+      h('p', {}, link('/analysis/rampart', 'Analyse Rampart Classic')));
+    return;
+  }
+  const params = new URLSearchParams(location.search);
+
+  // --- the page's frame, and its board drawn from the server's reading of
+  // the position while the engine loads; the rest once the engine is there
+  const first = params.get('fen') ?? '';
+  await prepare(fam.name, first ? [first] : []);
+  const boardHost = h('div', { class: `review-board review-${fam.name}` });
+  const kit = fam.analysis.make(boardHost);
+  const board = kit.board;
+  try {
+    board.setPosition(first || boardFacts(fam.name).start);
+  } catch {
+    board.setPosition(boardFacts(fam.name).start);  // the link's is judged below, by the engine
+  }
+  const bar = h('div', { class: 'eval-bar', role: 'img', 'aria-label': 'Evaluation' },
+    h('div', { class: 'eval-fill' }));
+  const evalLine = h('p', { class: 'status', id: 'an-eval', 'aria-live': 'polite' }, 'The engine is starting…');
+  const pvLine = h('div', { class: 'an-pv', id: 'an-pv' });
+  const status = h('p', { class: 'status', id: 'an-status' });
+  const side = h('div', { class: 'game-side' },
+    h('p', {}, `${title} · `, link(`/analysis/${variant}`, 'a new board'), ' · ', link('/analysis', 'other games')),
+    evalLine, pvLine, status);
+  // what the figures beside the board mean, before any is shown
+  const what = fam.analysis.how === 'multi'
+    ? 'the best move for the kingdom to move, and what each kingdom is worth to the search: its pieces and their places, in points'
+    : fam.analysis.how === 'bot'
+      ? 'the move its bot would play for the side whose view the position is, with the bot\'s own score (it compares moves, not sides)'
+      : `its evaluation, always from ${SIDE_TITLES[0]}'s side (the bar fills with ${SIDE_TITLES[0]}'s share of the chances), and its best lines`;
+  host.append(h('p', { class: 'an-intro' }, `Play moves for every side on the board. The engine searches each position in your browser and shows ${what}.`));
+  host.append(h('div', { class: 'game' }, h('div', { class: 'an-board' }, bar, boardHost), side));
   let eng: Engine;
   try {
+    await afterPaint();
+    await whenEngine();
     eng = await engine();
   } catch (e) {
-    host.append(h('p', { class: 'error' }, `The engine could not be loaded: ${String(e)}`));
+    evalLine.textContent = `The engine could not be loaded: ${String(e)}`;
     return;
   }
   const v = eng.variants().find((x) => x.name === variant);
   if (!v) {
-    host.append(h('p', { class: 'error' }, `There is no variant '${variant}'.`),
-      h('p', {}, link('/analysis/rampart', 'Analyse Rampart Classic')));
-    return;
-  }
-  const fam = familyNamed(v.family);
-  if (!fam) {
-    host.append(h('p', {}, `The analysis board has no board for ${variant} yet.`),
-      h('p', {}, link('/analysis/rampart', 'Analyse Rampart Classic')));
+    evalLine.textContent = `The engine has no variant '${variant}'.`;
     return;
   }
 
@@ -93,7 +131,6 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   const st = analysis.how === 'bot';
 
   // --- the tree --------------------------------------------------------------
-  const params = new URLSearchParams(location.search);
   const notes: string[] = [];
   // The variant's settings (engine.h eng_options). Those the position string
   // does not carry (Rampart's and Stratego's MoveLimit) are kept in the link
@@ -174,21 +211,13 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   const startFull = Number(root.text.split(' ').pop()) || 1;
 
   // --- the page ----------------------------------------------------------------
-  const boardHost = h('div', { class: `review-board review-${v.family}` });
-  const kit = fam.analysis.make(boardHost);
-  const board = kit.board;
   const sideNames = fam.sideNames;
   // a game of hidden pieces: whose view the root is (-1: the full
   // position); it stays that player's view whatever is played
   const viewer = kit.views ? kit.views.viewer(root.text) : -1;
-  const bar = h('div', { class: 'eval-bar', role: 'img', 'aria-label': 'Evaluation' },
-    h('div', { class: 'eval-fill' }));
-  const evalLine = h('p', { class: 'status', id: 'an-eval', 'aria-live': 'polite' }, 'The engine is starting…');
-  const pvLine = h('div', { class: 'an-pv', id: 'an-pv' });
   // MultiPV: how many best moves the two-sided search shows, each with its line
   const linesPick = h('select', { id: 'an-lines', 'aria-label': 'Lines shown', onchange: () => go(current) },
     ...[1, 2, 3, 5].map((k) => h('option', { value: String(k) }, k === 1 ? 'Best line' : `${k} best lines`)));
-  const status = h('p', { class: 'status', id: 'an-status' });
   const tree = h('div', { class: 'moves an-tree', id: 'an-tree' });
   const field = h('input', { type: 'text', id: 'an-fen', 'aria-label': 'Position', spellcheck: 'false' });
   // each button is named by the words on it; the title says more
@@ -199,7 +228,7 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
     btn('an-prev', '‹ Back', 'Back one move (Left arrow)', () => go(current.parent ?? current)),
     btn('an-next', 'Next ›', 'Forward one move (Right arrow)', () => go(current.children[0] ?? current)),
     btn('an-flip', 'Flip board', 'Flip the board', () => board.setFlipped(!board.isFlipped())),
-    km || st ? '' : linesPick,
+    linesPick,
     btn('an-edit', 'Edit position', 'Place and remove pieces', () => startEdit()),
     settingList.length ? btn('an-settings-btn', 'Settings', 'The game\'s settings, such as the move limit', () => {
       settingsPanel.hidden = !settingsPanel.hidden;
@@ -284,13 +313,9 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       location.assign(linkTo(field.value.trim()));
     }),
     btn('an-share', 'Copy link', 'Copy a link to this line', () => void copyText(location.href, 'Link copied')));
-  host.append(h('div', { class: 'game' },
-    h('div', { class: 'an-board' }, bar, boardHost),
-    h('div', { class: 'game-side' },
-      h('p', {}, `${title} · `, link(`/analysis/${variant}`, 'a new board'), ' · ', link('/analysis', 'other games')),
-      evalLine, pvLine, status, nav, editor.el, settingsPanel, tree,
-      h('p', { class: 'hint' }, 'Play moves on the board; Left and Right arrows step through the line.'),
-      load)));
+  side.append(nav, editor.el, settingsPanel, tree,
+    h('p', { class: 'hint' }, 'Play moves on the board; Left and Right arrows step through the line.'),
+    load);
   for (const n of notes) host.prepend(h('p', { class: 'error' }, n));
 
   const analyser = new Analyser();
@@ -303,15 +328,22 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
       const stm = current === shownFor ? shownSide : 0;
       evalLine.textContent = `Round ${info.depth} · ${info.nodes.toLocaleString('en')} nodes · ` +
         `the bot's score for ${sideNames[stm]} ${info.score >= 0 ? '+' : '−'}${Math.abs(info.score)}`;
-      pvLine.textContent = `Best move: ${info.best}`;
+      const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x)}`;
+      if (info.lines && info.lines.length > 1)
+        pvLine.replaceChildren(...info.lines.map((l, k) =>
+          h('p', { class: 'an-line' }, `${k + 1}. ${l.pv[0]} · the bot's score ${signed(l.score)}`)));
+      else pvLine.textContent = `Best move: ${info.best}`;
     } else if (info.kind === 'depth' && km) {
       // the side to move's team's score, and each kingdom's worth (multi.h)
       const stm = current === shownFor ? shownSide : 0;
       evalLine.textContent = `Depth ${info.depth} · ${sideNames[stm]}'s side ` +
         `${info.score >= 0 ? '+' : '−'}${Math.abs(info.score)}`;
-      pvLine.textContent = `Best move: ${info.best} · what each kingdom is worth to the search ` +
-        `(its pieces and their places, in points): ` +
-        (info.values ?? []).map((x, k) => `${sideNames[k]} ${x}`).join(' · ');
+      const worth = `each kingdom's worth: ${(info.values ?? []).map((x, k) => `${sideNames[k]} ${x}`).join(' · ')}`;
+      if (info.lines && info.lines.length > 1)
+        pvLine.replaceChildren(...info.lines.map((l, k) =>
+          h('p', { class: 'an-line' }, `${k + 1}. ${l.pv[0]} · ${sideNames[stm]}'s side ${l.score >= 0 ? '+' : '−'}${Math.abs(l.score)}`)),
+        h('p', {}, worth));
+      else pvLine.textContent = `Best move: ${info.best} · ${worth}`;
     } else if (info.kind === 'depth') {
       const stm = current === shownFor ? shownSide : 0;
       const words = scoreWords(info.score, stm);
@@ -446,5 +478,5 @@ export async function renderAnalysis(host: HTMLElement, variant: string): Promis
   };
 }
 
-route(/^\/analysis\/?$/, renderAnalysisIndex, 'Analysis', { engine: false });
-route(/^\/analysis\/([a-z-]+)$/, renderAnalysis, 'Analysis');
+route(/^\/analysis\/?$/, renderAnalysisIndex, 'Analysis', { engine: 'none' });
+route(/^\/analysis\/([a-z-]+)$/, renderAnalysis, 'Analysis', { engine: 'served' });

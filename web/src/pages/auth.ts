@@ -90,5 +90,5 @@ export async function signOut(): Promise<void> {
   navigate('/');
 }
 
-route(/^\/signin$/, renderSignin, 'Sign in', { engine: false });
-route(/^\/signup$/, renderSignup, 'Sign up', { engine: false });
+route(/^\/signin$/, renderSignin, 'Sign in', { engine: 'none' });
+route(/^\/signup$/, renderSignup, 'Sign up', { engine: 'none' });

@@ -6,6 +6,7 @@ import { api, ApiError } from '../api';
 import { Cleanup, route } from '../router';
 import { familyOf } from '../games/index';
 import { h, link } from '../ui';
+import { prepare, whenEngine } from '../engine/read';
 
 export async function renderGamePage(host: HTMLElement, idText: string): Promise<Cleanup> {
   let first = null;
@@ -21,8 +22,11 @@ export async function renderGamePage(host: HTMLElement, idText: string): Promise
     }
     // not read now (the network, the server busy): the live page asks again
   }
-  // the title is there at once; the rest comes with the game the page is sent
+  // the board is drawn from the server's reading of the position while the
+  // engine loads (engine/read.ts); the rest comes with the game the page is sent
+  if (first) await prepare(first.family, [first.position]);
+  else await whenEngine();
   return familyOf(first?.family).renderGame(host, Number(idText), first);
 }
 
-route(/^\/game\/(\d+)$/, renderGamePage, 'Game');
+route(/^\/game\/(\d+)$/, renderGamePage, 'Game', { engine: 'served' });

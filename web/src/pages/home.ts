@@ -335,4 +335,4 @@ export async function renderHome(host: HTMLElement): Promise<Cleanup> {
   };
 }
 
-route(/^\/$/, renderHome, 'Play', { engine: false });
+route(/^\/$/, renderHome, 'Play', { engine: 'none' });

@@ -38,5 +38,5 @@ export async function renderLadder(host: HTMLElement, variant: string): Promise<
   }
 }
 
-route(/^\/ladder\/([^/]+)$/, renderLadder, 'Ladder', { engine: false });
-route(/^\/ladder\/?$/, (host) => renderLadder(host, 'rampart'), 'Ladder', { engine: false });
+route(/^\/ladder\/([^/]+)$/, renderLadder, 'Ladder', { engine: 'none' });
+route(/^\/ladder\/?$/, (host) => renderLadder(host, 'rampart'), 'Ladder', { engine: 'none' });

@@ -91,4 +91,4 @@ export async function renderPlayer(host: HTMLElement, nameText: string): Promise
   await loadMore();
 }
 
-route(/^\/players\/([^/]+)$/, renderPlayer, 'Player', { engine: false });
+route(/^\/players\/([^/]+)$/, renderPlayer, 'Player', { engine: 'none' });

@@ -8,6 +8,7 @@ import { Cleanup, route } from '../router';
 import { ReviewGame, sideTitle } from '../review/replayer';
 import { ComputerReview } from '../review/computer';
 import { familyOf, GameFamily } from '../games/index';
+import { haveEngine, prepare, whenEngine } from '../engine/read';
 
 /** Every position of the game, from the start (index 0) to after the last
  *  move. A game with hidden pieces answers only once it is over (403). */
@@ -50,13 +51,22 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   const positions = data.positions;
   const last = positions.length - 1; // the moves the server could replay
   let ply = last;
+  /** the positions showing ply `at` reads: its own and the one before */
+  const shownAt = (at: number): string[] => [positions[at], positions[Math.max(0, at - 1)]];
+  try {
+    await (family.review.readsAll ? whenEngine() : prepare(family.name, shownAt(ply)));
+  } catch (e) {
+    host.append(h('p', { class: 'error' }, `The games' engine could not be loaded: ${String(e)}`));
+    return;
+  }
 
   const boardHost = h('div', { class: `review-board review-${family.name}` });
   const replay = family.replayer(boardHost, g, data);
   const where = h('p', { class: 'status', id: 'review-ply', 'aria-live': 'polite' });
   const list = h('div', { class: 'moves', id: 'move-list' });
+  // each button is named by the words on it; the title says more
   const btn = (label: string, text: string, to: () => number, id: string) =>
-    h('button', { type: 'button', 'aria-label': label, title: label, id, onclick: () => go(to()) }, text);
+    h('button', { type: 'button', title: label, id, onclick: () => go(to()) }, text);
   const nav = h('div', { class: 'controls', role: 'group', 'aria-label': 'Replay' },
     btn('First position (Home)', '« First', () => 0, 'rv-first'),
     btn('Previous move (Left arrow)', '‹ Back', () => ply - 1, 'rv-prev'),
@@ -105,6 +115,13 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
 
   function go(to: number): void {
     ply = Math.max(0, Math.min(last, to));
+    const at = ply;
+    // before the engine has come, the server reads the position to show
+    if (!haveEngine()) void prepare(family.name, shownAt(at)).then(() => at === ply && draw());
+    else draw();
+  }
+
+  function draw(): void {
     replay.show(ply);
     where.textContent = replay.describe(ply);
     replay.drawList(list, ply, go);
@@ -131,4 +148,4 @@ export async function renderReview(host: HTMLElement, idText: string): Promise<C
   };
 }
 
-route(/^\/review\/(\d+)$/, renderReview, 'Review');
+route(/^\/review\/(\d+)$/, renderReview, 'Review', { engine: 'served' });

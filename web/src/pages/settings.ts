@@ -39,4 +39,4 @@ export function renderSettings(host: HTMLElement): void {
     status);
 }
 
-route(/^\/settings\/?$/, renderSettings, 'Settings', { engine: false });
+route(/^\/settings\/?$/, renderSettings, 'Settings', { engine: 'none' });

@@ -16,10 +16,11 @@
 //   `game.draw_offer`), never a guess: the person who offered is told so and
 //   gets no Accept button, everyone else reads the offering player's name;
 // - a side's clock runs on the page only while the server runs it (live,
-//   begun, its turn), counted from when the server's clocks last came.
+//   begun, its turn, not held), counted from when the server's clocks last came.
 
 import { api, Game, Player, Result } from '../api';
-import { socket } from '../ws';
+import { haveEngine, prepare, whenEngine } from '../engine/read';
+import { socket, type Handler, type ServerMessage } from '../ws';
 import { navigate } from '../router';
 import { beep, setSound, soundOn } from '../sound';
 import { h, link, toast, formatClock, formatTimeControl, reasonText } from '../ui';
@@ -101,6 +102,9 @@ export class GameControls<G extends Game> {
   private resultBox = h('div', { id: 'result', 'aria-live': 'polite' });
   private offs: (() => void)[] = [];
   private timer: number;
+  private waiting = 0;  // messages held until they can be read (inOrder)
+  private held: Promise<void> = Promise.resolve();
+  private gone = false;
 
   constructor(readonly id: number, private hooks: ControlHooks<G>) {
     this.panel.append(this.conn, this.resultBox, this.offerBox, this.buttons, this.errorLine);
@@ -115,6 +119,7 @@ export class GameControls<G extends Game> {
   }
 
   destroy(): void {
+    this.gone = true;
     window.clearInterval(this.timer);
     for (const off of this.offs) off();
     this.chat.destroy();
@@ -221,9 +226,36 @@ export class GameControls<G extends Game> {
 
   // ---- the server ----
 
+  /** Handles the server's messages in the order they came, each once the
+   *  page can read it: at once when the engine is loaded and none waits;
+   *  before, a game's state once the server has read its position
+   *  (engine/read.ts prepare: the board is drawn while the engine loads),
+   *  anything about a move once the engine is there (`texts` null), and
+   *  what draws no board (`texts` empty) after those before it. */
+  private inOrder(family: string, texts: string[] | null, f: () => void): void {
+    if (haveEngine() && !this.waiting) {
+      f();
+      return;
+    }
+    this.waiting++;
+    this.held = this.held
+      .then(() => (texts === null ? whenEngine() : texts.length && !haveEngine() ? prepare(family, texts) : undefined))
+      .then(() => {
+        if (!this.gone) f();
+      })
+      .catch((e) => console.error(e))
+      .finally(() => this.waiting--);
+  }
+
   private listen(): void {
     const id = this.id;
-    this.offs.push(socket.on('game', (m) => {
+    const family = (): string => this.game?.family ?? '';
+    const on = <T extends 'game' | 'move' | 'end' | 'draw_offer' | 'rematch_offer'>(type: T, f: Handler<T>) =>
+      socket.on(type, ((m: ServerMessage) => {
+        const texts = m.type === 'game' ? [m.game.position] : m.type === 'move' || m.type === 'end' ? null : [];
+        this.inOrder(m.type === 'game' ? m.game.family : family(), texts, () => (f as (x: ServerMessage) => void)(m));
+      }) as Handler<T>);
+    this.offs.push(on('game', (m) => {
       if (m.game.id === id) {
         const had = this.game ? this.game.rematch ?? 0 : -1;
         this.setGame(m.game as G);
@@ -234,7 +266,7 @@ export class GameControls<G extends Game> {
       // a rematch (or another game) just started for us: go there
       if (this.game && m.game.you.length && m.game.status === 'live' && m.game.ply === 0) navigate(`/game/${m.game.id}`);
     }));
-    this.offs.push(socket.on('move', (m) => {
+    this.offs.push(on('move', (m) => {
       const g = this.game;
       if (m.game !== id || !g) return;
       if (m.ply < g.moves.length) return; // seen already
@@ -249,6 +281,9 @@ export class GameControls<G extends Game> {
       if (typeof m.position === 'string') g.position = m.position;
       g.to_move = m.to_move;
       g.clocks = m.clocks;
+      // one device: no clock runs while the board is covered for the hand-over
+      if (m.held) g.held = true;
+      else delete g.held;
       g.legal = m.legal ?? [];
       // what the server says the move did and what stands attacked now
       if (m.material) g.material = m.material;
@@ -265,7 +300,7 @@ export class GameControls<G extends Game> {
       else if (!this.plays(mover) || this.allMine()) beep('move');
       this.redraw();
     }));
-    this.offs.push(socket.on('end', (m) => {
+    this.offs.push(on('end', (m) => {
       const g = this.game;
       if (m.game !== id || !g) return;
       g.status = 'over';
@@ -280,19 +315,25 @@ export class GameControls<G extends Game> {
       this.redraw();
       this.resultBox.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
     }));
-    this.offs.push(socket.on('draw_offer', (m) => {
+    this.offs.push(on('draw_offer', (m) => {
       if (m.game !== id) return;
       this.offers.draw = m.sides.slice();
       this.declined = (m.declined_by ?? []).slice();
       this.drawOwn();
     }));
-    this.offs.push(socket.on('rematch_offer', (m) => {
+    this.offs.push(on('rematch_offer', (m) => {
       if (m.game !== id) return;
       this.offers.rematch = m.sides.slice();
       this.drawOwn();
     }));
     this.offs.push(socket.on('error', (m) => this.onError(m)));
     this.offs.push(socket.on('hello', () => socket.send({ type: 'watch', game: id, ref: 'watch' })));
+  }
+
+  /** The game as the page first read it (GET /api/games/ID), drawn at once
+   *  while the server's live state is on its way; that state replaces it. */
+  seed(game: G | null): void {
+    if (game && !this.game) this.setGame(game);
   }
 
   private setGame(game: G): void {
@@ -344,7 +385,7 @@ export class GameControls<G extends Game> {
 
   private clockRuns(side: number): boolean {
     const g = this.game;
-    return !!g && g.status === 'live' && this.begun() && g.to_move === side && g.base_ms > 0;
+    return !!g && g.status === 'live' && this.begun() && g.to_move === side && g.base_ms > 0 && !g.held;
   }
 
   private clockMs(side: number): number {

@@ -28,7 +28,7 @@ function resigner(move: string): number | null {
   return m ? KINGDOM_LETTERS.indexOf(m[1] as (typeof KINGDOM_LETTERS)[number]) : null;
 }
 
-export function renderKeepsGame(host: HTMLElement, id: number): Cleanup {
+export function renderKeepsGame(host: HTMLElement, id: number, first: LiveGame | null = null): Cleanup {
   let pos: Position | null = null;
   const movers: (number | null)[] = []; // the kingdom of each ply, where the page saw it played
   const words: (string | null)[] = [];
@@ -212,6 +212,7 @@ export function renderKeepsGame(host: HTMLElement, id: number): Cleanup {
 
   const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape' && !choice.hidden) closeChoice(); };
   document.addEventListener('keydown', onKey);
+  controls.seed(first);
   return () => {
     document.removeEventListener('keydown', onKey);
     controls.destroy();

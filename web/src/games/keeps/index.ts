@@ -34,9 +34,9 @@ export const keeps: GameFamily = {
   // in rounds of four moves
   limitWords: (n) => `${n} ${n === 1 ? 'round' : 'rounds'} at most`,
   limitTerms: (n) => `${n} full moves, then decided by material`,
-  renderGame: (host, id) => renderKeepsGame(host, id),
+  renderGame: (host, id, first) => renderKeepsGame(host, id, first),
   replayer: (host, g, data) => keepsReplayer(host, g, data.positions),
   analysable: () => true,
-  review: { how: 'multi', sides: KINGDOMS, stored: false },
+  review: { how: 'multi', sides: KINGDOMS, stored: false, readsAll: true },
   analysis: { make: analysisKit, how: 'multi', depth: 5, limitHelp: 'Move limit (rounds; 0: none)', settingWords },
 };

@@ -3,7 +3,7 @@
 // position string, whose board the engine reads (engine/read.ts). Only
 // reading and naming: the engine is the only judge of what is legal.
 
-import { boardFacts, onEngine, readPosition } from '../../engine/read';
+import { boardFacts, onFacts, readPosition } from '../../engine/read';
 
 // The board's shape, its areas and the pieces' names are the engine's
 // (engine/read.ts boardFacts: eng_squares, eng_areas, eng_kinds), filled in
@@ -36,7 +36,7 @@ let AREAS = new Map<string, { kingdom: number; part: 'moat' | 'keep' }>();
 export let THRONES: string[] = [];
 export let CASTLE_SQUARES: string[] = [];
 
-onEngine(() => {
+onFacts('keeps-moats', () => {
   const b = boardFacts('keeps-moats');
   ALL_SQUARES = b.squares;
   EXISTING = new Set(b.squares);

@@ -13,7 +13,7 @@ import { localPosition } from '../../engine/position';
 import { Board, takenPieces } from './board';
 import { parsePosition, pieceAt } from './notation';
 import { pieceIcon } from './pieces';
-import { h, resultHeadline, SIDE_TITLES } from '../../ui';
+import { afterPaint, h, resultHeadline, SIDE_TITLES } from '../../ui';
 import { drawMoveList } from '../../movelist';
 import { Cleanup } from '../../router';
 import { GameControls, gameTitle } from '../../play/controls';
@@ -114,6 +114,7 @@ export function renderGame(host: HTMLElement, idText: string, first: Game | null
     if (!prev) {
       // after a (re)load: the position before the last move, for the badges
       try {
+        await afterPaint();  // the board first; the engine this asks comes after
         prev = (await localPosition(g.variant, g.start, g.moves.slice(0, -1))).position;
       } catch {
         prev = null;
@@ -149,6 +150,7 @@ export function renderGame(host: HTMLElement, idText: string, first: Game | null
     showThreats();
   }
 
+  controls.seed(first);
   return () => {
     controls.destroy();
     board.destroy();

@@ -36,7 +36,7 @@ export const rampart: GameFamily = {
   renderGame: (host, id, first) => renderGame(host, String(id), first),
   replayer: (host, g, data) => rampartReplayer(host, g, data.positions, data.effects),
   analysable: () => true,
-  review: { how: 'search', sides: SIDE_TITLES, stored: true },
+  review: { how: 'search', sides: SIDE_TITLES, stored: true, readsAll: false },
   analysis: { make: analysisKit, how: 'search', depth: 14, limitHelp: 'Move limit (0: none)' },
 };
 

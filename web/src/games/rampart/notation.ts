@@ -5,7 +5,7 @@
 // (engine/read.ts). This file turns its reading and move texts into
 // squares to draw.
 
-import { boardFacts, onEngine, readPosition } from '../../engine/read';
+import { boardFacts, onFacts, readPosition } from '../../engine/read';
 
 export type Side = 'b' | 't';
 export type Kind = 'Q' | 'N' | 'K' | 'B';
@@ -23,7 +23,7 @@ export type Position = {
 /** Each kind's name by its letter: the engine's (eng_kinds), filled in
  *  when it is loaded, before any page is drawn. */
 export let KIND_NAMES = {} as Record<Kind, string>;
-onEngine(() => {
+onFacts('rampart', () => {
   KIND_NAMES = Object.fromEntries(boardFacts('rampart').kinds.map((k) => [k.letter, k.name])) as Record<Kind, string>;
 });
 

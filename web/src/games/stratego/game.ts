@@ -250,6 +250,9 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
   }
 
   function uncover(): void {
+    // the clocks, held while the board was covered, run from now
+    const g = game();
+    if (g?.held) socket.send({ type: 'uncover', game: id, ref: 'uncover' });
     coverShownFor = coverKey();
     cover = null;
     controls.redraw();
@@ -339,6 +342,9 @@ export function renderStrategoGame(host: HTMLElement, id: number, first: Game | 
     controls.redraw();
   }));
 
+  // the game as first read, while the live state comes: only once it is over
+  // (then public); a live game's HTTP answer is no player's view
+  controls.seed(first?.status === 'over' ? first : null);
   return () => {
     for (const off of offs) off();
     controls.destroy();

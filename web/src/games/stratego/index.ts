@@ -40,7 +40,7 @@ export const stratego: GameFamily = {
   replayer: (host, g, data) => strategoReplayer(host, g, data.positions),
   // its positions are whole only once the game is over
   analysable: (g) => g.status === 'over',
-  review: { how: 'bot', sides: SIDE_NAMES, stored: false },
+  review: { how: 'bot', sides: SIDE_NAMES, stored: false, readsAll: true },
   analysis: { make: analysisKit, how: 'bot', depth: 7, limitHelp: 'Move limit (0: none)' },
 };
 

@@ -4,7 +4,7 @@
 // words parsed back). Reading only: what is legal is the engine's business.
 
 import type { Combat as ServerCombat } from '../../gen/api';
-import { boardFacts, onEngine, readPosition } from '../../engine/read';
+import { boardFacts, onFacts, readPosition } from '../../engine/read';
 
 // The rules' facts of the board and the army come from the engine
 // (engine/read.ts boardFacts: eng_squares, eng_kinds, eng_areas), filled in
@@ -37,7 +37,7 @@ export let LAKES: string[] = [];
 let SETUP_SQUARES: string[][] = [[], []];
 let NAME_TO_KIND = new Map<string, Exclude<Kind, 'X'>>();
 
-onEngine(() => {
+onFacts('stratego', () => {
   const b = boardFacts('stratego');
   SIZE = new Set(b.squares.map((sq) => sq.slice(1))).size;
   KIND_ORDER = b.kinds.map((k) => k.letter as Exclude<Kind, 'X'>);

@@ -3,6 +3,7 @@
 // and a puzzle) with links to the previous and next ones. The last lesson
 // sends the learner to play a beginner bot.
 
+import { prepare } from '../../../engine/read';
 import { route } from '../../../router';
 import { pieceIcon } from '../pieces';
 import { KIND_NAMES, type Kind } from '../notation';
@@ -23,10 +24,11 @@ function buttonLink(href: string, text: string, big = false): HTMLAnchorElement 
 }
 
 /** Fills host with the page for `path` (/learn or /learn/<id>); returns a cleanup. */
-export function renderLearn(host: HTMLElement, path: string): () => void {
+export async function renderLearn(host: HTMLElement, path: string): Promise<() => void> {
   ensureLearnStyles();
   const id = path.replace(/^\/learn\/?/, '').replace(/\/$/, '');
   if (!id) {
+    await prepare('rampart', []);  // the pieces' names
     renderIndex(host);
     return () => {};
   }
@@ -38,6 +40,8 @@ export function renderLearn(host: HTMLElement, path: string): () => void {
     );
     return () => {};
   }
+  // its boards are drawn from the server's reading while the engine loads
+  await prepare('rampart', [LESSONS[index].example.position, LESSONS[index].puzzle.position]);
   return renderLesson(host, index);
 }
 
@@ -155,4 +159,4 @@ function renderLesson(host: HTMLElement, index: number): () => void {
   return () => stops.forEach((stop) => stop());
 }
 
-route(/^\/learn(\/.*)?$/, (host) => renderLearn(host, location.pathname), 'Learn');
+route(/^\/learn(\/.*)?$/, (host) => renderLearn(host, location.pathname), 'Learn', { engine: 'served' });

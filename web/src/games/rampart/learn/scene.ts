@@ -8,11 +8,15 @@
 import { localPosition } from '../../../engine/position';
 import { Board } from '../board';
 import { KIND_NAMES, SIDE_NAMES, moveSquares, parsePosition, pieceAt } from '../notation';
-import { errorText, h, reasonText } from '../../../ui';
+import { afterPaint, errorText, h, reasonText } from '../../../ui';
 import { Outcome, outcome, wants } from './check';
 import type { Example, Puzzle } from './lessons';
 
-const ask = (position: string) => localPosition('rampart', position);
+// the boards are painted first (from the server's reading); the engine they ask comes after
+const ask = async (position: string) => {
+  await afterPaint();
+  return localPosition('rampart', position);
+};
 
 /** "Bottom's Queen c4 to e2. Taken: Knight on e2." and, if it ended the game, how. */
 export function describe(before: string, move: string, out: Outcome): string {
