@@ -75,6 +75,36 @@ test('an-account-keeps-them-everywhere', async (t) => {
   check(dark(await rootBg(other)), 'the other device did not get the dark theme');
 });
 
+test('pieces-as-letters', async (t) => {
+  const page = trackApi(await t.newPage());
+  const name = `pcs${String(Date.now()).slice(-6)}`;
+  await page.goto(t.url + '/');
+  await signUpAs(page, t.url, name);
+  // the figures, as a newcomer first sees them
+  await page.goto(t.url + '/analysis/rampart');
+  await page.locator('.board [data-piece]').first().waitFor();
+  check(await page.locator('.board [data-piece] path').count() > 0, 'Rampart\'s pieces are not drawn as figures at first');
+  await settle(page);
+  await page.goto(t.url + '/settings');
+  await page.getByLabel('Letters only, large').check();
+  await page.locator('#settings-status', { hasText: 'Pieces: letters only. Kept on your account' }).waitFor();
+  // Rampart: a disc and the letter, no figure
+  await page.goto(t.url + '/analysis/rampart');
+  await page.locator('.board [data-piece]').first().waitFor();
+  check(await page.locator('.board [data-piece] path').count() === 0, 'a figure drawn with letters only chosen');
+  const letters = new Set(await page.locator('.board [data-piece] .piece-letter').allTextContents());
+  check(['Q', 'N', 'K', 'B'].every((k) => letters.has(k)), `Rampart's letters: ${[...letters]}`);
+  // Keeps & Moats: letters, not chess figures
+  await settle(page);
+  await page.goto(t.url + '/analysis/keeps-moats');
+  await page.locator('.km-board [data-piece]').first().waitFor();
+  const km = new Set(await page.locator('.km-board .km-glyph').allTextContents());
+  check([...km].every((x) => /^[KQRBNP]$/.test(x)) && km.has('K') && km.has('P'), `Keeps & Moats's pieces read ${[...km]}`);
+  await settle(page);
+  const kept = await (await page.request.get(`${t.url}/api/account/prefs`)).json();
+  check(kept.pieces === 'letters', `the account keeps ${JSON.stringify(kept)}`);
+});
+
 test('the-dark-theme-reads-as-well', async (t) => {
   const page = trackApi(await t.newPage());
   await page.emulateMedia({ colorScheme: 'dark' });

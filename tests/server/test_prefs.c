@@ -33,7 +33,7 @@ static int ask(const char *method, const char *cookie, const char *body, json_t 
 static void assert_prefs(json_t *p, const char *theme, const char *board, int sound)
 {
     assert_non_null(p);
-    assert_int_equal(json_object_size(p), 3);
+    assert_int_equal(json_object_size(p), 4);
     assert_string_equal(json_string_value(json_object_get(p, "theme")), theme);
     assert_string_equal(json_string_value(json_object_get(p, "board")), board);
     assert_true(json_is_boolean(json_object_get(p, "sound")));
@@ -57,6 +57,11 @@ static void test_an_accounts_settings_are_kept(void **state)
     json_decref(p);
     assert_int_equal(ask("GET", cookie, NULL, &p), 200);
     assert_prefs(p, "dark", "blue", 0);
+    assert_string_equal(json_string_value(json_object_get(p, "pieces")), "figures");
+    json_decref(p);
+    assert_int_equal(ask("POST", cookie, "{\"pieces\":\"letters\"}", &p), 200);
+    assert_string_equal(json_string_value(json_object_get(p, "pieces")), "letters");
+    assert_prefs(p, "dark", "blue", 0);
     json_decref(p);
 }
 
@@ -69,7 +74,8 @@ static void test_bad_settings_change_nothing(void **state)
     assert_int_equal(ask("POST", cookie, "{\"theme\":\"light\"}", &p), 200);
     json_decref(p);
     static const struct { const char *body, *why; } bad[] = {
-        { "{\"theme\":\"purple\"}", "theme is one of" },
+        { "{\"theme\":\"purple\"}", "theme is one of system, light, dark" },
+        { "{\"pieces\":\"photos\"}", "pieces is one of figures, letters" },
         { "{\"volume\":3}", "no setting 'volume'" },
         { "{\"sound\":\"no\"}", "sound is true or false" },
         { "{\"board\":\"blue\",\"theme\":7}", "theme is one of" },

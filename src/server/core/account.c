@@ -505,6 +505,7 @@ static const struct pref {
 } prefs[] = {
     { "theme", { "system", "light", "dark", NULL }, 0 },
     { "board", { "green", "brown", "blue", NULL }, 0 },
+    { "pieces", { "figures", "letters", NULL }, 0 },
     { "sound", { NULL }, 0 },
 };
 #define NPREFS (sizeof prefs / sizeof prefs[0])
@@ -570,10 +571,12 @@ static void account_prefs(srv *s, net_http *h, const net_request *req)
         else if (i < NPREFS)
             ok = json_is_boolean(v);
         if (i == NPREFS)
-            snprintf(why, sizeof why, "no setting '%.40s' (theme, board, sound)", key);
-        else if (!ok && prefs[i].values[0])
-            snprintf(why, sizeof why, "%s is one of %s, %s, %s", key, prefs[i].values[0], prefs[i].values[1],
-                     prefs[i].values[2]);
+            snprintf(why, sizeof why, "no setting '%.40s' (theme, board, pieces, sound)", key);
+        else if (!ok && prefs[i].values[0]) {
+            size_t n = (size_t)snprintf(why, sizeof why, "%s is one of", key);
+            for (int k = 0; k < 4 && prefs[i].values[k] && n < sizeof why; k++)
+                n += (size_t)snprintf(why + n, sizeof why - n, "%s %s", k ? "," : "", prefs[i].values[k]);
+        }
         else if (!ok)
             snprintf(why, sizeof why, "%s is true or false", key);
         if (why[0])

@@ -1,5 +1,5 @@
 // pages/settings.ts -- /settings: how the page looks and sounds (prefs.ts):
-// the theme, the boards' colours, the game sounds. Each change shows at once
+// the theme, the boards' colours, how pieces are drawn, the game sounds. Each change shows at once
 // and is kept: on the account for a signed-in person, in this browser for
 // a guest (and the page says which).
 
@@ -20,7 +20,7 @@ export function renderSettings(host: HTMLElement): void {
     const refused = await changePrefs(change, account);
     status.replaceChildren(refused ? h('span', { class: 'error' }, `Not kept: ${refused}`) : `${said} Kept ${account ? 'on your account' : 'in this browser'}.`);
   };
-  const choices = <K extends 'theme' | 'board'>(key: K, legend: string, list: [Prefs[K], string][], words: (v: Prefs[K]) => string) =>
+  const choices = <K extends 'theme' | 'board' | 'pieces'>(key: K, legend: string, list: [Prefs[K], string][], words: (v: Prefs[K]) => string) =>
     h('fieldset', { id: `settings-${key}` }, h('legend', {}, legend),
       h('div', { class: 'choices' }, ...list.map(([value, label]) =>
         h('label', {}, h('input', { type: 'radio', name: key, value, checked: now[key] === value,
@@ -34,6 +34,8 @@ export function renderSettings(host: HTMLElement): void {
         (v) => `Theme: ${v === 'system' ? 'as your device' : v}.`),
       choices('board', 'Board colours', [['green', 'Green'], ['brown', 'Brown'], ['blue', 'Blue']],
         (v) => `Boards: ${v}.`),
+      choices('pieces', 'Pieces (Rampart and Keeps & Moats)', [['figures', 'Figures, with their letters'], ['letters', 'Letters only, large']],
+        (v) => `Pieces: ${v === 'letters' ? 'letters only' : 'figures'}.`),
       h('fieldset', {}, h('legend', {}, 'Sound'),
         h('label', { class: 'toggle' }, sound, 'Play a sound for moves, captures and the end of a game'))),
     status);

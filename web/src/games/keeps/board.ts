@@ -9,6 +9,7 @@
 // an enemy Keep has a choice to make (K5), which the game page asks about.
 // Invariant: onMove only ever gets moves from the list setLegal was given.
 
+import { lettersOnly } from '../../prefs';
 import { svgEl } from '../../svg';
 import { BoardInput, InputBoard, UNIT } from '../../play/input';
 import { ALL_SQUARES, KINGDOMS, Piece, Position, SIZE, THRONES, areaOf, exists, parseMove, parseSquare, pieceName, squareName } from './notation';
@@ -186,8 +187,11 @@ export class KeepsBoard {
   /** One piece with its square's top-left corner at (x, y). */
   private pieceDrawing(p: Piece, x: number, y: number, frozen: boolean): SVGGElement {
     const piece = svgEl('g', { class: `km-piece km-p${p.kingdom}${frozen ? ' km-frozen' : ''}` });
-    const t = svgEl('text', { x: x + S / 2, y: y + S * 0.8, 'text-anchor': 'middle', class: 'km-glyph' });
-    t.textContent = GLYPHS[p.kind] + '\uFE0E';
+    // the settings' "letters only" (prefs.ts): the piece's letter, a Castle Pawn's a P
+    const letters = lettersOnly();
+    const t = svgEl('text', { x: x + S / 2, y: y + S * (letters ? 0.72 : 0.8), 'text-anchor': 'middle',
+      class: letters ? 'km-glyph km-letter' : 'km-glyph' });
+    t.textContent = letters ? (p.kind === 'C' ? 'P' : p.kind) : GLYPHS[p.kind] + '\uFE0E';
     piece.appendChild(t);
     if (p.kind === 'C') {
       // the Castle Pawn: a Pawn with a small tower badge

@@ -2,9 +2,11 @@
 // 100x100 box, so that a newcomer tells them apart at a glance (a spiked
 // crown, a horse's head, a crown with a cross, a wall with battlements), in
 // two clearly different colours for Bottom (ivory) and Top (crimson), each
-// with its letter as well for anyone who cannot tell the shapes or colours.
+// with its letter as well for anyone who cannot tell the shapes or colours;
+// or, as the settings may choose (prefs.ts), the letter alone on a disc.
 
 import { Kind, Side } from './notation';
+import { lettersOnly } from '../../prefs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -48,6 +50,29 @@ export function pieceGroup(kind: Kind, side: Side, x: number, y: number, size: n
   g.setAttribute('transform', `translate(${x} ${y}) scale(${size / 100})`);
   g.setAttribute('class', `piece piece-${side}`);
   const c = COLOURS[side];
+  if (lettersOnly()) {
+    // the settings' "letters only": a disc in the side's colours, the letter large
+    const disc = document.createElementNS(SVG, 'circle');
+    disc.setAttribute('cx', '50');
+    disc.setAttribute('cy', '50');
+    disc.setAttribute('r', '40');
+    disc.setAttribute('fill', c.fill);
+    disc.setAttribute('stroke', c.stroke);
+    disc.setAttribute('stroke-width', '4');
+    const big = document.createElementNS(SVG, 'text');
+    big.setAttribute('x', '50');
+    big.setAttribute('y', '66');
+    big.setAttribute('text-anchor', 'middle');
+    big.setAttribute('font-size', '46');
+    big.setAttribute('font-weight', '700');
+    big.setAttribute('font-family', 'system-ui, sans-serif');
+    big.setAttribute('fill', c.letter);
+    big.setAttribute('aria-hidden', 'true');
+    big.setAttribute('class', 'piece-letter');
+    big.textContent = kind;
+    g.append(disc, big);
+    return g;
+  }
   for (const d of SHAPES[kind]) {
     const p = document.createElementNS(SVG, 'path');
     p.setAttribute('d', d);
