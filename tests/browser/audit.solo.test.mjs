@@ -75,15 +75,23 @@ test('audits-of-the-first-pages', async (t) => {
   const live = await start();
   const done = await start();
   check((await page.request.post(`${t.url}/api/board/game/${done}/resign`, { headers: auth })).ok(), 'resigning a game');
+  // and a live game of Keeps & Moats, for axe-core (a person plays two bot games at most)
+  const other = async (variant) => {
+    const r = await page.request.post(`${t.url}/api/challenge/bot-random`, { headers: auth, data: { variant } });
+    const a = await r.json();
+    check(r.ok(), `a ${variant} game against bot-random: ${r.status()} ${JSON.stringify(a)}`);
+    return a.challenge.game;
+  };
+  const liveKeeps = await other('keeps-moats');
   const pages = ['/', '/forum', `/forum/thread/${thread}`, `/players/${name}`, '/signup', '/signin',
     `/game/${live}`, `/review/${done}`, '/analysis/rampart', '/analysis/stratego', '/analysis/keeps-moats', '/learn'];
 
   // axe-core, as the person sees each page (signed in): those above, and
   // the help pages' boards
   const boards = [`/game/${live}`, `/review/${done}`, '/analysis/rampart', '/analysis/stratego', '/analysis/keeps-moats',
-    '/stratego/help', '/keeps/help'];
+    '/stratego/help', '/keeps/help', `/game/${liveKeeps}`];
   const axeFailures = [];
-  for (const p of [...pages, '/stratego/help', '/keeps/help']) {
+  for (const p of [...pages, '/stratego/help', '/keeps/help', `/game/${liveKeeps}`]) {
     await settle(page);
     await page.goto(t.url + p);
     await page.locator('h1').first().waitFor();
