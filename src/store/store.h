@@ -242,13 +242,15 @@ int store_game_end(store *s, int64_t game, int status, int winner, const char *r
  * inside it, so two ends committed at once never lose an update: side i,
  * players[i], scored score[i] (1, 0.5 or 0) and is rated
  * update(its rating, its rated games, the opponent's rating, score[i]).
- * The changes made are written to out. */
+ * A player with no rated game yet in the variant stands at start[i] (its
+ * first rating row is made from it); start NULL: 1500 for both, as
+ * store_rating_get has it. The changes made are written to out. */
 typedef double (*store_rating_update)(double rating, int games, double opponent,
                                       double score);
 int store_game_end_rated(store *s, int64_t game, int winner, const char *reason,
                          int64_t ended, const int64_t players[2], const double score[2],
-                         store_rating_update update, store_rating_change out[2],
-                         store_err *err);
+                         const double start[2], store_rating_update update,
+                         store_rating_change out[2], store_err *err);
 
 /* --- several servers on one database (store_servers.c) -------------------
  * Each server serving a database has a row in `servers`: its lease, which

@@ -302,10 +302,12 @@ static int write_ratings(store *s, int64_t game, const char *variant, int64_t en
 
 /* store_game_end, and with `update` store_game_end_rated: then each
  * change's before and after are worked out here, from the ratings as they
- * stand inside the transaction, and side i scored score[i]. */
+ * stand inside the transaction, and side i scored score[i]; a player not
+ * yet rated in the variant stands at start[i] (1500 if start is NULL). */
 static int end_game(store *s, int64_t game, int status, int winner, const char *reason,
                     int sterile, int64_t ended, store_rating_change *changes, int n,
-                    store_rating_update update, const double *score, store_err *err)
+                    store_rating_update update, const double *score, const double *start,
+                    store_err *err)
 {
     assert(s && (changes || n <= 0));
     const char *what = "end game";
@@ -354,9 +356,12 @@ static int end_game(store *s, int64_t game, int status, int winner, const char *
                 return rollback(s);
             }
         }
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
             if (store_rating_get(s, changes[i].player, variant, &r[i], err) != 0)
                 return rollback(s);
+            if (r[i].games == 0 && start)
+                r[i].rating = start[i];  /* no row yet: this game makes it */
+        }
         for (int i = 0; i < n; i++) {
             changes[i].before = r[i].rating;
             changes[i].after = update(r[i].rating, r[i].games, r[i ^ 1].rating, score[i]);
@@ -384,13 +389,14 @@ int store_game_end(store *s, int64_t game, int status, int winner, const char *r
     store_rating_change ch[STORE_MAX_SIDES];
     if (n > 0)
         memcpy(ch, changes, (size_t)n * sizeof *ch);
-    return end_game(s, game, status, winner, reason, sterile, ended, ch, n, NULL, NULL, err);
+    return end_game(s, game, status, winner, reason, sterile, ended, ch, n, NULL, NULL, NULL,
+                    err);
 }
 
 int store_game_end_rated(store *s, int64_t game, int winner, const char *reason,
                          int64_t ended, const int64_t players[2], const double score[2],
-                         store_rating_update update, store_rating_change out[2],
-                         store_err *err)
+                         const double start[2], store_rating_update update,
+                         store_rating_change out[2], store_err *err)
 {
     assert(players && score && update && out);
     for (int i = 0; i < 2; i++) {
@@ -398,7 +404,7 @@ int store_game_end_rated(store *s, int64_t game, int winner, const char *reason,
         out[i].player = players[i];
     }
     return end_game(s, game, STORE_GAME_OVER, winner, reason, 0, ended, out, 2, update, score,
-                    err);
+                    start, err);
 }
 
 int store_live_games(store *s, int64_t *out, int max, store_err *err)

@@ -5,7 +5,8 @@
  * What must hold: in a batch a write that fails undoes only itself; other
  * connections see nothing of a batch until it commits, then all of it; two
  * rated ends in one batch rate from each other's results (no lost update),
- * and so do two ends on two connections at once (two servers);
+ * and so do two ends on two connections at once (two servers); a player
+ * not yet rated in the variant is rated from the start it is given;
  * the writer runs and reports writes in the order given, puts the writes
  * that wait into one transaction, and reports a write done only once it is
  * committed; with no file (":memory:") each write is done at once.
@@ -99,10 +100,12 @@ static void test_batch_rated_ends_lose_no_update(void **state)
     int64_t pl1[2] = { p, q }, pl2[2] = { r, p };
     double sc1[2] = { 1, 0 }, sc2[2] = { 0, 1 };
     store_rating_change c1[2], c2[2];
-    assert_int_equal(store_game_end_rated(s, g1, 0, "resign", T0 + 5, pl1, sc1, update, c1,
-                                          &err), 0);
-    assert_int_equal(store_game_end_rated(s, g2, 1, "resign", T0 + 6, pl2, sc2, update, c2,
-                                          &err), 0);
+    assert_int_equal(store_game_end_rated(s, g1, 0, "resign", T0 + 5, pl1, sc1, NULL,
+                                          update, c1, &err),
+                     0);
+    assert_int_equal(store_game_end_rated(s, g2, 1, "resign", T0 + 6, pl2, sc2, NULL,
+                                          update, c2, &err),
+                     0);
     assert_int_equal(store_batch_commit(s, &err), 0);
     /* game 1: both at 1500 with no games */
     assert_true(c1[0].before == 1500 && c1[0].after == 1550);
@@ -115,10 +118,45 @@ static void test_batch_rated_ends_lose_no_update(void **state)
     assert_int_equal(store_rating_get(s, p, "classic", &rt, &err), 0);
     assert_true(rt.rating == 1601 && rt.games == 2);
     /* a game already over is not rated twice */
-    assert_int_equal(store_game_end_rated(s, g1, 0, "resign", T0 + 7, pl1, sc1, update, c1,
-                                          &err), -1);
+    assert_int_equal(store_game_end_rated(s, g1, 0, "resign", T0 + 7, pl1, sc1, NULL,
+                                          update, c1, &err),
+                     -1);
     assert_int_equal(store_rating_get(s, p, "classic", &rt, &err), 0);
     assert_true(rt.rating == 1601 && rt.games == 2);
+    store_close(s);
+}
+
+/* A player with no rated game in the variant stands at its start (a
+ * built-in bot's seed, src/server/play/seeds.h) when its first rated game
+ * ends; once rated, the start no longer counts. NULL: 1500 for both. */
+static void test_rated_end_starts_the_unrated_at_their_start(void **state)
+{
+    (void)state;
+    store *s = open_memory();
+    store_err err;
+    int64_t p = add_player(s, "pat", 0, 0), b = add_player(s, "bot-level1", 1, 0);
+    int64_t g1 = add_game(s, p, b, 1), g2 = add_game(s, b, p, 1);
+    add_move(s, g1, 0, T0);
+    add_move(s, g2, 0, T0);
+    int64_t pl1[2] = { p, b }, pl2[2] = { b, p };
+    double sc1[2] = { 1, 0 }, sc2[2] = { 0.5, 0.5 };
+    double st1[2] = { 1500, 1200 }, st2[2] = { 1200, 1500 };
+    store_rating_change c[2];
+    assert_int_equal(store_game_end_rated(s, g1, 0, "resign", T0 + 5, pl1, sc1, st1, update, c,
+                                          &err),
+                     0);
+    /* both new: pat from 1500, the bot from 1200 (and pat's update saw it) */
+    assert_true(c[0].before == 1500 && c[0].after == 1500 + 50 + 0 - (1200 - 1500) / 10.0);
+    assert_true(c[1].before == 1200 && c[1].after == 1200 - 50 + 0 - 0);
+    /* the second game starts from the rows the first made, not the starts */
+    double bot = c[1].after, pat = c[0].after;
+    assert_int_equal(store_game_end_rated(s, g2, -1, "agreed", T0 + 6, pl2, sc2, st2, update, c,
+                                          &err),
+                     0);
+    assert_true(c[0].before == bot && c[1].before == pat);
+    store_rating rt;
+    assert_int_equal(store_rating_get(s, b, "classic", &rt, &err), 0);
+    assert_true(rt.games == 2 && rt.rating == c[0].after);
     store_close(s);
 }
 
@@ -136,7 +174,7 @@ static void *end_on_thread(void *p)
     store_err err;
     double score[2] = { 1, 0 };
     a->rc = store_game_end_rated(a->s, a->game, 0, "resign", T0 + 9, a->players, score,
-                                 update, a->out, &err);
+                                 NULL, update, a->out, &err);
     if (a->rc != 0)
         fprintf(stderr, "the second end: %s\n", err.msg);
     return NULL;
@@ -163,8 +201,9 @@ static void test_two_connections_rated_ends_lose_no_update(void **state)
     int64_t pl1[2] = { q, p };
     double sc1[2] = { 0, 1 };
     store_rating_change c1[2];
-    assert_int_equal(store_game_end_rated(one, g1, 1, "resign", T0 + 5, pl1, sc1, update, c1,
-                                          &err), 0);
+    assert_int_equal(store_game_end_rated(one, g1, 1, "resign", T0 + 5, pl1, sc1, NULL,
+                                          update, c1, &err),
+                     0);
     end_arg a = { .s = two, .game = g2, .players = { p, r } };
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, end_on_thread, &a), 0);
@@ -183,8 +222,9 @@ static void test_two_connections_rated_ends_lose_no_update(void **state)
     assert_int_equal(store_batch_begin(one, &err), 0);
     int64_t pl3[2] = { p, r };
     double sc3[2] = { 1, 0 };
-    assert_int_equal(store_game_end_rated(one, g3, 0, "resign", T0 + 5, pl3, sc3, update, c1,
-                                          &err), 0);
+    assert_int_equal(store_game_end_rated(one, g3, 0, "resign", T0 + 5, pl3, sc3, NULL,
+                                          update, c1, &err),
+                     0);
     end_arg b = { .s = two, .game = g3, .players = { p, r } };
     assert_int_equal(pthread_create(&th, NULL, end_on_thread, &b), 0);
     sleep_ms(60);
@@ -337,6 +377,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_failing_write_undoes_only_itself),
         cmocka_unit_test(test_batch_rated_ends_lose_no_update),
+        cmocka_unit_test(test_rated_end_starts_the_unrated_at_their_start),
         cmocka_unit_test(test_two_connections_rated_ends_lose_no_update),
         cmocka_unit_test(test_writer_groups_in_order_done_after_commit),
         cmocka_unit_test(test_writer_without_file_writes_at_once),

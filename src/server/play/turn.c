@@ -54,6 +54,7 @@
 #include "live_inside.h"
 #include "lobby.h"
 #include "messages.h"
+#include "seeds.h"
 
 /* --- requests that wait for a write ------------------------------------------------- */
 
@@ -265,6 +266,7 @@ typedef struct end_job {
     int64_t ended;
     int64_t players[2];
     double score[2];
+    double start[2];     /* each one's rating before its first rated game (seeds.h) */
     store_rating_change ch[2];
     uint64_t from;       /* a client that asked (a resignation, a draw), or 0 */
     json_t *ref;
@@ -282,7 +284,8 @@ static int end_run(store *st, wjob *j)
     end_job *ej = (end_job *)j;
     if (ej->rated)
         return store_game_end_rated(st, ej->game, ej->winner, ej->reason, ej->ended,
-                                    ej->players, ej->score, elo_update, ej->ch, &j->err);
+                                    ej->players, ej->score, ej->start, elo_update, ej->ch,
+                                    &j->err);
     return store_game_end(st, ej->game, ej->status, ej->winner, ej->reason, ej->sterile,
                           ej->ended, NULL, 0, &j->err);
 }
@@ -385,6 +388,7 @@ void live_end(srv *s, live *g, int status, int winner, const char *reason, clien
             int team = g->v->ops->team_of(g->pos, i);
             ej->players[i] = g->players[i].id;
             ej->score[i] = winner < 0 ? 0.5 : winner == team ? 1.0 : 0.0;
+            ej->start[i] = seed_rating(&g->players[i], g->v->name);
         }
     }
     ej->ended = net_wall_ms();
