@@ -112,7 +112,7 @@ build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*/*.h src/*/*/*.h)
 	$(FUZZCC) $(STD) -g -O1 -DCITADEL_DEBUG -fsanitize=fuzzer,address,undefined \
 	    $(filter %.c,$^) -o $@ $(LIBS)
 # fuzz_uci drives the command line's UCI session, which is not in the library.
-build/fuzz/fuzz_uci: src/cli/uci.c
+build/fuzz/fuzz_uci: src/cli/uci.c src/cli/uci_options.c
 
 # The games compiled to WebAssembly (clang's wasm32-wasi target with Debian's
 # wasi-libc and wasm32 compiler-rt), the page's engine (src/wasm/engine.h);

@@ -17,18 +17,10 @@
 
 #define MAX_LINE (1 << 20)  /* bytes; longer lines are refused */
 
-static int *option_slot(uci_session *s, const char *name)
-{
-    for (int i = 0; i < s->nopts; i++)
-        if (strcasecmp(s->opts[i].name, name) == 0)
-            return &s->opts[i].value;
-    return NULL;
-}
-
 /* Applies the settings given by setoption to a fresh position of the
  * session's variant (the variant's defaults are already in it). A position
  * read from text keeps the settings its string carries. */
-static int apply_options(const uci_session *s, void *pos, int from_text, game_error *err)
+int uci_apply_options(const uci_session *s, void *pos, int from_text, game_error *err)
 {
     for (const game_option *o = s->variant->options; o && o->name; o++) {
         if (from_text && o->in_position)
@@ -41,11 +33,11 @@ static int apply_options(const uci_session *s, void *pos, int from_text, game_er
     return 0;
 }
 
-static void start_position(uci_session *s, void *pos)
+void uci_start_position(uci_session *s, void *pos)
 {
     game_error err;
     s->variant->ops->start(s->variant, pos, (uint64_t)s->start_index);
-    apply_options(s, pos, 0, &err);
+    uci_apply_options(s, pos, 0, &err);
 }
 
 void uci_init(uci_session *s)
@@ -55,212 +47,86 @@ void uci_init(uci_session *s)
     s->hash_mb = 16;
     s->multipv = 1;
     s->line = 1;
+    uci_options_init(s);
     atomic_init(&s->stop, 0);
+    atomic_init(&s->ponderhit, 0);
     s->variant = game_variants()[0];
     /* Every option any variant has, with its default. */
     for (const game_variant *const *v = game_variants(); *v; v++) {
         for (const game_option *o = (*v)->options; o && o->name; o++) {
-            if (!option_slot(s, o->name) && s->nopts < UCI_MAX_OPTIONS) {
+            int seen = 0;
+            for (int i = 0; i < s->nopts; i++)
+                seen |= strcmp(s->opts[i].name, o->name) == 0;
+            if (!seen && s->nopts < UCI_MAX_OPTIONS) {
                 s->opts[s->nopts].name = o->name;
                 s->opts[s->nopts].value = o->def;
                 s->nopts++;
             }
         }
     }
-    start_position(s, s->pos);
+    uci_start_position(s, s->pos);
 }
 
-static void error_line(FILE *out, const char *msg)
+void uci_error(FILE *out, const char *msg)
 {
     fprintf(out, "info string error: %s\n", msg);
 }
 
-static void cmd_uci(uci_session *s, FILE *out)
+/* The letters a variant's position strings give its first and second
+ * mover, when its strings are "<board> <side> <number>" and two sides play
+ * with nothing hidden (Rampart, R9: b and t): 0, or -1 for any other. */
+static int side_letters(const game_variant *v, char letters[2])
 {
-    fprintf(out, "id name Citadel\nid author the Citadel developers\n");
-    fprintf(out, "option name UCI_Variant type combo default %s", game_variants()[0]->name);
-    for (const game_variant *const *v = game_variants(); *v; v++)
-        fprintf(out, " var %s", (*v)->name);
-    fprintf(out, "\n");
-    for (int i = 0; i < s->nopts; i++) {
-        for (const game_variant *const *v = game_variants(); *v; v++) {
-            const game_option *o = (*v)->options;
-            for (; o && o->name; o++)
-                if (strcmp(o->name, s->opts[i].name) == 0)
-                    break;
-            if (o && o->name) {
-                fprintf(out, "option name %s type spin default %d min %d max %d\n", o->name,
-                        o->def, o->min, o->max);
-                break;
-            }
-        }
+    const game_ops *ops = v->ops;
+    if (v->nsides != 2 || v->hidden)
+        return -1;
+    _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
+    game_move moves[GAME_MAX_MOVES];
+    ops->start(v, pos, 0);
+    for (int k = 0; k < 2; k++) {
+        char text[1024], board[1024], side[8], num[32], more[2];
+        ops->format(pos, text, sizeof text);
+        if (sscanf(text, "%1023s %7s %31s %1s", board, side, num, more) != 3 || side[1] ||
+            strspn(num, "0123456789") != strlen(num))
+            return -1;
+        letters[k] = side[0];
+        if (k == 0 && ops->moves(pos, moves) < 1)
+            return -1;
+        if (k == 0)
+            ops->make(pos, moves[0], undo);
     }
-    fprintf(out, "option name StartIndex type spin default 0 min 0 max 1000000\n");
-    fprintf(out, "option name Level type spin default %d min 1 max %d\n", SEARCH_LEVELS,
-            SEARCH_LEVELS);
-    fprintf(out, "option name Hash type spin default 16 min 1 max 4096\n");
-    fprintf(out, "option name MultiPV type spin default 1 min 1 max %d\n", UCI_MAX_MULTIPV);
-    fprintf(out, "option name Style type string default <empty>\n");
-    fprintf(out, "uciok\n");
+    return letters[0] != letters[1] ? 0 : -1;
 }
 
-/* After UCI_Variant, as Fairy-Stockfish announces a variant: its name, its
- * board's files and ranks (counted from game_ops.squares), and its start. */
-static void announce_variant(const uci_session *s, FILE *out)
+static int is_number(const char *t)
 {
-    const game_ops *ops = s->variant->ops;
-    char start[2048];
-    ops->format(s->pos, start, sizeof start);
-    int files = 0, ranks = 0;
-    if (ops->squares) {
-        static game_piece_at at[512];
-        int n = ops->squares(s->pos, at, 512);
-        char seen_file[64] = { 0 };
-        int seen_rank[64] = { 0 };
-        for (int i = 0; i < n; i++) {
-            unsigned char f = (unsigned char)at[i].square[0];
-            int r = atoi(at[i].square + 1);
-            if (f >= 'a' && f < 'a' + 64 && !seen_file[f - 'a']++)
-                files++;
-            if (r >= 1 && r < 64 && !seen_rank[r]++)
-                ranks++;
-        }
-    }
-    fprintf(out, "info string variant %s files %d ranks %d startpos %s\n", s->variant->name, files,
-            ranks, start);
+    return *t && strspn(t, "0123456789") == strlen(t);
 }
 
-/* setoption name <name...> value <value...> */
-static void cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
+/* A position string in Fairy-Stockfish's notation, read as it means it,
+ * for a variant of side_letters' form (docs/uci.md "Position strings"):
+ * "<board> w|b - - <halfmoves> <full moves>" (six fields, as its tools
+ * write them) has w for the first mover and b for the second; "<board> w
+ * <full moves>" has w for the first mover. f[0..*nf) are rewritten in the
+ * variant's own notation; anything else is left as it is. */
+static void read_fsf_fields(const game_variant *v, char **f, int *nf, char side[2])
 {
-    if (ntok < 3 || strcmp(tok[1], "name") != 0) {
-        error_line(out, "usage: setoption name <name> value <value>");
+    char letters[2];
+    int six = *nf == 6 && (strcmp(f[1], "w") == 0 || strcmp(f[1], "b") == 0) &&
+              strcmp(f[2], "-") == 0 && strcmp(f[3], "-") == 0 && is_number(f[4]) &&
+              is_number(f[5]);
+    int three_w = *nf == 3 && strcmp(f[1], "w") == 0;
+    if ((!six && !three_w) || side_letters(v, letters) != 0)
         return;
+    if (six) {
+        side[0] = f[1][0] == 'w' ? letters[0] : letters[1];
+        f[1] = side;
+        f[2] = f[5];
+        *nf = 3;
+    } else if (letters[0] != 'w' && letters[1] != 'w') {
+        side[0] = letters[0];
+        f[1] = side;
     }
-    int vi = 0;
-    for (int i = 2; i < ntok; i++)
-        if (strcmp(tok[i], "value") == 0) {
-            vi = i;
-            break;
-        }
-    if (vi != 3 || vi + 1 >= ntok) {
-        error_line(out, "usage: setoption name <name> value <value>");
-        return;
-    }
-    const char *name = tok[2], *value = tok[vi + 1];
-    char msg[200];
-    if (strcasecmp(name, "Style") == 0) {
-        const game_bot_ops *bots = s->variant->ops->bots;
-        int ok = 0;
-        for (int k = 0; bots && bots->styles && bots->styles[k].name; k++)
-            ok |= strcasecmp(value, bots->styles[k].name) == 0;
-        if (!ok) {
-            snprintf(msg, sizeof msg, "%s has no style '%.40s'", s->variant->name, value);
-            error_line(out, msg);
-            return;
-        }
-        snprintf(s->style, sizeof s->style, "%s", value);
-        return;
-    }
-    if (strcasecmp(name, "UCI_Variant") == 0) {
-        const game_variant *v = game_variant_find(value);
-        if (!v) {
-            snprintf(msg, sizeof msg, "unknown variant '%.60s'", value);
-            error_line(out, msg);
-            return;
-        }
-        s->variant = v;
-        s->style[0] = 0;  /* each game's styles are its own */
-        /* each variant's own settings start at its own defaults, and are
-         * announced again with them */
-        for (const game_option *o = v->options; o && o->name; o++) {
-            int *slot = option_slot(s, o->name);
-            if (slot)
-                *slot = o->def;
-        }
-        start_position(s, s->pos);
-        announce_variant(s, out);
-        for (const game_option *o = v->options; o && o->name; o++)
-            fprintf(out, "option name %s type spin default %d min %d max %d\n", o->name, o->def,
-                    o->min, o->max);
-        return;
-    }
-    char *end;
-    long n = strtol(value, &end, 10);
-    if (*end || end == value || n < -1000000000L || n > 1000000000L) {
-        snprintf(msg, sizeof msg, "option %.40s needs a whole number, not '%.40s'", name, value);
-        error_line(out, msg);
-        return;
-    }
-    if (strcasecmp(name, "Level") == 0) {
-        if (n < 1 || n > SEARCH_LEVELS) {
-            snprintf(msg, sizeof msg, "Level must be 1-%d", SEARCH_LEVELS);
-            error_line(out, msg);
-            return;
-        }
-        s->level = (int)n;
-        return;
-    }
-    if (strcasecmp(name, "Hash") == 0) {
-        if (n < 1 || n > 4096) {
-            error_line(out, "Hash must be 1-4096 (MB)");
-            return;
-        }
-        if (s->searcher && search_resize(s->searcher, (size_t)n) != 0) {
-            error_line(out, "not enough memory for that Hash");
-            return;
-        }
-        s->hash_mb = (int)n;
-        return;
-    }
-    if (strcasecmp(name, "MultiPV") == 0) {
-        if (n < 1 || n > UCI_MAX_MULTIPV) {
-            snprintf(msg, sizeof msg, "MultiPV must be 1-%d", UCI_MAX_MULTIPV);
-            error_line(out, msg);
-            return;
-        }
-        s->multipv = (int)n;
-        return;
-    }
-    if (strcasecmp(name, "StartIndex") == 0) {
-        if (n < 0 || n > 1000000) {
-            error_line(out, "StartIndex must be 0-1000000");
-            return;
-        }
-        s->start_index = (int)n;
-        return;
-    }
-    int *slot = option_slot(s, name);
-    if (!slot) {
-        snprintf(msg, sizeof msg, "unknown option '%.60s'", name);
-        error_line(out, msg);
-        return;
-    }
-    for (const game_variant *const *v = game_variants(); *v; v++)
-        for (const game_option *o = (*v)->options; o && o->name; o++)
-            if (strcasecmp(o->name, name) == 0 && (n < o->min || n > o->max)) {
-                snprintf(msg, sizeof msg, "%s must be %d-%d", o->name, o->min, o->max);
-                error_line(out, msg);
-                return;
-            }
-    /* Apply to the position in force too, if its variant has the setting. */
-    for (const game_option *o = s->variant->options; o && o->name; o++) {
-        if (strcasecmp(o->name, name) == 0) {
-            game_error err;
-            _Alignas(16) unsigned char pos[GAME_POS_MAX];
-            memcpy(pos, s->pos, s->variant->ops->pos_size);
-            if (s->variant->ops->set_option(pos, o->name, (int)n, &err) != 0) {
-                error_line(out, err.msg);
-                return;
-            }
-            memcpy(s->pos, pos, s->variant->ops->pos_size);
-        }
-    }
-    for (int i = 0; i < s->nopts; i++)
-        if (&s->opts[i].value == slot) {
-            s->opts[i].value = (int)n;
-            s->opts[i].set = 1;
-        }
 }
 
 /* position startpos|fen <F...> [moves m1 m2 ...] */
@@ -272,46 +138,52 @@ static void cmd_position(uci_session *s, char **tok, int ntok, FILE *out)
     game_error err;
     int i = 1;
     if (ntok < 2) {
-        error_line(out, "usage: position startpos|fen <position> [moves ...]");
+        uci_error(out, "usage: position startpos|fen <position> [moves ...]");
         return;
     }
     if (strcmp(tok[1], "startpos") == 0) {
-        start_position(s, pos);
+        uci_start_position(s, pos);
         i = 2;
     } else if (strcmp(tok[1], "fen") == 0) {
-        char fen[1024];
+        char fen[1024], side[2] = "";
         size_t n = 0;
-        for (i = 2; i < ntok && strcmp(tok[i], "moves") != 0; i++) {
-            size_t len = strlen(tok[i]);
+        int end = 2;
+        while (end < ntok && strcmp(tok[end], "moves") != 0)
+            end++;
+        int nf = end - 2;
+        read_fsf_fields(s->variant, tok + 2, &nf, side);
+        for (int k = 0; k < nf; k++) {
+            size_t len = strlen(tok[2 + k]);
             if (n + len + 2 > sizeof fen) {
-                error_line(out, "position string too long");
+                uci_error(out, "position string too long");
                 return;
             }
             if (n)
                 fen[n++] = ' ';
-            memcpy(fen + n, tok[i], len);
+            memcpy(fen + n, tok[2 + k], len);
             n += len;
         }
         fen[n] = 0;
-        if (ops->parse(s->variant, pos, fen, &err) != 0 || apply_options(s, pos, 1, &err) != 0) {
+        i = end;
+        if (ops->parse(s->variant, pos, fen, &err) != 0 || uci_apply_options(s, pos, 1, &err) != 0) {
             char msg[300];
             snprintf(msg, sizeof msg, "bad position: %s", err.msg);
-            error_line(out, msg);
+            uci_error(out, msg);
             return;
         }
     } else {
-        error_line(out, "usage: position startpos|fen <position> [moves ...]");
+        uci_error(out, "usage: position startpos|fen <position> [moves ...]");
         return;
     }
     if (i < ntok) {
         if (strcmp(tok[i], "moves") != 0) {
-            error_line(out, "expected 'moves' after the position");
+            uci_error(out, "expected 'moves' after the position");
             return;
         }
         for (i++; i < ntok; i++) {
             game_move m;
             if (ops->parse_move(pos, tok[i], &m, &err) != 0) {
-                error_line(out, err.msg);
+                uci_error(out, err.msg);
                 return;
             }
             ops->make(pos, m, undo);
@@ -382,13 +254,27 @@ static void print_info(void *ctx, const search_report *r)
     fflush(s->out);
 }
 
+/* A finished game: "info depth 0 score mate 0" when a side has won (as
+ * Fairy-Stockfish prints it, which says mate 0 for the side to move lost
+ * and won alike), "info depth 0 score cp 0" for a draw. */
+static void print_finished(uci_session *s, game_result r)
+{
+    fprintf(s->out, "info depth 0 score %s\n", r.winner >= 0 ? "mate 0" : "cp 0");
+    fflush(s->out);
+}
+
 static void *search_thread(void *arg)
 {
     uci_session *s = arg;
     struct uci_job *j = &s->job;
-    game_move m;
+    game_move m = GAME_MOVE_NONE;
     const game_ops *ops = j->variant->ops;
-    if ((j->variant->hidden || j->variant->nsides > 2) && ops->view && s->hidden_bot) {
+    search_report last;
+    last.pvlen = 0;
+    game_result over = ops->result(j->pos);
+    if (over.over) {
+        print_finished(s, over);
+    } else if ((j->variant->hidden || j->variant->nsides > 2) && ops->view && s->hidden_bot) {
         /* the game's own player at the level, as the server plays it: it
          * sees what the side to move may see (all of it where nothing is
          * hidden), and no more */
@@ -399,7 +285,6 @@ static void *search_thread(void *arg)
         /* MultiPV: each further line searched again without the best moves
          * of the lines before it (search_skip), its info lines numbered */
         game_move found[UCI_MAX_MULTIPV];
-        m = GAME_MOVE_NONE;
         search_only(s->searcher, j->searchmoves, j->nsearchmoves);
         for (int k = 0; k < s->multipv && (k == 0 || !atomic_load(&s->stop)); k++) {
             /* (the first line always: a search stopped at once still
@@ -407,7 +292,7 @@ static void *search_thread(void *arg)
             s->line = k + 1;
             search_skip(s->searcher, found, k);
             found[k] = search_run(s->searcher, j->variant, j->pos, &j->lim, &s->stop, print_info, s,
-                                  NULL);
+                                  k == 0 ? &last : NULL);
             if (k == 0)
                 m = found[0];
             if (found[k] == GAME_MOVE_NONE)
@@ -417,15 +302,29 @@ static void *search_thread(void *arg)
         search_only(s->searcher, NULL, 0);
         s->line = 1;
     }
-    /* "go infinite" reports its move only when told to stop. */
+    /* "go infinite" and "go ponder" report their move only when told to
+     * stop; a ponder search that ponderhit stopped reports none (the
+     * search on the clock that follows it does). */
     while (j->lim.infinite && !atomic_load(&s->stop)) {
         struct timespec ts = { 0, 1000000 };
         nanosleep(&ts, NULL);
     }
-    char mv[32] = "(none)";
-    if (m != GAME_MOVE_NONE)
-        j->variant->ops->format_move(j->pos, m, mv, sizeof mv);
-    fprintf(s->out, "bestmove %s\n", mv);
+    if (atomic_load(&s->ponderhit))
+        return NULL;
+    char mv[32] = "(none)", ponder[48] = "";
+    if (m != GAME_MOVE_NONE) {
+        ops->format_move(j->pos, m, mv, sizeof mv);
+        /* Ponder on: the move the line expects in reply, as Stockfish names it */
+        if (s->ponder && last.pvlen >= 2 && last.pv[0] == m) {
+            _Alignas(16) unsigned char pos[GAME_POS_MAX], undo[GAME_POS_MAX];
+            char reply[32];
+            memcpy(pos, j->pos, ops->pos_size);
+            ops->make(pos, m, undo);
+            ops->format_move(pos, last.pv[1], reply, sizeof reply);
+            snprintf(ponder, sizeof ponder, " ponder %s", reply);
+        }
+    }
+    fprintf(s->out, "bestmove %s%s\n", mv, ponder);
     fflush(s->out);
     return NULL;
 }
@@ -438,6 +337,7 @@ static void stop_search(uci_session *s)
     atomic_store(&s->stop, 1);
     pthread_join(s->thread, NULL);
     s->searching = 0;
+    s->pondering = 0;
 }
 
 void uci_finish(uci_session *s)
@@ -454,14 +354,14 @@ static int go_number(char **tok, int ntok, int *i, long long lo, long long hi, l
 {
     char *end;
     if (*i + 1 >= ntok) {
-        error_line(out_file, "go: a limit needs a number");
+        uci_error(out_file, "go: a limit needs a number");
         return -1;
     }
     long long v = strtoll(tok[*i + 1], &end, 10);
     if (*end || end == tok[*i + 1] || v < lo || v > hi) {
         char msg[128];
         snprintf(msg, sizeof msg, "go: bad number for %.20s", tok[*i]);
-        error_line(out_file, msg);
+        uci_error(out_file, msg);
         return -1;
     }
     *out = v;
@@ -482,7 +382,7 @@ static int read_searchmoves(const uci_session *s, char **tok, int from, int ntok
     char msg[400];
     if (s->variant->hidden || s->variant->nsides > 2) {
         snprintf(msg, sizeof msg, "searchmoves is not supported for %s", s->variant->name);
-        error_line(out, msg);
+        uci_error(out, msg);
         return -1;
     }
     int n = 0;
@@ -502,7 +402,7 @@ static int read_searchmoves(const uci_session *s, char **tok, int from, int ntok
             moves[n++] = m;
     }
     if (n == 0) {
-        error_line(out, "searchmoves names no legal move: no search");
+        uci_error(out, "searchmoves names no legal move: no search");
         return -1;
     }
     return n;
@@ -514,11 +414,12 @@ static int read_searchmoves(const uci_session *s, char **tok, int from, int ntok
  * error line. */
 static int own_player(uci_session *s, FILE *out)
 {
-    if (s->hidden_bot && s->hidden_level == s->level && s->hidden_variant == s->variant &&
+    int level = uci_level(s);
+    if (s->hidden_bot && s->hidden_level == level && s->hidden_variant == s->variant &&
         strcmp(s->hidden_style, s->style) == 0)
         return 0;
     char spec[64], err[160];
-    snprintf(spec, sizeof spec, "level=%d", s->level);
+    snprintf(spec, sizeof spec, "level=%d", level);
     /* a game of more sides: its style bots (game_bot_ops.styles) at the
      * level, as far as the game has levels; Style names which (the
      * middle one unless set) */
@@ -531,16 +432,16 @@ static int own_player(uci_session *s, FILE *out)
         for (int k = 0; k < nstyles; k++)
             if (s->style[0] && strcasecmp(s->style, bots->styles[k].name) == 0)
                 st = k;
-        int lv = bots->nlevels > 0 && s->level > bots->nlevels ? bots->nlevels : s->level;
+        int lv = bots->nlevels > 0 && level > bots->nlevels ? bots->nlevels : level;
         snprintf(spec, sizeof spec, "%s=%d", bots->styles[st].name, lv);
     }
     bot_free(s->hidden_bot);
     s->hidden_bot = bot_new(spec, 0x5eed, err, sizeof err);
-    s->hidden_level = s->level;
+    s->hidden_level = level;
     s->hidden_variant = s->variant;
     snprintf(s->hidden_style, sizeof s->hidden_style, "%s", s->style);
     if (!s->hidden_bot || bot_new_game(s->hidden_bot, s->variant, 0) != 0) {
-        error_line(out, "this variant's player could not be made");
+        uci_error(out, "this variant's player could not be made");
         return -1;
     }
     return 0;
@@ -559,16 +460,16 @@ static void cmd_go_setup(uci_session *s, char **tok, int ntok, FILE *out)
         char *end;
         seed = strtoull(tok[3], &end, 10);
         if (*end || end == tok[3] || tok[3][0] == '-') {
-            error_line(out, "usage: go setup [seed <N>]");
+            uci_error(out, "usage: go setup [seed <N>]");
             return;
         }
     } else if (ntok != 2) {
-        error_line(out, "usage: go setup [seed <N>]");
+        uci_error(out, "usage: go setup [seed <N>]");
         return;
     }
     if (!s->variant->ops->setup) {
         snprintf(err, sizeof err, "go setup: %s has no setups", s->variant->name);
-        error_line(out, err);
+        uci_error(out, err);
         return;
     }
     stop_search(s);
@@ -577,10 +478,23 @@ static void cmd_go_setup(uci_session *s, char **tok, int ntok, FILE *out)
     if (ntok == 2)
         seed = rng_mix(0x5eedu + s->setups++);
     if (bot_setup(s->hidden_bot, s->variant, seed, text, sizeof text, err, sizeof err) != 0) {
-        error_line(out, err);
+        uci_error(out, err);
         return;
     }
     fprintf(out, "bestsetup %s\n", text);
+}
+
+/* Starts the search of the job in s->job (variant, position, searchmoves)
+ * on a thread of its own, with these limits. */
+static void start_search(uci_session *s, const search_limits *lim, FILE *out)
+{
+    s->job.lim = *lim;
+    atomic_store(&s->stop, 0);
+    if (pthread_create(&s->thread, NULL, search_thread, s) != 0) {
+        uci_error(out, "cannot start the search");
+        return;
+    }
+    s->searching = 1;
 }
 
 static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
@@ -593,11 +507,11 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
         char *end;
         long d = ntok >= 3 ? strtol(tok[2], &end, 10) : -1;
         if (ntok != 3 || *end || d < 1 || d > 64) {
-            error_line(out, "usage: go perft <depth 1-64>");
+            uci_error(out, "usage: go perft <depth 1-64>");
             return;
         }
         if (s->max_perft_depth && d > s->max_perft_depth) {
-            error_line(out, "perft depth over this session's cap");
+            uci_error(out, "perft depth over this session's cap");
             return;
         }
         stop_search(s);
@@ -606,7 +520,7 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
     }
     search_limits lim = { .time = { -1, -1 } };
     game_move only[GAME_MAX_MOVES];
-    int nonly = 0;
+    int nonly = 0, ponder = 0;
     for (int i = 1; i < ntok; i++) {
         long long v = 0;
         const char *k = tok[i];
@@ -622,8 +536,10 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
             lim.infinite = 1;
             continue;
         }
-        if (strcmp(k, "ponder") == 0)
+        if (strcmp(k, "ponder") == 0) {
+            ponder = 1;
             continue;
+        }
         if (go_number(tok, ntok, &i, 0, big, &v, out) != 0)
             return;
         if (strcmp(k, "depth") == 0 && v >= 1 && v < SEARCH_MAX_PLY)
@@ -645,7 +561,7 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
         else {
             char msg[128];
             snprintf(msg, sizeof msg, "go: unknown or out-of-range limit '%.20s'", k);
-            error_line(out, msg);
+            uci_error(out, msg);
             return;
         }
     }
@@ -653,29 +569,50 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
     if (!s->searcher) {
         s->searcher = search_new((size_t)s->hash_mb);
         if (!s->searcher) {
-            error_line(out, "out of memory for the search");
+            uci_error(out, "out of memory for the search");
             return;
         }
     }
-    search_set_level(s->searcher, s->level, 0x5eed);
+    search_set_level(s->searcher, uci_level(s), 0x5eed);
     /* Games with hidden pieces (Stratego's belief player) and of more than
      * two sides (Keeps & Moats's multi-player search in its styles) are
      * played by their own players, as the server plays them */
     int own = s->variant->hidden || s->variant->nsides > 2;
     if (own && own_player(s, out) != 0)
         return;
+    /* Move Overhead: taken off every time budget (never below 1 ms) */
+    int64_t lag = s->move_overhead;
+    if (lim.movetime > 0)
+        lim.movetime = lim.movetime > lag ? lim.movetime - lag : 1;
+    for (int side = 0; side < 2; side++)
+        if (lim.time[side] >= 0)
+            lim.time[side] = lim.time[side] > lag ? lim.time[side] - lag : 1;
     s->job.variant = s->variant;
     memcpy(s->job.pos, s->pos, s->variant->ops->pos_size);
-    s->job.lim = lim;
     s->job.nsearchmoves = nonly;
     memcpy(s->job.searchmoves, only, sizeof(game_move) * (size_t)nonly);
     s->out = out;
-    atomic_store(&s->stop, 0);
-    if (pthread_create(&s->thread, NULL, search_thread, s) != 0) {
-        error_line(out, "cannot start the search");
+    /* go ponder: search until ponderhit or stop, then as the limits say */
+    s->pondering = ponder && !lim.infinite;
+    s->ponder_lim = lim;
+    if (s->pondering)
+        lim = (search_limits){ .time = { -1, -1 }, .infinite = 1 };
+    start_search(s, &lim, out);
+}
+
+/* ponderhit: the move pondered on was played. The ponder search stops
+ * without a bestmove and the search starts again on the clock's limits,
+ * with what the ponder search learnt in its table. */
+static void cmd_ponderhit(uci_session *s, FILE *out)
+{
+    if (!s->searching || !s->pondering)
         return;
-    }
-    s->searching = 1;
+    atomic_store(&s->ponderhit, 1);
+    stop_search(s);
+    atomic_store(&s->ponderhit, 0);
+    s->pondering = 0;
+    search_limits lim = s->ponder_lim;
+    start_search(s, &lim, out);
 }
 
 static void cmd_d(uci_session *s, FILE *out)
@@ -710,7 +647,7 @@ int uci_command(uci_session *s, const char *line, FILE *out)
     if (!buf || !t) {
         free(buf);
         free(t);
-        error_line(out, "out of memory");
+        uci_error(out, "out of memory");
         return 0;
     }
     memcpy(buf, line, len + 1);
@@ -722,7 +659,7 @@ int uci_command(uci_session *s, const char *line, FILE *out)
     if (ntok == 0)
         ;
     else if (strcmp(c, "uci") == 0)
-        cmd_uci(s, out);
+        uci_cmd_uci(s, out);
     else if (strcmp(c, "isready") == 0)
         fprintf(out, "readyok\n");
     else if (strcmp(c, "ucinewgame") == 0) {
@@ -731,10 +668,10 @@ int uci_command(uci_session *s, const char *line, FILE *out)
             search_clear(s->searcher);
         if (s->hidden_bot)
             bot_new_game(s->hidden_bot, s->variant, 0);
-        start_position(s, s->pos);
+        uci_start_position(s, s->pos);
     } else if (strcmp(c, "setoption") == 0) {
         stop_search(s);
-        cmd_setoption(s, t, ntok, out);
+        uci_cmd_setoption(s, t, ntok, out);
     } else if (strcmp(c, "position") == 0) {
         stop_search(s);
         cmd_position(s, t, ntok, out);
@@ -749,11 +686,11 @@ int uci_command(uci_session *s, const char *line, FILE *out)
     } else if (strcmp(c, "stop") == 0)
         stop_search(s);
     else if (strcmp(c, "ponderhit") == 0)
-        ;
+        cmd_ponderhit(s, out);
     else {
         char msg[128];
         snprintf(msg, sizeof msg, "unknown command '%.60s'", c);
-        error_line(out, msg);
+        uci_error(out, msg);
     }
     free(t);
     free(buf);
@@ -774,7 +711,7 @@ void uci_loop(FILE *in, FILE *out)
     setvbuf(out, NULL, _IOLBF, 0);
     while ((n = getline(&line, &cap, in)) >= 0) {
         if (n > MAX_LINE) {
-            error_line(out, "line too long");
+            uci_error(out, "line too long");
             continue;
         }
         if (uci_command(s, line, out))

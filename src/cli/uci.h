@@ -3,7 +3,8 @@
  * A session holds the chosen variant, the position in force and the option
  * values. uci_command() carries out one line and writes the replies to out.
  * A command that cannot be carried out writes "info string error: <why>"
- * and changes nothing.
+ * and changes nothing. The session's options (`uci`, setoption) are in
+ * uci_options.c, the rest in uci.c.
  */
 #ifndef CITADEL_UCI_H
 #define CITADEL_UCI_H
@@ -35,6 +36,12 @@ typedef struct uci_session {
     int hash_mb;              /* Hash */
     int multipv;              /* MultiPV: best lines a search reports (two-sided games) */
     int line;                 /* the line being searched (1 .. multipv), for its info */
+    int threads;              /* Threads: accepted; the search uses one thread */
+    int move_overhead;        /* Move Overhead: ms taken off every time budget */
+    int ponder;               /* Ponder: bestmove names the move to ponder on */
+    int limit_strength;       /* UCI_LimitStrength: play at the level UCI_Elo names */
+    int elo;                  /* UCI_Elo */
+    int analyse_mode;         /* UCI_AnalyseMode: accepted, changes nothing */
 
     /* The search running in the background, if any. */
     searcher *searcher;
@@ -49,6 +56,9 @@ typedef struct uci_session {
     uint64_t setups;          /* `go setup` answered without a seed, for the next one's */
     pthread_t thread;
     int searching;
+    int pondering;            /* the search running is `go ponder`'s */
+    search_limits ponder_lim; /* and the limits it keeps for ponderhit */
+    atomic_int ponderhit;     /* ponderhit stopped it: no bestmove from it */
     atomic_int stop;
     FILE *out;
     struct uci_job {
@@ -74,5 +84,27 @@ void uci_divide(const game_variant *v, void *pos, int depth, FILE *out);
 
 /* Reads commands from in until `quit` or end of input. */
 void uci_loop(FILE *in, FILE *out);
+
+/* Between uci.c and uci_options.c. */
+
+/* Defaults of the options that are the session's own (not the games'). */
+void uci_options_init(uci_session *s);
+/* `uci`: the ids, every option with its default (those of the variant in
+ * force for a game's settings), uciok. */
+void uci_cmd_uci(uci_session *s, FILE *out);
+/* setoption name <name...> [value <value...>] */
+void uci_cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out);
+/* The level the search plays at: Level (or Skill Level), or the one
+ * UCI_Elo names when UCI_LimitStrength is on. */
+int uci_level(const uci_session *s);
+/* The level nearest an Elo of UCI_Elo's scale (docs/uci.md). */
+int uci_elo_level(int elo);
+/* A fresh position of the session's variant with the options set. */
+void uci_start_position(uci_session *s, void *pos);
+/* Applies the options set to pos (from_text: keep those its string
+ * carries). 0, or -1 with err filled. */
+int uci_apply_options(const uci_session *s, void *pos, int from_text, game_error *err);
+/* "info string error: <msg>" */
+void uci_error(FILE *out, const char *msg);
 
 #endif

@@ -29,17 +29,34 @@ else
 fi
 # ... and with its own settings at its own defaults: a MoveLimit set for
 # another variant does not carry over (Keeps & Moats's is 200, Rampart's 0).
+# The defaults are announced by `uci`, for the variant in force, inside
+# uci ... uciok (python-chess reads no option line outside it).
 out=$(uci 'setoption name UCI_Variant value keeps-moats' 'setoption name MoveLimit value 50' \
           'setoption name UCI_Variant value rampart' 'setoption name UCI_Variant value keeps-moats' d)
+if printf '%s\n' "$out" | grep -qE '^Fen: .* 1 200$' && ! printf '%s\n' "$out" | grep -q '^option '; then
+    pass "each variant's settings start again at its own defaults, announced by uci only"
+else
+    fail "each variant's settings start again at its own defaults, announced by uci only" "$out"
+fi
 expect_line "Rampart's own MoveLimit default announced" \
-    "option name MoveLimit type spin default 0 min 0 max 100000" "$out"
+    "option name MoveLimit type spin default 0 min 0 max 100000" "$(uci uci)"
+out=$(uci 'setoption name UCI_Variant value keeps-moats' uci)
+expect_line "Keeps & Moats's own MoveLimit default announced by uci" \
+    "option name MoveLimit type spin default 200 min 0 max 100000" "$out"
 expect_line "Keeps & Moats's own GameType default announced" \
     "option name GameType type spin default 2 min 0 max 2" "$out"
-if [ "$(printf '%s\n' "$out" | grep -c '^option name MoveLimit type spin default 200 ')" = 2 ] &&
-   printf '%s\n' "$out" | grep -qE '^Fen: .* 1 200$'; then
-    pass "each variant's settings start again at its own defaults"
+expect "the variant's defaults come before uciok" "uciok" "$(printf '%s\n' "$out" | tail -n 1)"
+# Choosing the variant in force again keeps its settings (a match runner
+# sends UCI_Variant before every game).
+out=$(uci 'setoption name MoveLimit value 1' 'setoption name UCI_Variant value rampart' \
+          'position startpos moves c4c5 b6a6' d)
+expect_line "UCI_Variant again keeps MoveLimit" "Result: draw move-limit" "$out"
+out=$(uci 'setoption name UCI_Variant value keeps-moats' 'setoption name MoveLimit value 30' \
+          'setoption name UCI_Variant value keeps-moats' d)
+if printf '%s\n' "$out" | grep -qE '^Fen: .* 1 30$'; then
+    pass "UCI_Variant again keeps Keeps & Moats's MoveLimit"
 else
-    fail "each variant's settings start again at its own defaults" "$out"
+    fail "UCI_Variant again keeps Keeps & Moats's MoveLimit" "$out"
 fi
 
 # MultiPV 3: three lines at every depth, numbered, with three different

@@ -87,3 +87,93 @@ long="position startpos moves$(for _ in $(seq 1 20000); do printf ' c4c5'; done)
 out=$(printf '%s\nisready\nquit\n' "$long" | timeout 60 "$CITADEL" uci 2>&1)
 expect_line "a very long move list is refused cleanly" \
     "info string error: illegal move c4c5: no Top piece on c4" "$out"
+
+# Options as match runners and python-chess send them (docs/uci.md
+# "Options"): names with spaces, buttons, checks, unknown names.
+out=$(uci uci)
+for line in "option name Threads type spin default 1 min 1 max 512" \
+            "option name Move Overhead type spin default 0 min 0 max 5000" \
+            "option name Clear Hash type button" \
+            "option name Ponder type check default false" \
+            "option name Skill Level type spin default 20 min 0 max 20" \
+            "option name UCI_LimitStrength type check default false" \
+            "option name UCI_Elo type spin default 1000 min 1000 max 2262" \
+            "option name UCI_AnalyseMode type check default false"; do
+    expect_line "uci announces ${line#option name }" "$line" "$out"
+done
+out=$(uci "setoption name Clear Hash" "setoption name Move Overhead value 30" \
+          "setoption name Threads value 2" "setoption name Ponder value true" \
+          "setoption name UCI_AnalyseMode value false" "setoption name UCI_LimitStrength value true" \
+          "setoption name UCI_Elo value 1700" "setoption name skill level value 7" \
+          "setoption name Hash value 8" isready)
+expect "the usual options are taken silently" "readyok" "$out"
+expect "an unknown option answers as Fairy-Stockfish does" "No such option: Foo Bar" \
+    "$(uci 'setoption name Foo Bar value 3')"
+expect "a bad Move Overhead is refused" "info string error: Move Overhead must be 0-5000 (ms)" \
+    "$(uci 'setoption name Move Overhead value -1')"
+expect "a check takes true or false" "info string error: option Ponder is true or false, not 'yes'" \
+    "$(uci 'setoption name Ponder value yes')"
+
+# Skill Level and UCI_Elo choose the level (level 1 searches one ply).
+deepest() { printf '%s\n' "$1" | sed -n 's/^info depth \([0-9]*\) .*/\1/p' | tail -n 1; }
+expect "Skill Level 0 plays level 1" 1 \
+    "$(deepest "$(uci_search 'setoption name Skill Level value 0' 'position startpos' 'go depth 4')")"
+expect "UCI_LimitStrength with UCI_Elo 1000 plays level 1" 1 \
+    "$(deepest "$(uci_search 'setoption name UCI_LimitStrength value true' \
+        'setoption name UCI_Elo value 1000' 'position startpos' 'go depth 4')")"
+expect "UCI_Elo 2262 plays level 6" 4 \
+    "$(deepest "$(uci_search 'setoption name UCI_LimitStrength value true' \
+        'setoption name UCI_Elo value 2262' 'position startpos' 'go depth 4')")"
+expect "UCI_LimitStrength false keeps Level" 4 \
+    "$(deepest "$(uci_search 'setoption name UCI_Elo value 1000' 'position startpos' 'go depth 4')")"
+
+# Move Overhead comes off the time budget.
+start=$(date +%s%N)
+uci_search "setoption name Move Overhead value 5000" "position startpos" "go movetime 3000" >/dev/null
+ms=$((($(date +%s%N) - start) / 1000000))
+if [ "$ms" -lt 2000 ]; then pass "Move Overhead comes off movetime"; else fail "Move Overhead comes off movetime" "${ms} ms"; fi
+
+# A finished game: its score at depth 0, then bestmove (none), as
+# Fairy-Stockfish answers (mate 0 for a won or lost game, cp 0 a draw).
+out=$(uci_search "position fen 4q/2Q2/5/2n2/1BkB1/2B2/5/5/K4 b 1 moves c8xc6" "go depth 3")
+expect "a lost game: mate 0, no move" "info depth 0 score mate 0
+bestmove (none)" "$out"
+out=$(uci_search "position fen qq3/5/5/5/5/5/5/5/QQQ2 b 1" "go depth 3")
+expect "a won game: mate 0, no move" "info depth 0 score mate 0
+bestmove (none)" "$out"
+out=$(uci_search "setoption name MoveLimit value 1" "position startpos moves c4c5 b6a6" "go movetime 50")
+expect "a drawn game: cp 0, no move" "info depth 0 score cp 0
+bestmove (none)" "$out"
+
+# Ponder: bestmove names the reply; go ponder waits for ponderhit or stop.
+out=$(uci_search "setoption name Ponder value true" "position startpos" "go depth 4")
+if printf '%s\n' "$out" | grep -qE '^bestmove [a-e][1-9][a-e][1-9] ponder [a-e][1-9][a-e][1-9]$'; then
+    pass "Ponder on: bestmove <move> ponder <move>"
+else
+    fail "Ponder on: bestmove <move> ponder <move>" "$out"
+fi
+out=$( (printf 'position startpos\ngo ponder movetime 50\n'; sleep 0.5; printf 'isready\n'; sleep 0.2
+        printf 'ponderhit\n'; sleep 1; printf 'quit\n') | timeout 60 "$CITADEL" uci)
+if [ "$(printf '%s\n' "$out" | grep -c '^bestmove ')" = 1 ] &&
+   [ "$(printf '%s\n' "$out" | grep -E '^(readyok|bestmove)' | head -n 1)" = readyok ]; then
+    pass "go ponder answers only after ponderhit, once"
+else
+    fail "go ponder answers only after ponderhit, once" "$out"
+fi
+out=$( (printf 'position startpos\ngo ponder movetime 50\n'; sleep 0.5; printf 'stop\n'; sleep 0.3
+        printf 'quit\n') | timeout 60 "$CITADEL" uci)
+expect "stop ends go ponder with its bestmove" 1 "$(printf '%s\n' "$out" | grep -c '^bestmove ')"
+
+# Fairy-Stockfish's position strings (docs/uci.md "Position strings"): w
+# the first mover; its six fields "w|b - - halfmoves fullmoves", b the
+# second mover there. Citadel's own b and t keep R9's meaning.
+expect_line "R9 w reads as Bottom" "Fen: $CLASSIC" "$(uci "position fen ${CLASSIC% b 1} w 1" d)"
+expect_line "Fairy-Stockfish's w - - 0 1 reads as Bottom" "Fen: $CLASSIC" \
+    "$(uci "position fen ${CLASSIC% b 1} w - - 0 1" d)"
+expect_line "Fairy-Stockfish's b reads as Top" \
+    "Fen: 1qqq1/1nnn1/1kkk1/1bbb1/2B2/1B1B1/1KKK1/1NNN1/1QQQ1 t 1" \
+    "$(uci "position fen 1qqq1/1nnn1/1kkk1/1bbb1/2B2/1B1B1/1KKK1/1NNN1/1QQQ1 b - - 0 1" d)"
+expect_line "R9 b still reads as Bottom" "Fen: $CLASSIC" "$(uci "position fen $CLASSIC" d)"
+expect_line "Fairy-Stockfish's form takes moves" \
+    "Fen: 1qqq1/1nnn1/1kkk1/b1bb1/2B2/1B1B1/1KKK1/1NNN1/1QQQ1 b 2" \
+    "$(uci "position fen 1qqq1/1nnn1/1kkk1/1bbb1/2B2/1B1B1/1KKK1/1NNN1/1QQQ1 b - - 0 1 moves b6a6" d)"
