@@ -282,6 +282,8 @@ schema_check "schema: docs" $py tests/schema/check_docs.py
 schema_check "schema: quotas" $py tests/schema/check_quotas.py
 
 # --- integration ------------------------------------------------------------
+# Every tests/integration/test_*.sh. test_uci_field compares `citadel uci`
+# with Debian's fairy-stockfish (tools/setup test) and skips without it.
 note "integration (release build)"
 for t in tests/integration/test_*.sh; do
     CITADEL=build/release/citadel TIER=release TAP_TIMEOUT=0 TAP_STATUS=ignore \
