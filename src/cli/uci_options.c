@@ -261,15 +261,16 @@ void uci_cmd_setoption(uci_session *s, char **tok, int ntok, FILE *out)
     }
     if (strcasecmp(name, "Style") == 0) {
         const game_bot_ops *bots = s->variant->ops->bots;
-        int ok = 0;
+        const char *found = NULL;
         for (int k = 0; bots && bots->styles && bots->styles[k].name; k++)
-            ok |= strcasecmp(value, bots->styles[k].name) == 0;
-        if (!ok) {
+            if (strcasecmp(value, bots->styles[k].name) == 0)
+                found = bots->styles[k].name;
+        if (!found) {
             snprintf(msg, sizeof msg, "%s has no style '%.40s'", s->variant->name, value);
             uci_error(out, msg);
             return;
         }
-        snprintf(s->style, sizeof s->style, "%s", value);
+        snprintf(s->style, sizeof s->style, "%s", found);
         return;
     }
     if (strcasecmp(name, "UCI_Variant") == 0) {
