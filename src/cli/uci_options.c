@@ -15,13 +15,14 @@
 #include <string.h>
 #include <strings.h>
 
-/* UCI_Elo's scale: level L at ELO_BASE + its Elo over level 1 on Classic
- * (docs/bots.md "Levels (Elo over level 1)", bench 5,761,081). The anchor
- * of level 1 is a choice, not a measurement. */
-#define ELO_BASE 1000
-static const int level_elo[SEARCH_LEVELS] = { 0, 392, 722, 774, 960, 1262 };
+/* UCI_Elo's scale: the ladder's, level L at the rating its bot account
+ * enters Rampart Classic's ladder at (docs/bots.md "Where bots enter the
+ * ladder", src/server/play/seeds.c): level 1 at R8's 1500, the others at
+ * their Elo over it as measured against each other. */
+#define ELO_BASE 1500
+static const int level_elo[SEARCH_LEVELS] = { 0, 660, 950, 1020, 1300, 1470 };
 #define ELO_MIN ELO_BASE
-#define ELO_MAX (ELO_BASE + 1262)
+#define ELO_MAX (ELO_BASE + 1470)
 
 void uci_options_init(uci_session *s)
 {

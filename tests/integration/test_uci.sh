@@ -97,14 +97,14 @@ for line in "option name Threads type spin default 1 min 1 max 512" \
             "option name Ponder type check default false" \
             "option name Skill Level type spin default 20 min 0 max 20" \
             "option name UCI_LimitStrength type check default false" \
-            "option name UCI_Elo type spin default 1000 min 1000 max 2262" \
+            "option name UCI_Elo type spin default 1500 min 1500 max 2970" \
             "option name UCI_AnalyseMode type check default false"; do
     expect_line "uci announces ${line#option name }" "$line" "$out"
 done
 out=$(uci "setoption name Clear Hash" "setoption name Move Overhead value 30" \
           "setoption name Threads value 2" "setoption name Ponder value true" \
           "setoption name UCI_AnalyseMode value false" "setoption name UCI_LimitStrength value true" \
-          "setoption name UCI_Elo value 1700" "setoption name skill level value 7" \
+          "setoption name UCI_Elo value 2200" "setoption name skill level value 7" \
           "setoption name Hash value 8" isready)
 expect "the usual options are taken silently" "readyok" "$out"
 expect "an unknown option answers as Fairy-Stockfish does" "No such option: Foo Bar" \
@@ -118,14 +118,14 @@ expect "a check takes true or false" "info string error: option Ponder is true o
 deepest() { printf '%s\n' "$1" | sed -n 's/^info depth \([0-9]*\) .*/\1/p' | tail -n 1; }
 expect "Skill Level 0 plays level 1" 1 \
     "$(deepest "$(uci_search 'setoption name Skill Level value 0' 'position startpos' 'go depth 4')")"
-expect "UCI_LimitStrength with UCI_Elo 1000 plays level 1" 1 \
+expect "UCI_LimitStrength with UCI_Elo 1500 plays level 1" 1 \
     "$(deepest "$(uci_search 'setoption name UCI_LimitStrength value true' \
-        'setoption name UCI_Elo value 1000' 'position startpos' 'go depth 4')")"
-expect "UCI_Elo 2262 plays level 6" 4 \
+        'setoption name UCI_Elo value 1500' 'position startpos' 'go depth 4')")"
+expect "UCI_Elo 2970 plays level 6" 4 \
     "$(deepest "$(uci_search 'setoption name UCI_LimitStrength value true' \
-        'setoption name UCI_Elo value 2262' 'position startpos' 'go depth 4')")"
+        'setoption name UCI_Elo value 2970' 'position startpos' 'go depth 4')")"
 expect "UCI_LimitStrength false keeps Level" 4 \
-    "$(deepest "$(uci_search 'setoption name UCI_Elo value 1000' 'position startpos' 'go depth 4')")"
+    "$(deepest "$(uci_search 'setoption name UCI_Elo value 1500' 'position startpos' 'go depth 4')")"
 
 # Move Overhead comes off the time budget.
 start=$(date +%s%N)
