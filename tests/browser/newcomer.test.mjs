@@ -180,4 +180,21 @@ test('a-spectator-follows-the-rematch', async (t) => {
   check(!(await c.locator('#resign').count()), 'the spectator became a player');
 });
 
+test('a-bot-enters-the-ladder-at-its-strength', async (t) => {
+  // one rated game lost to bot-greedy, whose first: it enters at its seed
+  // (1100 on Classic), the person at 1500, both rated with K = 40 (R8)
+  const page = trackApi(await t.newPage());
+  await page.goto(t.url + '/');
+  await signUpAs(page, t.url, `ladder${String(Date.now()).slice(-6)}`);
+  await botGamesResigned(page, 1, { variant: 'rampart', bot: 'bot-greedy', rated: true });
+  await settle(page);
+  await page.goto(t.url + '/ladder/rampart');
+  const row = page.locator('tr', { hasText: 'bot-greedy' });
+  await row.waitFor();
+  const cells = await row.locator('td').allTextContents();
+  // 1100 + 40 x (1 - 1 / (1 + 10^(-400/400))) = 1136.4
+  check(cells[2] === '1136', `bot-greedy's rating after its first game reads ${cells[2]}, not 1136`);
+  check(/bots at their measured strength/.test(await page.locator('caption').innerText()), 'the ladder does not say where bots start');
+});
+
 await run();

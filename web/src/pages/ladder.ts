@@ -30,7 +30,7 @@ export async function renderLadder(host: HTMLElement, variant: string): Promise<
         h('td', { class: 'num' }, r.games)));
     });
     host.append(h('table', {},
-      h('caption', { class: 'hint' }, 'Elo ratings; everyone starts at 1500.'),
+      h('caption', { class: 'hint' }, 'Elo ratings; people start at 1500, the site\'s bots at their measured strength (level 1 at 1500).'),
       h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Player'), h('th', { class: 'num' }, 'Rating'), h('th', { class: 'num' }, 'Games'))),
       body));
   } catch (e) {
