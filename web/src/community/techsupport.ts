@@ -30,7 +30,7 @@ function questions(game: HelpGame): QA[] {
     w.timeNote?.() ?? null,
     h('p', {}, 'If you have no page open on the game while it is your turn for a minute, you lose as if your time had run out (reason "abandoned"). Coming back in time changes nothing.')] });
   out.push(w.ratings?.() ?? { id: 'ratings', q: 'How do ratings work?', a: [
-    h('p', {}, `${name} ratings are Elo ratings: people start at 1500 and the site's own bots at their measured strength (level 1 at 1500, level 6 near 3000); a win against a stronger player gains more than one against a weaker player, and a loss costs the same way. Only rated games count, and a game can be rated only between two different players signed in to accounts; guests play unrated games.`),
+    h('p', {}, `${name} ratings are Elo ratings: people start at 1500, the site's own Rampart bots at their measured strength (level 1 at 1500, level 6 near 3000), every other bot at 1500; a win against a stronger player gains more than one against a weaker player, and a loss costs the same way. Only rated games count, and a game can be rated only between two different players signed in to accounts; guests play unrated games.`),
     w.ratingsNote?.() ?? null,
     h('p', {}, 'Your page (your name at the top right) shows your ratings and how each rated game changed them.')] });
   out.push({ id: 'report', q: 'How do I report a player?', a: [
