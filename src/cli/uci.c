@@ -20,26 +20,6 @@
 /* Applies the settings given by setoption to a fresh position of the
  * session's variant (the variant's defaults are already in it). A position
  * read from text keeps the settings its string carries. */
-int uci_apply_options(const uci_session *s, void *pos, int from_text, game_error *err)
-{
-    for (const game_option *o = s->variant->options; o && o->name; o++) {
-        if (from_text && o->in_position)
-            continue;
-        for (int i = 0; i < s->nopts; i++)
-            if (s->opts[i].set && strcmp(s->opts[i].name, o->name) == 0 &&
-                s->variant->ops->set_option(pos, o->name, s->opts[i].value, err) != 0)
-                return -1;
-    }
-    return 0;
-}
-
-void uci_start_position(uci_session *s, void *pos)
-{
-    game_error err;
-    s->variant->ops->start(s->variant, pos, (uint64_t)s->start_index);
-    uci_apply_options(s, pos, 0, &err);
-}
-
 void uci_init(uci_session *s)
 {
     memset(s, 0, sizeof *s);
@@ -65,11 +45,6 @@ void uci_init(uci_session *s)
         }
     }
     uci_start_position(s, s->pos);
-}
-
-void uci_error(FILE *out, const char *msg)
-{
-    fprintf(out, "info string error: %s\n", msg);
 }
 
 /* The letters a variant's position strings give its first and second

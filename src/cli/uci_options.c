@@ -1,5 +1,6 @@
 /* uci_options.c -- the options of `citadel uci`: what `uci` announces and
- * what setoption does (docs/uci.md).
+ * what setoption does (docs/uci.md), how the settings reach a position,
+ * and the error line every command prints.
  *
  * Every option `uci` announces is one setoption takes, under the same name
  * (any case; names may have spaces, "Move Overhead"), type and range; a
@@ -23,6 +24,31 @@
 static const int level_elo[SEARCH_LEVELS] = { 0, 660, 950, 1020, 1300, 1470 };
 #define ELO_MIN ELO_BASE
 #define ELO_MAX (ELO_BASE + 1470)
+
+int uci_apply_options(const uci_session *s, void *pos, int from_text, game_error *err)
+{
+    for (const game_option *o = s->variant->options; o && o->name; o++) {
+        if (from_text && o->in_position)
+            continue;
+        for (int i = 0; i < s->nopts; i++)
+            if (s->opts[i].set && strcmp(s->opts[i].name, o->name) == 0 &&
+                s->variant->ops->set_option(pos, o->name, s->opts[i].value, err) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+void uci_start_position(uci_session *s, void *pos)
+{
+    game_error err;
+    s->variant->ops->start(s->variant, pos, (uint64_t)s->start_index);
+    uci_apply_options(s, pos, 0, &err);
+}
+
+void uci_error(FILE *out, const char *msg)
+{
+    fprintf(out, "info string error: %s\n", msg);
+}
 
 void uci_options_init(uci_session *s)
 {

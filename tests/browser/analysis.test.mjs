@@ -271,6 +271,8 @@ test('analysis-editor', async (t) => {
   await page.waitForURL(/MoveLimit=1/);
   await page.locator('.board [data-piece]').first().waitFor();
   check(new URL(page.url()).searchParams.get('fen') === fen, 'the position kept with the setting');
+  // the board is drawn before the engine comes; its moves once it is there
+  await waitText(page.locator('#an-status'), /^Top to move\.$/, 'Top to move with the setting');
   check(await playMove(page, 'Top', '.board'), 'Top cannot move');
   await page.locator('#an-tree .mv').first().waitFor();
   check((await page.locator('#an-status').textContent()) === 'The game is over: Bottom wins (move-limit).',
