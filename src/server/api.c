@@ -198,13 +198,10 @@ static void challenge_page(srv *s, net_http *h, const char *token)
                NULL);
 }
 
-/* POST /api/position: a position (the start by default) with moves played
- * on it; answers every legal move with the position it leads to, and the
- * result. For the page's teaching boards and puzzles, and for showing
- * threats: the engine stays the only judge of the rules. It writes
- * nothing, so it is counted per address by positions-per-minute and not
- * under the writes ceiling: a learner's page may ask hundreds at once. */
-static void position_page(srv *s, net_http *h, const net_request *req)
+/* The per-address quota of the routes that read positions and write
+ * nothing (POST /api/position, POST /api/read): 1 if this request may go
+ * on, else 0 after answering 429. */
+static int positions_take(srv *s, net_http *h, const net_request *req)
 {
     char addr[64], key[96];
     ident_request_addr(s, req, addr, sizeof addr);
@@ -213,17 +210,23 @@ static void position_page(srv *s, net_http *h, const net_request *req)
     if (!quota_take(s->quota, key, s->cfg.limits[LIM_POSITIONS], 60000, mono)) {
         reply_limited(h, quota_retry_s(s->quota, key, s->cfg.limits[LIM_POSITIONS], 60000, mono),
                       "too many positions asked from here; slow down");
-        return;
+        return 0;
     }
-    json_error_t jerr;
-    json_t *body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    return 1;
+}
+
+/* POST /api/position: a position (the start by default) with moves played
+ * on it; answers every legal move with the position it leads to, and the
+ * result. For the page's teaching boards and puzzles, and for showing
+ * threats: the engine stays the only judge of the rules. It writes
+ * nothing, so it is counted per address by positions-per-minute and not
+ * under the writes ceiling: a learner's page may ask hundreds at once. */
+static void position_page(net_http *h, const net_request *req)
+{
+    json_t *body = req_body_strict(req, h);
     char msg[240];
-    if (!body || !json_is_object(body)) {
-        snprintf(msg, sizeof msg, "malformed JSON: %s", body ? "not an object" : jerr.text);
-        reply_error(h, 400, msg);
-        json_decref(body);
+    if (!body)
         return;
-    }
     const char *name = json_string_value(json_object_get(body, "variant"));
     const char *text = json_string_value(json_object_get(body, "position"));
     json_t *moves = json_object_get(body, "moves");
@@ -501,11 +504,13 @@ void api_http(srv *s, net_http *h, const net_request *req)
         return;
     }
     if (post && strcmp(path, "/position") == 0) {
-        position_page(s, h, req);  /* computes, writes nothing: its own quota */
+        if (positions_take(s, h, req))  /* computes, writes nothing: its own quota */
+            position_page(h, req);
         return;
     }
     if (post && strcmp(path, "/read") == 0) {
-        boards_read_http(s, h, req);  /* as /position */
+        if (positions_take(s, h, req))  /* as /position */
+            boards_read_http(h, req);
         return;
     }
     if (!get && !writes_take(s, h, req, path))

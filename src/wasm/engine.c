@@ -584,25 +584,42 @@ static void *analyst_for(const game_variant *v)
     return bots && bots->analyst && bots->create ? bots->create(v, bots->analyst, 1) : NULL;
 }
 
-int eng_bot(int i, int movetime_ms, int nodes)
+/* Slot i's analyst, made for one call, once the slot, the budget and (for
+ * `lines` > 0, eng_bot_lines) the number of lines are checked; NULL after
+ * writing why into the buffer. */
+static void *analyst_ready(int i, int movetime_ms, int nodes, int lines, struct slot **out)
 {
     struct slot *s = slot_at(i);
     if (!s)
-        return -1;
+        return NULL;
     const game_bot_ops *bots = s->v->ops->bots;
-    if (!bots || !bots->analyst || !bots->report) {
-        snprintf(buf, sizeof buf, "%s has no bot that analyses", s->v->name);
-        return -1;
+    if (!bots || !bots->analyst || !bots->report || (lines && !bots->lines)) {
+        snprintf(buf, sizeof buf, "%s has no bot that %s", s->v->name,
+                 lines ? "gives several lines" : "analyses");
+        return NULL;
     }
-    if (movetime_ms < 0 || nodes < 0 || (movetime_ms == 0 && nodes == 0)) {
-        snprintf(buf, sizeof buf, "want a time or a node budget");
-        return -1;
+    if (movetime_ms < 0 || nodes < 0 || (movetime_ms == 0 && nodes == 0) ||
+        (lines && (lines < 1 || lines > GAME_LINES_MAX))) {
+        if (lines)
+            snprintf(buf, sizeof buf, "want a time or a node budget, and 1-%d lines", GAME_LINES_MAX);
+        else
+            snprintf(buf, sizeof buf, "want a time or a node budget");
+        return NULL;
     }
     void *bot = analyst_for(s->v);
-    if (!bot) {
+    if (!bot)
         snprintf(buf, sizeof buf, "out of memory");
+    *out = s;
+    return bot;
+}
+
+int eng_bot(int i, int movetime_ms, int nodes)
+{
+    struct slot *s;
+    void *bot = analyst_ready(i, movetime_ms, nodes, 0, &s);
+    if (!bot)
         return -1;
-    }
+    const game_bot_ops *bots = s->v->ops->bots;
     game_limits lim = { .movetime = movetime_ms, .nodes = (uint64_t)nodes, .time = { -1, -1 } };
     game_move best = bots->move(bot, s->pos, &lim, NULL);
     int depth = 0, score = 0;
@@ -618,24 +635,12 @@ int eng_bot(int i, int movetime_ms, int nodes)
 
 int eng_bot_lines(int i, int movetime_ms, int nodes, int lines)
 {
-    struct slot *s = slot_at(i);
-    if (!s)
+    struct slot *s;
+    /* 0 lines asked is refused as too few, not read as eng_bot's call */
+    void *bot = analyst_ready(i, movetime_ms, nodes, lines ? lines : -1, &s);
+    if (!bot)
         return -1;
     const game_bot_ops *bots = s->v->ops->bots;
-    if (!bots || !bots->analyst || !bots->lines || !bots->report) {
-        snprintf(buf, sizeof buf, "%s has no bot that gives several lines", s->v->name);
-        return -1;
-    }
-    if (movetime_ms < 0 || nodes < 0 || (movetime_ms == 0 && nodes == 0) || lines < 1 ||
-        lines > GAME_LINES_MAX) {
-        snprintf(buf, sizeof buf, "want a time or a node budget, and 1-%d lines", GAME_LINES_MAX);
-        return -1;
-    }
-    void *bot = analyst_for(s->v);
-    if (!bot) {
-        snprintf(buf, sizeof buf, "out of memory");
-        return -1;
-    }
     game_limits lim = { .movetime = movetime_ms, .nodes = (uint64_t)nodes, .time = { -1, -1 } };
     game_move moves[GAME_LINES_MAX];
     int scores[GAME_LINES_MAX];

@@ -231,14 +231,9 @@ static int name_ok(const char *name)
 static int read_credentials(net_http *h, const net_request *req, const char **name,
                             const char **pw, json_t **body)
 {
-    json_error_t jerr;
-    *body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!*body || !json_is_object(*body)) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "malformed JSON: %s", *body ? "not an object" : jerr.text);
-        reply_error(h, 400, msg);
+    *body = req_body_strict(req, h);
+    if (!*body)
         return -1;
-    }
     *name = json_string_value(json_object_get(*body, "name"));
     *pw = json_string_value(json_object_get(*body, "password"));
     if (!*name || !*pw) {

@@ -53,6 +53,9 @@ int req_is_staff(const struct store_standing *st);
 /* The request's body as a JSON object ({} if empty); NULL after answering
  * 400 if it is not one. */
 json_t *req_body_object(const net_request *req, net_http *h);
+/* The request's body as a JSON object, a key given twice refused; NULL
+ * after answering 400 "malformed JSON: why" (an empty body included). */
+json_t *req_body_strict(const net_request *req, net_http *h);
 /* reply.c: the answer, a JSON body (taken, whatever happens), or
  * {"error": what}. */
 void reply_json(net_http *h, int status, json_t *body, const char *headers);

@@ -138,6 +138,20 @@ int req_is_staff(const store_standing *st)
     return st->role >= STORE_ROLE_MODERATOR;
 }
 
+json_t *req_body_strict(const net_request *req, net_http *h)
+{
+    json_error_t jerr;
+    json_t *body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!body || !json_is_object(body)) {
+        char msg[240];
+        snprintf(msg, sizeof msg, "malformed JSON: %s", body ? "not an object" : jerr.text);
+        reply_error(h, 400, msg);
+        json_decref(body);
+        return NULL;
+    }
+    return body;
+}
+
 json_t *req_body_object(const net_request *req, net_http *h)
 {
     if (req->body_len == 0)

@@ -9,14 +9,13 @@
  * eng_squares, eng_kinds, eng_areas, eng_side_to_move) says of the same
  * strings: the same game ops, called in the same order, each family's
  * variants tried in the same order. It writes nothing; each request counts
- * once against the per-address positions quota, as POST /api/position.
+ * once against the per-address positions quota, as POST /api/position
+ * (api.c takes it before calling here).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "../core/http.h"
-#include "../core/identity.h"
-#include "../core/quota.h"
 #include "boards.h"
 
 #define READ_POSITIONS_MAX 16
@@ -84,26 +83,11 @@ static json_t *reading_json(const char *family, const char *text)
     return json_pack("{s:s}", "error", first);
 }
 
-void boards_read_http(srv *s, net_http *h, const net_request *req)
+void boards_read_http(net_http *h, const net_request *req)
 {
-    char addr[64], key[96];
-    ident_request_addr(s, req, addr, sizeof addr);
-    snprintf(key, sizeof key, "positions:%s", addr);
-    int64_t mono = net_mono_ms();
-    if (!quota_take(s->quota, key, s->cfg.limits[LIM_POSITIONS], 60000, mono)) {
-        reply_limited(h, quota_retry_s(s->quota, key, s->cfg.limits[LIM_POSITIONS], 60000, mono),
-                      "too many positions asked from here; slow down");
+    json_t *body = req_body_strict(req, h);
+    if (!body)
         return;
-    }
-    json_error_t jerr;
-    json_t *body = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!body || !json_is_object(body)) {
-        char msg[240];
-        snprintf(msg, sizeof msg, "malformed JSON: %s", body ? "not an object" : jerr.text);
-        reply_error(h, 400, msg);
-        json_decref(body);
-        return;
-    }
     const char *family = json_string_value(json_object_get(body, "family"));
     json_t *texts = json_object_get(body, "positions");
     const game_variant *first = NULL;

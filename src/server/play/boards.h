@@ -6,6 +6,6 @@
 #include "../core/srv.h"
 
 /* Answers a POST /api/read request (docs/api.md); writes nothing. */
-void boards_read_http(srv *s, net_http *h, const net_request *req);
+void boards_read_http(net_http *h, const net_request *req);
 
 #endif

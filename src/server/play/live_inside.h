@@ -117,6 +117,9 @@ json_t *live_sides_json(const live *g, unsigned mask);
  * (hidden games) and the mover its legal moves. Watchers no longer
  * connected are dropped from the list. */
 void live_broadcast(live *g, json_t *msg, int with_position);
+/* Sends every watcher the whole game as it may see it (a `game` message):
+ * play begun after the setups, the clocks released after the cover. */
+void live_send_states(srv *s, live *g);
 /* The same, but `special` (if not NULL) gets `mine` instead of msg. */
 void live_broadcast_to(live *g, json_t *msg, int with_position, const client *special,
                        json_t *mine);

@@ -302,6 +302,18 @@ void live_broadcast(live *g, json_t *msg, int with_position)
     live_broadcast_to(g, msg, with_position, NULL, NULL);
 }
 
+void live_send_states(srv *s, live *g)
+{
+    for (int i = 0; i < g->nwatch; i++) {
+        client *c = client_find(s, g->watchers[i]);
+        if (!c)
+            continue;
+        json_t *m = game_message(live_state(g, c));
+        client_send(c, m);
+        json_decref(m);
+    }
+}
+
 void live_watch(srv *s, live *g, client *c)
 {
     (void)s;

@@ -549,14 +549,7 @@ void live_hold(live *g)
 void live_release(srv *s, live *g)
 {
     gclock_release(&g->clk, net_mono_ms());
-    for (int i = 0; i < g->nwatch; i++) {
-        client *c = client_find(s, g->watchers[i]);
-        if (!c)
-            continue;
-        json_t *m = game_message(live_state(g, c));
-        client_send(c, m);
-        json_decref(m);
-    }
+    live_send_states(s, g);
     live_arm(g);
 }
 
@@ -716,14 +709,7 @@ void setup_begin_play(srv *s, live *g)
     g->setting_up = 0;
     gclock_turn(&g->clk, net_mono_ms());
     live_hold(g);
-    for (int i = 0; i < g->nwatch; i++) {
-        client *c = client_find(s, g->watchers[i]);
-        if (!c)
-            continue;
-        json_t *m = game_message(live_state(g, c));
-        client_send(c, m);
-        json_decref(m);
-    }
+    live_send_states(s, g);
     live_arm(g);
     live_kick_bot(s, g);
 }
