@@ -56,6 +56,10 @@ json_t *req_body_object(const net_request *req, net_http *h);
 /* The request's body as a JSON object, a key given twice refused; NULL
  * after answering 400 "malformed JSON: why" (an empty body included). */
 json_t *req_body_strict(const net_request *req, net_http *h);
+/* The fields of a request's body: a JSON object, or a form
+ * (application/x-www-form-urlencoded: every value a string), {} if empty;
+ * NULL after answering 400 (malformed, a form's field given twice). */
+json_t *req_body_fields(const net_request *req, net_http *h);
 /* reply.c: the answer, a JSON body (taken, whatever happens), or
  * {"error": what}. */
 void reply_json(net_http *h, int status, json_t *body, const char *headers);

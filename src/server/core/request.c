@@ -7,9 +7,11 @@
  * (not muted, not closed) -- both read from the store at the moment of
  * asking, so a mute or a closing takes effect on the next request.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "http.h"
 #include "srv.h"
@@ -166,3 +168,75 @@ json_t *req_body_object(const net_request *req, net_http *h)
     return body;
 }
 
+/* 1 if the Content-Type is a form's (application/x-www-form-urlencoded). */
+static int is_form_type(const char *ct)
+{
+    size_t n = strlen("application/x-www-form-urlencoded");
+    return ct && strncasecmp(ct, "application/x-www-form-urlencoded", n) == 0 &&
+           (ct[n] == 0 || ct[n] == ';' || ct[n] == ' ');
+}
+
+/* Decodes one form word (from..to: '+' a space, %XX a byte) into out
+ * (size > to - from): 0, or -1 if a % is not followed by two hex digits. */
+static int form_word(const char *from, const char *to, char *out)
+{
+    size_t n = 0;
+    for (const char *p = from; p < to; p++) {
+        if (*p == '+') {
+            out[n++] = ' ';
+        } else if (*p == '%') {
+            if (to - p < 3 || !isxdigit((unsigned char)p[1]) || !isxdigit((unsigned char)p[2]))
+                return -1;
+            char hex[3] = {p[1], p[2], 0};
+            out[n++] = (char)strtol(hex, NULL, 16);
+            p += 2;
+        } else {
+            out[n++] = *p;
+        }
+    }
+    out[n] = 0;
+    return 0;
+}
+
+json_t *req_body_fields(const net_request *req, net_http *h)
+{
+    if (!is_form_type(req->content_type))
+        return req_body_object(req, h);
+    json_t *body = json_object();
+    char *buf = malloc(req->body_len + 2);  /* a key and its value, each ended */
+    const char *at = req->body, *end = req->body + req->body_len;
+    const char *why = buf ? NULL : "out of memory";
+    while (!why && at < end) {
+        const char *amp = memchr(at, '&', (size_t)(end - at));
+        const char *stop = amp ? amp : end;
+        const char *eq = memchr(at, '=', (size_t)(stop - at));
+        if (stop > at) {
+            char *key = buf;
+            if (form_word(at, eq ? eq : stop, key) != 0) {
+                why = "malformed form: a % not followed by two hex digits";
+                break;
+            }
+            char *value = key + strlen(key) + 1;
+            if (form_word(eq ? eq + 1 : stop, stop, value) != 0) {
+                why = "malformed form: a % not followed by two hex digits";
+                break;
+            }
+            json_t *v = json_string(value);
+            if (!key[0])
+                why = "malformed form: a field without a name";
+            else if (json_object_get(body, key))
+                why = "malformed form: a field given twice";
+            else if (!v || json_object_set(body, key, v) != 0)
+                why = "malformed form: a field that is not UTF-8";
+            json_decref(v);
+        }
+        at = stop + 1;
+    }
+    free(buf);
+    if (why) {
+        json_decref(body);
+        reply_error(h, 400, why);
+        return NULL;
+    }
+    return body;
+}

@@ -444,12 +444,16 @@ static int on_http(net *n, struct lws *wsi, pss *p)
         lws_return_http_status(wsi, HTTP_STATUS_REQ_URI_TOO_LONG, NULL);
         return -1;
     }
-    if (strncmp(p->path, "/api/", 5) != 0) {
+    /* the app's: /api/, and a game's record where lichess's clients ask
+     * for it (GET only); every other path is a file of the page's */
+    int api = strncmp(p->path, "/api/", 5) == 0;
+    if (!api) {
         if (strcmp(p->method, "GET") != 0) {
             lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, NULL);
             return transaction_done(wsi) ? -1 : 0;
         }
-        return net_static_serve(wsi, n->webroot, n->static_headers, p->path);
+        if (strncmp(p->path, "/game/export/", 13) != 0)
+            return net_static_serve(wsi, n->webroot, n->static_headers, p->path);
     }
     if (strcmp(p->method, "POST") == 0) {
         char len[32];
