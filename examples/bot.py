@@ -12,6 +12,11 @@
 # against that player, one after another, prints a line per game and exits
 # (declining others' challenges unless --accept-all). --log appends every
 # stream line read to FILE.
+#
+# It reads lichess's fields only (docs/bot-api.md), as a lichess bot would,
+# except where lichess has none: a Stratego game's setup and its position
+# (the bot's own view, since the other side's pieces are hidden), and a
+# game of more than two sides, which keeps Citadel's own shape.
 import argparse
 import json
 import random
@@ -39,9 +44,15 @@ class Api:
         self.log = open(log, "a", encoding="utf-8") if log else None
         self.log_lock = threading.Lock()
 
-    def open(self, method, path, body=None, timeout=30):
-        data = None if body is None else json.dumps(body).encode()
-        headers = {"Authorization": "Bearer " + self.token, "Content-Type": "application/json"}
+    def open(self, method, path, body=None, timeout=30, form=False):
+        """A request; body a dict, sent as JSON, or as a form (lichess's way)."""
+        if body is None:
+            data, kind = None, "application/json"
+        elif form:
+            data, kind = urllib.parse.urlencode(body).encode(), "application/x-www-form-urlencoded"
+        else:
+            data, kind = json.dumps(body).encode(), "application/json"
+        headers = {"Authorization": "Bearer " + self.token, "Content-Type": kind}
         req = urllib.request.Request(self.server + path, data=data, method=method, headers=headers)
         try:
             return urllib.request.urlopen(req, timeout=timeout)
@@ -54,10 +65,10 @@ class Api:
         except (urllib.error.URLError, OSError) as e:
             raise ApiError(f"{method} {path}: cannot reach {self.server}: {e}") from None
 
-    def call(self, method, path, body=None):
+    def call(self, method, path, body=None, form=False):
         for pause in (0.2, 0.4, 0.8, 1.6, 3.2, None):  # 429: past the token's request rate
             try:
-                with self.open(method, path, body) as r:
+                with self.open(method, path, body, form=form) as r:
                     return json.loads(r.read().decode() or "null")
             except ApiError as e:
                 if e.status != 429 or pause is None:
@@ -102,7 +113,8 @@ class Engine:
         raise RuntimeError("the engine stopped")
 
     def best(self, position, movetime):
-        self.send(f"position fen {position}", f"go movetime {movetime}")
+        """position: the rest of a `position` command (`startpos moves ...`)."""
+        self.send(f"position {position}", f"go movetime {movetime}")
         return self.wait("bestmove")[1]
 
     def quit(self):
@@ -113,23 +125,29 @@ class Engine:
             self.p.kill()
 
 
-def play(api, args, gid, results):
+def play(api, args, gid, results, me):
     """Plays game gid to its end; leaves its last gameState in results[gid]."""
-    engine, last, setup_sent, you = None, None, False, None
+    engine, last, setup_sent = None, None, False
+    side, initial = None, "startpos"
     base = f"/api/bot/game/{gid}"
     try:
         for msg in api.stream(f"/api/bot/game/stream/{gid}"):
             if msg.get("type") == "gameFull":
-                you, variant = msg["you"], msg["variant"]["key"]
-                engine = Engine(args.engine, variant, msg.get("options", {}))
+                variant, initial = msg["variant"]["key"], msg["initialFen"]
+                if "white" in msg:  # two sides: white moves first
+                    side = 0 if msg["white"]["id"] == me["id"] else 1
+                    engine = Engine(args.engine, variant, {})
+                else:  # more than two sides: Citadel's own shape, and settings
+                    side = msg["you"]
+                    engine = Engine(args.engine, variant, msg.get("options", {}))
                 msg = msg["state"]
             elif msg.get("type") != "gameState":
                 continue
             results[gid] = msg
             if msg["status"] != "started" or engine is None:
                 continue
-            if msg.get("phase") == "setup":
-                if not setup_sent and you not in msg.get("ready", []):
+            if msg.get("phase") == "setup":  # Stratego's setups: Citadel's own
+                if not setup_sent and side not in msg.get("ready", []):
                     # one of the game's library, as the built-in bots choose: a random
                     # arrangement may leave the Flag in the front row
                     setups = api.call("GET", f"/api/setups/{urllib.parse.quote(variant)}")
@@ -139,10 +157,19 @@ def play(api, args, gid, results):
                     api.call("POST", base + "/setup", {"setup": setup})
                     setup_sent = True
                 continue
-            if msg["to_move"] != you or msg["moves"] == last:
+            moves = msg["moves"].split()
+            mine = msg["to_move"] == side if "wtime" not in msg else len(moves) % 2 == side
+            if not mine or msg["moves"] == last:
                 continue
             last = msg["moves"]
-            move = engine.best(msg["position"], args.movetime)
+            if "wtime" not in msg or not initial:
+                # more than two sides, or hidden pieces (initialFen is "" then):
+                # the position as the bot may see it, Citadel's own field
+                position = "fen " + msg["position"]
+            else:
+                position = ("startpos" if initial == "startpos" else "fen " + initial) + \
+                    (" moves " + msg["moves"] if moves else "")
+            move = engine.best(position, args.movetime)
             if move in ("(none)", "0000"):
                 continue
             try:
@@ -156,22 +183,31 @@ def play(api, args, gid, results):
             engine.quit()
 
 
-def settings(args):
-    body = {"variant": args.variant, "rated": False}
-    if args.clock:
-        limit, _, inc = args.clock.partition("+")
-        body["clock"] = {"limit": int(limit), "increment": int(inc or 0)}
-    if args.move_limit:
+def settings(args, form=False):
+    """A challenge's or seek's settings: lichess's form fields (form), or
+    Citadel's JSON."""
+    limit, _, inc = (args.clock or "").partition("+")
+    if form:
+        body = {"variant": args.variant, "rated": "false"}
+        if limit:
+            body.update({"clock.limit": int(limit), "clock.increment": int(inc or 0)})
+    else:
+        body = {"variant": args.variant, "rated": False}
+        if limit:
+            body["clock"] = {"limit": int(limit), "increment": int(inc or 0)}
+    if args.move_limit:  # Citadel's own: lichess has no move limit
         body["move_limit"] = args.move_limit
     return body
 
 
 def challenge(api, args, mine):
     """Challenges args.challenge; True if its game started at once (a
-    built-in bot), its id then in mine."""
-    c = api.call("POST", f"/api/challenge/{urllib.parse.quote(args.challenge, safe='')}", settings(args))
-    mine.update([c["challenge"]["game"]] if c["challenge"].get("game") else [])
-    return bool(c["challenge"].get("game"))
+    built-in bot: the challenge's id is then the game's), its id in mine."""
+    c = api.call("POST", f"/api/challenge/{urllib.parse.quote(args.challenge, safe='')}",
+                 settings(args, form=True), form=True)
+    if c["status"] == "accepted":
+        mine.add(c["id"])
+    return c["status"] == "accepted"
 
 
 def main():
@@ -194,7 +230,7 @@ def main():
     api = Api(args.server, args.token, args.log)
     try:
         me = api.call("GET", "/api/account")
-        print(f"playing as {me['name']}", file=sys.stderr)
+        print(f"playing as {me['username']}", file=sys.stderr)
         sys.exit(run(api, args, me))
     except (ApiError, OSError, ValueError) as e:  # OSError: a stream silent past its timeout
         sys.exit(f"bot: {e}")
@@ -219,7 +255,7 @@ def run(api, args, me):
         kind = ev.get("type")
         if kind == "challenge":
             c = ev["challenge"]
-            if c["challenger"]["name"] == me["name"]:
+            if c["challenger"]["id"] == me["id"]:
                 continue
             verb = "accept" if args.accept_all or not args.challenge else "decline"
             try:
@@ -227,24 +263,29 @@ def run(api, args, me):
             except ApiError as e:
                 print(f"bot: {e}", file=sys.stderr)
         elif kind == "gameStart":
-            gid = ev["game"]["id"]
-            if pending and any(p["name"] == args.challenge for p in ev["game"]["players"]):
+            gid = ev["game"]["gameId"]
+            if pending and ev["game"].get("opponent", {}).get("username") == args.challenge:
                 mine.add(gid)
                 pending = False
             if gid not in threads:
-                threads[gid] = threading.Thread(target=play, args=(api, args, gid, results), daemon=True)
+                threads[gid] = threading.Thread(target=play, args=(api, args, gid, results, me),
+                                                daemon=True)
                 threads[gid].start()
         elif kind in ("challengeDeclined", "challengeCanceled") and args.challenge:
             print(f"bot: the challenge {ev['challenge']['id']} was {kind[9:].lower()}", file=sys.stderr)
             return 1
         elif kind == "gameFinish":
-            gid = ev["game"]["id"]
+            gid = ev["game"]["gameId"]
             if gid in threads:
                 threads[gid].join(30)
             state = results.get(gid) or {"status": "started"}
-            won = "+".join(state["winners"]) + " wins" if state.get("winners") else "draw"
+            if "wtime" in state:  # two sides: lichess's winner and status
+                won, why = (state["winner"] + " wins") if "winner" in state else "draw", state["status"]
+            else:  # more than two: Citadel's own
+                won = "+".join(state["winners"]) + " wins" if state.get("winners") else "draw"
+                why = state.get("reason", state["status"])
             print(gid, ev["game"]["variant"]["key"], "unfinished" if state["status"] == "started"
-                  else f"{won} ({state['status']})", flush=True)
+                  else f"{won} ({why})", flush=True)
             if args.seek and not args.challenge:
                 api.call("POST", "/api/bot/seek", settings(args))
             if args.challenge and gid in mine:

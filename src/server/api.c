@@ -443,12 +443,49 @@ static void game_page(srv *s, net_http *h, const net_request *req, int64_t id, c
         reply_json(h, 200, j, NULL);
 }
 
+/* GET /game/export/{id}: a game's record in PGN where lichess's clients
+ * ask for it (its query's options are not read: the record is always the
+ * whole one, as /api/games/{id}/record gives it). */
+static void export_page(srv *s, net_http *h, const net_request *req)
+{
+    const char *rest;
+    int64_t id = game_id(req->path + 13, &rest);
+    char err[160], site[200];
+    if (id <= 0 || (rest[0] && strcmp(rest, ".pgn") != 0)) {
+        reply_error(h, 404, "no such game");
+        return;
+    }
+    ident_site(s, req, site, sizeof site);
+    char *text = records_text(s, id, site, err, sizeof err);
+    if (!text) {
+        reply_error(h, 404, err);
+        return;
+    }
+    net_http_reply(h, 200, "application/x-chess-pgn; charset=utf-8", NULL, text, strlen(text));
+    free(text);
+}
+
 /* 1 if the Content-Type is JSON's ("application/json", any parameters). */
 static int is_json_type(const char *ct)
 {
     size_t n = strlen("application/json");
     return strncasecmp(ct, "application/json", n) == 0 &&
            (ct[n] == 0 || ct[n] == ';' || ct[n] == ' ');
+}
+
+/* The bodies taken other than JSON, as lichess's clients send them: a
+ * form (application/x-www-form-urlencoded) with a token (a browser sends
+ * no Authorization header of its own to another site, so a form from
+ * another site cannot act with a token), and /api/token/test's text. */
+static int other_body_ok(const net_request *req, const char *path)
+{
+    const char *ct = req->content_type;
+    size_t nf = strlen("application/x-www-form-urlencoded"), nt = strlen("text/plain");
+    if (strncasecmp(ct, "application/x-www-form-urlencoded", nf) == 0 &&
+        (ct[nf] == 0 || ct[nf] == ';' || ct[nf] == ' '))
+        return strncasecmp(req->authorization, "Bearer ", 7) == 0;
+    return strcmp(path, "/token/test") == 0 && strncasecmp(ct, "text/plain", nt) == 0 &&
+           (ct[nt] == 0 || ct[nt] == ';' || ct[nt] == ' ');
 }
 
 /* Every request that may write (a POST or DELETE) is counted per account
@@ -486,6 +523,10 @@ static int writes_take(srv *s, net_http *h, const net_request *req, const char *
 
 void api_http(srv *s, net_http *h, const net_request *req)
 {
+    if (strncmp(req->path, "/game/export/", 13) == 0) {
+        export_page(s, h, req);
+        return;
+    }
     const char *path = req->path + 4;  /* after "/api" */
     int get = strcmp(req->method, "GET") == 0, post = strcmp(req->method, "POST") == 0;
     const char *rest;
@@ -499,7 +540,8 @@ void api_http(srv *s, net_http *h, const net_request *req)
         reply_error(h, 503, "this server cannot reach its database; try again in a moment");
         return;
     }
-    if (post && req->body_len > 0 && !is_json_type(req->content_type)) {
+    if (post && req->body_len > 0 && !is_json_type(req->content_type) &&
+        !other_body_ok(req, path)) {
         reply_error(h, 415, "send the body as application/json");
         return;
     }

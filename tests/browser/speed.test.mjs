@@ -69,7 +69,7 @@ test('boards-before-the-engine', async (t) => {
   const made = await owner.request.post(`${t.url}/api/account/tokens`, { data: { scopes: ['board:play', 'challenge:write'], description: 'speed' } });
   const auth = { Authorization: `Bearer ${(await made.json()).token}` };
   const start = async () => (await (await owner.request.post(`${t.url}/api/challenge/bot-level1`,
-    { headers: auth, data: { variant: 'rampart', clock: { limit: 600, increment: 0 } } })).json()).challenge.game;
+    { headers: auth, data: { variant: 'rampart', clock: { limit: 600, increment: 0 } } })).json()).game;
   const live = await start();
   const done = await start();
   check((await owner.request.post(`${t.url}/api/board/game/${done}/resign`, { headers: auth })).ok(), 'resigning the second game');

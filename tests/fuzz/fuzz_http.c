@@ -1,6 +1,6 @@
 /* fuzz_http.c -- libFuzzer target for the server's HTTP API (api.c,
- * core/account.c, play/records.c, and the community's forum.c, support.c,
- * moderation.c), on the fake net of server_fake.c.
+ * core/account.c, play/records.c, the Bot API's routes, and the community's
+ * forum.c, support.c, moderation.c), on the fake net of server_fake.c.
  *
  * Input: one byte of settings, then requests. The settings byte: bits 0-6
  * say what the store holds before the server starts (FAKE_POP_*: alice (an
@@ -22,7 +22,7 @@
  * bob's, or the guest's if it is set; a token that is no session; a
  * learned one after another cookie; a learned one cut short), bits 3-4 the Origin
  * (none, the server's own, the allowed one, a foreign one), bits 5-6 the
- * Content-Type (JSON, none, text, JSON with a charset), bit 7 set: the
+ * Content-Type (JSON, a form, text, JSON with a charset), bit 7 set: the
  * workers are not run after this request, so password hashings pile up.
  * The second: bits 0-1 the peer (three addresses, or the trusted proxy
  * with an X-Forwarded-For), bits 2-3 time passing after the request
@@ -156,8 +156,8 @@ static const char *const forwarded[4] = {"203.0.113.5", "198.51.100.1, 203.0.113
                                          "2001:db8:1::5", ""};
 static const char *const origins[4] = {"", "http://localhost:8080", "https://citadel.example",
                                        "http://evil.example"};
-static const char *const ctypes[4] = {"application/json", "", "text/plain",
-                                      "application/json; charset=utf-8"};
+static const char *const ctypes[4] = {"application/json", "application/x-www-form-urlencoded",
+                                      "text/plain", "application/json; charset=utf-8"};
 
 /* One request from flags f1, f2 and its text line. */
 static void request(unsigned f1, unsigned f2, const char *line, size_t len)

@@ -835,6 +835,19 @@ void fake_check_answer(const net_http *h)
             fake_fail("%s: a record answered as %s", h->path, h->ctype);
         return;
     }
+    if (h->status == 200 && strncmp(h->ctype, "application/x-ndjson", 20) == 0) {
+        /* an answer of lines (/api/bot/online): each a JSON object */
+        for (const char *l = h->body, *end = h->body + h->len; l < end;) {
+            const char *nl = memchr(l, '\n', (size_t)(end - l));
+            json_error_t lerr;
+            json_t *o = json_loadb(l, (size_t)((nl ? nl : end) - l), 0, &lerr);
+            if (!json_is_object(o))
+                fake_fail("%s: a line that is not a JSON object: %.200s", h->path, l);
+            json_decref(o);
+            l = nl ? nl + 1 : end;
+        }
+        return;
+    }
     if (strncmp(h->ctype, "application/json", 16) != 0)
         fake_fail("%s answered %d as %s, not JSON: %.200s", h->path, h->status, h->ctype,
                   h->body);

@@ -148,10 +148,12 @@ static void challenge_and_cancel(int *fd, const char *ctok, const char *to, size
                        "{\"variant\":\"rampart\"}", &j);
     if (st != 200)
         fail_msg("a challenge to %s: %d", to, st);
-    json_t *ch = json_object_get(j, "challenge");
+    json_t *ch = j;  /* the answer is the challenge; the one told is "in", not "out" */
     const char *id = json_string_value(json_object_get(ch, "id"));
     assert_non_null(id);
+    json_object_set_new(ch, "direction", json_string("in"));
     *made += event_bytes("challenge", ch);
+    json_object_del(ch, "direction");
     st = post_kept(fd, path_fmt(path, sizeof path, "/api/challenge/%s/cancel", id), ctok, "{}",
                    &ok);
     json_decref(ok);

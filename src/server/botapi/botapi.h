@@ -12,9 +12,6 @@
 /* Answers a request under /api (path after "/api") if it is the Bot
  * API's: 1; 0 if it is not one of its routes. */
 int botapi_http(srv *s, net_http *h, const net_request *req, const char *path);
-/* A challenge as the API shows it (status "created", "accepted", ...;
- * game 0 if none). */
-json_t *botapi_challenge_json(const seek *k, const char *status, int64_t game);
 /* The server stops: streams ended, requests waiting answered, its
  * timer freed (srv_stop). */
 void botapi_stop(srv *s);
@@ -30,6 +27,10 @@ enum { SC_BOT = 1, SC_BOARD = 2, SC_CHALLENGE = 4 };
  * -1 after answering 401, 429 or 500. */
 int tokens_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
               int64_t *token_id);
+/* The open account a token's text acts for, and its scopes as lichess
+ * writes them ("bot:play,challenge:write"): 0, or -1 if it is no token of
+ * an open account. Counts against no quota. */
+int tokens_read(srv *s, const char *tok, ident *who, char *scopes, size_t size);
 /* /api/account/tokens[/ID] (rest: what follows "/api/account/tokens"). */
 void tokens_http(srv *s, net_http *h, const net_request *req, const char *rest);
 

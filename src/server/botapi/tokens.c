@@ -48,6 +48,44 @@ static json_t *scopes_json(int m)
     return a;
 }
 
+/* The stored token whose text is tok: 0, STORE_NOT_FOUND, or the store's
+ * error. */
+static int token_find(srv *s, const char *tok, store_token *t)
+{
+    size_t n = strlen(tok);
+    char hex[65];
+    store_err e;
+    if (n < 8 || n > 100 || strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
+        return STORE_NOT_FOUND;
+    token_hash(tok, hex);
+    return store_token_by_hash(s->st, hex, t, &e);
+}
+
+/* 0 with who the player is if its account is open; -1 if not (or unread). */
+static int account_open(srv *s, int64_t player, ident *me)
+{
+    store_standing st;
+    store_err e;
+    return ident_load(s, player, me) == 0 && store_standing_get(s->st, player, &st, &e) == 0 &&
+                   !st.closed
+               ? 0
+               : -1;
+}
+
+int tokens_read(srv *s, const char *tok, ident *who, char *scopes, size_t size)
+{
+    store_token t;
+    if (token_find(s, tok, &t) != 0 || account_open(s, t.player, who) != 0)
+        return -1;
+    int m = scopes_parse(t.scopes);
+    scopes[0] = 0;
+    for (int i = 0; i < 3; i++)
+        if (m & (1 << i))
+            snprintf(scopes + strlen(scopes), size - strlen(scopes), "%s%s",
+                     scopes[0] ? "," : "", scope_names[i]);
+    return 0;
+}
+
 /* The account a request's token acts for, if the token holds one of the
  * scopes in `want` (0: any): 0, or -1 after answering 401/429. */
 int tokens_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
@@ -58,14 +96,8 @@ int tokens_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
         reply_error(h, 401, "send a token: Authorization: Bearer <token> (docs/bot-api.md)");
         return -1;
     }
-    const char *tok = a + 7;
-    size_t n = strlen(tok);
-    char hex[65];
     store_token t;
-    store_err e;
-    int rc = n >= 8 && n <= 100 && strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") == n
-                 ? (token_hash(tok, hex), store_token_by_hash(s->st, hex, &t, &e))
-                 : STORE_NOT_FOUND;
+    int rc = token_find(s, a + 7, &t);
     if (rc != 0) {
         reply_error(h, rc == STORE_NOT_FOUND ? 401 : 500,
                     rc == STORE_NOT_FOUND ? "no such token (revoked, or never made)"
@@ -84,9 +116,7 @@ int tokens_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
         reply_error(h, 401, msg);
         return -1;
     }
-    store_standing st;
-    if (ident_load(s, t.player, me) != 0 || store_standing_get(s->st, t.player, &st, &e) != 0 ||
-        st.closed) {
+    if (account_open(s, t.player, me) != 0) {
         reply_error(h, 401, "the token's account is closed");
         return -1;
     }
@@ -99,6 +129,7 @@ int tokens_me(srv *s, net_http *h, const net_request *req, int want, ident *me,
         return -1;
     }
     int64_t now = net_wall_ms();
+    store_err e;
     if (now - t.used >= 60000)
         store_token_used(s->st, t.id, now, &e);  /* a note; its failure changes nothing */
     *token_id = t.id;

@@ -179,8 +179,8 @@ static void on_seek(srv *s, client *c, const cmsg *m)
         lobby_changed(s);
 }
 
-/* Starts the game of a seek taken by c; the seek's owner plays a random
- * side. The seek goes only once the game has started. */
+/* Starts the game of a seek taken by c; the seek's owner plays the side
+ * it asked for (color), or a random one. The seek goes only once the game has started. */
 static void take_seek(srv *s, client *c, seek *k, json_t *ref)
 {
     char err[160];
@@ -204,7 +204,7 @@ live *lobby_take(srv *s, client *c, seek *k, char *err, size_t errlen)
     }
     ident players[GAME_MAX_SIDES];
     memset(players, 0, sizeof players);
-    int owner_side = (int)rng_below(&s->rng, 2);
+    int owner_side = k->color ? k->color - 1 : (int)rng_below(&s->rng, 2);
     players[owner_side] = k->by;
     players[owner_side ^ 1] = c->me;
     live *g = live_start(s, &k->set, players, err, errlen);
