@@ -1,12 +1,23 @@
-/* search.c -- iterative deepening PVS over game.h.
+/* search.c -- iterative deepening PVS over game.h, on one thread or on
+ * several sharing one transposition table (lazy SMP).
  *
  * Invariants: the working position is changed only by make/unmake in
  * matched pairs, so it equals the root position whenever search() returns;
  * once `stopped` is set every frame returns at once and the unfinished
  * iteration's results are thrown away (the last completed one stands).
+ * With helpers, only the main searcher reports and chooses the move; the
+ * helpers search the same root at the same and the next depth and leave
+ * what they learn in the shared table, whose entries are read and written
+ * as two relaxed atomic words, the first the key xor the second, so that
+ * an entry torn by two threads writing at once reads as another key's and
+ * is ignored. One thread searches exactly as before: `bench` counts the
+ * same nodes.
  */
 #include "search.h"
 
+#if !defined(__wasi__)
+#include <pthread.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,13 +33,38 @@
 
 enum { TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
+/* check: the key xor data; data: the move (bits 0-31), the score
+ * (32-47), the depth (48-55) and the flag (56-63). */
 typedef struct tt_entry {
-    uint64_t key;
-    game_move move;
-    int16_t score;
-    uint8_t depth;
-    uint8_t flag;
+    _Atomic uint64_t check;
+    _Atomic uint64_t data;
 } tt_entry;
+
+typedef struct tt_hit {
+    game_move move;
+    int score, depth, flag;
+} tt_hit;
+
+/* 1 and what e holds for key, or 0 if it holds another key's (or is torn). */
+static inline int tt_read(const tt_entry *e, uint64_t key, tt_hit *h)
+{
+    uint64_t d = atomic_load_explicit(&e->data, memory_order_relaxed);
+    if ((atomic_load_explicit(&e->check, memory_order_relaxed) ^ d) != key)
+        return 0;
+    h->move = (game_move)(d & 0xffffffffu);
+    h->score = (int16_t)(uint16_t)(d >> 32);
+    h->depth = (int)((d >> 48) & 0xff);
+    h->flag = (int)(d >> 56);
+    return 1;
+}
+
+static inline void tt_write(tt_entry *e, uint64_t key, game_move m, int score, int depth, int flag)
+{
+    uint64_t d = (uint64_t)m | (uint64_t)(uint16_t)(int16_t)score << 32 |
+                 (uint64_t)(depth > 255 ? 255 : depth) << 48 | (uint64_t)flag << 56;
+    atomic_store_explicit(&e->data, d, memory_order_relaxed);
+    atomic_store_explicit(&e->check, key ^ d, memory_order_relaxed);
+}
 
 /* What a level changes: how deep it may look, whether it looks past the
  * last capture, and how much noise blurs its judgement. */
@@ -52,6 +88,9 @@ static const level_params levels[SEARCH_LEVELS + 1] = {
 struct searcher {
     tt_entry *tt;
     size_t tt_mask;
+    int shares_tt;     /* a helper: the table is its main searcher's */
+    int nhelpers;      /* searchers on threads of their own, beside this one */
+    searcher *helpers[SEARCH_MAX_THREADS - 1];
     game_move killers[SEARCH_MAX_PLY][2];
     int32_t history[2][HIST];
     level_params lv;
@@ -93,7 +132,10 @@ void search_free(searcher *s)
 {
     if (!s)
         return;
-    free(s->tt);
+    for (int i = 0; i < s->nhelpers; i++)
+        search_free(s->helpers[i]);
+    if (!s->shares_tt)
+        free(s->tt);
     free(s);
 }
 
@@ -110,22 +152,54 @@ int search_resize(searcher *s, size_t hash_mb)
     free(s->tt);
     s->tt = tt;
     s->tt_mask = n - 1;
+    for (int i = 0; i < s->nhelpers; i++) {
+        s->helpers[i]->tt = tt;
+        s->helpers[i]->tt_mask = n - 1;
+    }
     return 0;
 }
 
 void search_clear(searcher *s)
 {
-    memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+    for (size_t i = 0; !s->shares_tt && i <= s->tt_mask; i++) {
+        atomic_store_explicit(&s->tt[i].data, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->tt[i].check, 0, memory_order_relaxed);
+    }
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
+    for (int i = 0; i < s->nhelpers; i++)
+        search_clear(s->helpers[i]);
 }
 
 int search_hashfull(const searcher *s)
 {
     size_t n = s->tt_mask + 1 < 1000 ? s->tt_mask + 1 : 1000, used = 0;
     for (size_t i = 0; i < n; i++)
-        used += s->tt[i].key != 0;
+        used += atomic_load_explicit(&s->tt[i].check, memory_order_relaxed) != 0;
     return (int)(used * 1000 / n);
+}
+
+int search_set_threads(searcher *s, int n)
+{
+#if defined(__wasi__)
+    n = 1;  /* the page's engine runs on one thread */
+#endif
+    if (n < 1)
+        n = 1;
+    if (n > SEARCH_MAX_THREADS)
+        n = SEARCH_MAX_THREADS;
+    while (s->nhelpers > n - 1)
+        search_free(s->helpers[--s->nhelpers]);
+    while (s->nhelpers < n - 1) {
+        searcher *h = calloc(1, sizeof *h);
+        if (!h)
+            break;
+        h->tt = s->tt;
+        h->tt_mask = s->tt_mask;
+        h->shares_tt = 1;
+        s->helpers[s->nhelpers++] = h;
+    }
+    return s->nhelpers + 1;
 }
 
 void search_set_contempt(searcher *s, int on)
@@ -332,12 +406,13 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
         s->seldepth = ply;
 
     game_move hash_move = GAME_MOVE_NONE;
-    if (e->key == key) {
-        hash_move = e->move;
-        int v = from_tt(e->score, ply);
-        if (!pvnode && ply > 0 && e->depth >= depth &&
-            (e->flag == TT_EXACT || (e->flag == TT_LOWER && v >= beta) ||
-             (e->flag == TT_UPPER && v <= alpha)))
+    tt_hit hit;
+    if (tt_read(e, key, &hit)) {
+        hash_move = hit.move;
+        int v = from_tt(hit.score, ply);
+        if (!pvnode && ply > 0 && hit.depth >= depth &&
+            (hit.flag == TT_EXACT || (hit.flag == TT_LOWER && v >= beta) ||
+             (hit.flag == TT_UPPER && v <= alpha)))
             return v;
     }
 
@@ -415,11 +490,8 @@ static int search(searcher *s, void *pos, int depth, int alpha, int beta, int pl
     }
     if (ply == 0 && root_narrowed(s))
         return best;  /* a root with moves left out has no true value to keep */
-    e->key = key;
-    e->move = best_move;
-    e->score = (int16_t)to_tt(best, ply);
-    e->depth = (uint8_t)(depth > 255 ? 255 : depth);
-    e->flag = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
+    tt_write(e, key, best_move, (int16_t)to_tt(best, ply), depth,
+             best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER);
     return best;
 }
 
@@ -473,6 +545,81 @@ static int root_search(searcher *s, void *pos, int depth, int prev, const search
 }
 
 
+#if !defined(__wasi__)
+/* A helper's run: the root searched deeper and deeper from `first` until
+ * the main searcher stops it, or max_depth is done. */
+typedef struct helper_run {
+    searcher *h;
+    const game_variant *v;
+    const void *root;
+    int first, max_depth;
+    pthread_t thread;
+    int started;
+} helper_run;
+
+static void *helper_main(void *arg)
+{
+    helper_run *r = arg;
+    searcher *h = r->h;
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    memcpy(pos, r->root, r->v->ops->pos_size);
+    search_report rep;
+    memset(&rep, 0, sizeof rep);
+    memset(h->killers, 0, sizeof h->killers);
+    int prev = 0;
+    for (int d = r->first; d <= r->max_depth && !h->stopped; d++) {
+        h->seldepth = 0;
+        prev = root_search(h, pos, d, prev, &rep, NULL, NULL);
+    }
+    return NULL;
+}
+
+/* Starts s's helpers on root (stopped through hstop); returns how many. */
+static int helpers_start(searcher *s, const game_variant *v, const void *root, int max_depth,
+                         atomic_int *hstop, helper_run *runs)
+{
+    if (s->lv.max_nodes || s->lv.max_depth)
+        return 0;  /* a weaker level is its own limit: one thread */
+    int n = 0;
+    for (int i = 0; i < s->nhelpers; i++) {
+        searcher *h = s->helpers[i];
+        h->ops = s->ops;
+        h->stop = hstop;
+        h->stopped = 0;
+        h->nodes = 0;
+        h->node_limit = 0;
+        h->soft_ms = h->hard_ms = 0;
+        h->t0 = s->t0;
+        h->root_team = s->root_team;
+        h->lv = s->lv;
+        h->seed = s->seed + (uint64_t)i + 1;
+        h->contempt = s->contempt;
+        h->nskip = s->nskip;
+        memcpy(h->skip, s->skip, sizeof s->skip);
+        h->nonly = s->nonly;
+        memcpy(h->only, s->only, sizeof(game_move) * (size_t)s->nonly);
+        runs[n] = (helper_run){.h = h, .v = v, .root = root, .first = 1 + !(i & 1),
+                               .max_depth = max_depth};
+        if (pthread_create(&runs[n].thread, NULL, helper_main, &runs[n]) != 0)
+            break;
+        n++;
+    }
+    return n;
+}
+
+/* Stops and joins n helpers; the nodes they searched. */
+static uint64_t helpers_stop(helper_run *runs, int n, atomic_int *hstop)
+{
+    atomic_store(hstop, 1);
+    uint64_t nodes = 0;
+    for (int i = 0; i < n; i++) {
+        pthread_join(runs[i].thread, NULL);
+        nodes += runs[i].h->nodes;
+    }
+    return nodes;
+}
+#endif
+
 game_move search_run(searcher *s, const game_variant *v, const void *root,
                      const search_limits *lim, atomic_int *stop, search_info_fn info,
                      void *ctx, search_report *last)
@@ -506,6 +653,11 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
     search_report rep;
     memset(&rep, 0, sizeof rep);
     int prev = 0;
+#if !defined(__wasi__)
+    helper_run runs[SEARCH_MAX_THREADS - 1];
+    atomic_int hstop = 0;
+    int nruns = helpers_start(s, v, root, max_depth, &hstop, runs);
+#endif
     for (int d = 1; d <= max_depth; d++) {
         s->seldepth = 0;
         int score = root_search(s, pos, d, prev, &rep, info, ctx);
@@ -535,6 +687,9 @@ game_move search_run(searcher *s, const game_variant *v, const void *root,
             break;
     }
     rep.nodes = s->nodes;
+#if !defined(__wasi__)
+    rep.nodes += helpers_stop(runs, nruns, &hstop);
+#endif
     if (last)
         *last = rep;
     return best;

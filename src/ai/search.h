@@ -11,7 +11,9 @@
  *
  * A searcher owns its tables and is used by one thread at a time; several
  * searchers may run at once. search_run() returns when a limit is reached
- * or *stop becomes nonzero (set it from another thread).
+ * or *stop becomes nonzero (set it from another thread). A searcher given
+ * threads (search_set_threads) runs that many, itself and helpers sharing
+ * its hash table (lazy SMP); it is still used by one thread at a time.
  */
 #ifndef CITADEL_SEARCH_H
 #define CITADEL_SEARCH_H
@@ -26,6 +28,7 @@
 #define SEARCH_MAX_PLY 128
 #define SEARCH_LEVELS 6
 #define SEARCH_MAX_SKIP 8   /* root moves search_skip can leave out */
+#define SEARCH_MAX_THREADS 64
 /* A draw is worth -SEARCH_CONTEMPT to the side searching, +SEARCH_CONTEMPT
  * to its opponent: with material level the search prefers to play on. */
 #define SEARCH_CONTEMPT 60
@@ -74,6 +77,13 @@ void search_set_level(searcher *s, int level, uint64_t seed);
  * is worth and not what the side searching would rather do (the labels of
  * `citadel train gen`). */
 void search_set_contempt(searcher *s, int on);
+
+/* The threads the next runs search on, itself included (1-SEARCH_MAX_THREADS;
+ * 1, as a new searcher has, is one thread exactly as always); returns how
+ * many it will use (fewer if memory is short; 1 where there are no threads,
+ * as in the page's WebAssembly). At levels below SEARCH_LEVELS a run uses
+ * one. The helpers' nodes are in the final report only. */
+int search_set_threads(searcher *s, int n);
 
 /* How full the hash table is, per mille (UCI's hashfull), from a sample of
  * its first entries. */

@@ -548,6 +548,7 @@ static void cmd_go(uci_session *s, char **tok, int ntok, FILE *out)
             return;
         }
     }
+    search_set_threads(s->searcher, s->threads);
     search_set_level(s->searcher, uci_level(s), 0x5eed);
     /* Games with hidden pieces (Stratego's belief player) and of more than
      * two sides (Keeps & Moats's multi-player search in its styles) are

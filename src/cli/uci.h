@@ -36,7 +36,7 @@ typedef struct uci_session {
     int hash_mb;              /* Hash */
     int multipv;              /* MultiPV: best lines a search reports (two-sided games) */
     int line;                 /* the line being searched (1 .. multipv), for its info */
-    int threads;              /* Threads: accepted; the search uses one thread */
+    int threads;              /* Threads: the two-sided search's threads (lazy SMP) */
     int move_overhead;        /* Move Overhead: ms taken off every time budget */
     int ponder;               /* Ponder: bestmove names the move to ponder on */
     int limit_strength;       /* UCI_LimitStrength: play at the level UCI_Elo names */

@@ -206,6 +206,42 @@ static void test_search_wins(void **state)
     expect_move("level=6", 1, FREE_CAPTURE, &lim, "c3c5");
 }
 
+/* Threads (lazy SMP): helpers share the table, and the main searcher still
+ * finds the win; set back to one thread, a cleared searcher counts exactly
+ * the nodes it counted before it ever had helpers (one thread searches as
+ * always, and `bench` is unchanged). */
+static void test_threads(void **state)
+{
+    (void)state;
+    const game_variant *v = variant("rampart");
+    _Alignas(16) unsigned char pos[GAME_POS_MAX];
+    v->ops->start(v, pos, 0);
+    searcher *s = search_new(4);
+    assert_non_null(s);
+    search_limits lim = no_limits;
+    lim.depth = 7;
+    search_report one, many, again;
+    game_move m1 = search_run(s, v, pos, &lim, NULL, NULL, NULL, &one);
+    assert_int_equal(search_set_threads(s, 3), 3);
+    search_clear(s);
+    game_move m3 = search_run(s, v, pos, &lim, NULL, NULL, NULL, &many);
+    assert_true(is_legal(v, pos, m1) && is_legal(v, pos, m3));
+    assert_int_equal(many.depth, 7);
+    assert_int_equal(search_set_threads(s, 1), 1);
+    search_clear(s);
+    game_move m1b = search_run(s, v, pos, &lim, NULL, NULL, NULL, &again);
+    assert_int_equal(again.nodes, one.nodes);
+    assert_int_equal(m1b, m1);
+    /* a won position: every thread count finds the win */
+    assert_int_equal(search_set_threads(s, 4), 4);
+    parse_pos(v, pos, FREE_WIN);
+    lim.depth = 4;
+    char mv[32];
+    v->ops->format_move(pos, search_run(s, v, pos, &lim, NULL, NULL, NULL, NULL), mv, sizeof mv);
+    assert_string_equal(mv, "c3c5");
+    search_free(s);
+}
+
 /* A fixed move time is the move's alone: the search uses it to the end
  * (an unfinished iteration still improves the move) rather than stopping
  * after half of it. Only a lower bound: a loaded machine makes it longer. */
@@ -514,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_greedy_random_otherwise),
         cmocka_unit_test(test_mcts_wins),
         cmocka_unit_test(test_search_wins),
+        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_movetime_used),
         cmocka_unit_test(test_contempt_forced_draw),
         cmocka_unit_test(test_blockade),
