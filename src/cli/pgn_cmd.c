@@ -6,6 +6,11 @@
  *   game 2 (line 31): line 40: move 12 'c4c9': ...
  *   2 games: 1 ok, 1 with errors
  *
+ * `citadel pgn export --format json|uci FILE` prints each sound game again
+ * for tools that read no PGN: a JSON object a line, or the UCI command
+ * that replays it (`position fen START moves ...`, as Fairy-Stockfish's
+ * tools and python-chess's engine module send a game).
+ *
  * The exit status says whether every game was sound. */
 #include "pgn_cmd.h"
 
@@ -13,17 +18,97 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "../base/file.h"
 #include "../games/pgn.h"
 
 static const char pgn_usage[] =
     "usage: citadel pgn check FILE\n"
+    "       citadel pgn export --format json|uci FILE\n"
     "\n"
     "Reads every game of a PGN file (docs/pgn.md): its tags (the Seven Tag Roster\n"
     "and Variant at least), its movetext, every move replayed from the start (the\n"
     "variant's, or the FEN tag's), and the result against the final position where\n"
     "the game's rules decide it. One line per game, then a summary; exit status 0\n"
-    "when every game is sound, 1 otherwise.\n";
+    "when every game is sound, 1 otherwise.\n"
+    "\n"
+    "export prints every sound game again, one line each: with --format json a JSON\n"
+    "object (variant, tags, start, moves, result, final, over, reason); with --format\n"
+    "uci the command that replays it, position fen START moves M1 M2 ... A game that\n"
+    "does not read is named on stderr, and the exit status is then 1.\n";
+
+/* One sound game r, replayed into rp, as a line of `format`. */
+static void export_game(const pgn_record *r, const pgn_replayed *rp, int json)
+{
+    char start[2048], final[2048];
+    rp->v->ops->format(rp->start, start, sizeof start);
+    rp->v->ops->format(rp->pos, final, sizeof final);
+    if (!json) {
+        printf("position fen %s%s", start, r->nmoves ? " moves" : "");
+        for (int i = 0; i < r->nmoves; i++)
+            printf(" %s", r->moves[i]);
+        printf("\n");
+        return;
+    }
+    json_t *tags = json_object(), *moves = json_array();
+    for (int i = 0; i < r->ntags; i++)
+        json_object_set_new(tags, r->names[i], json_string(r->values[i] ? r->values[i] : ""));
+    for (int i = 0; i < r->nmoves; i++)
+        json_array_append_new(moves, json_string(r->moves[i]));
+    json_t *j = json_pack("{s:s, s:o, s:s, s:o, s:s, s:s, s:b, s:s}", "variant", rp->v->name,
+                          "tags", tags, "start", start, "moves", moves, "result", r->result,
+                          "final", final, "over", rp->result.over, "reason",
+                          rp->result.over ? rp->result.reason : "");
+    char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    if (text)
+        printf("%s\n", text);
+    free(text);
+    json_decref(j);
+}
+
+static int export(const char *format, const char *path)
+{
+    int json = strcmp(format, "json") == 0;
+    if (!json && strcmp(format, "uci") != 0) {
+        fprintf(stderr, "citadel: pgn export: --format json or uci, not '%s'\n", format);
+        return 2;
+    }
+    char err[256] = "";
+    size_t len = 0;
+    char *text = file_read_all(path, PGN_FILE_MAX, &len, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "citadel: %s\n", err);
+        return 1;
+    }
+    pgn_record r;
+    pgn_record_init(&r);
+    static pgn_replayed rp;
+    size_t at = 0;
+    int line = 1, games = 0, bad = 0;
+    for (;;) {
+        int rc = pgn_next(text, len, &at, &line, &r, err, sizeof err);
+        if (rc == 0)
+            break;
+        games++;
+        if (rc > 0)
+            rc = pgn_replay(&r, &rp, NULL, 0, err, sizeof err);
+        if (rc == 0) {
+            export_game(&r, &rp, json);
+        } else {
+            bad++;
+            fprintf(stderr, "citadel: game %d: %s\n", games,
+                    rc > 0 ? "hidden pieces whose start the record does not show: not exported"
+                           : err);
+        }
+    }
+    pgn_record_free(&r);
+    free(text);
+    fflush(stdout);
+    if (games == 0)
+        fprintf(stderr, "citadel: no game in %s\n", path);
+    return bad || games == 0 ? 1 : 0;
+}
 
 static int check(const char *path)
 {
@@ -80,8 +165,11 @@ int pgn_main(int argc, char **argv)
         fputs(pgn_usage, stdout);
         return 0;
     }
+    if (argc == 4 && strcmp(argv[0], "export") == 0 && strcmp(argv[1], "--format") == 0)
+        return export(argv[2], argv[3]);
     if (argc != 2 || strcmp(argv[0], "check") != 0) {
-        fprintf(stderr, "citadel: pgn needs `check FILE`\n\n%s", pgn_usage);
+        fprintf(stderr, "citadel: pgn needs `check FILE` or `export --format json|uci FILE`"
+                        "\n\n%s", pgn_usage);
         return 2;
     }
     return check(argv[1]);

@@ -24,6 +24,30 @@ expect_line "pgn check: one line per game" \
 expect_line "pgn check: a summary" "2 games: 2 ok, 0 with errors" "$out"
 expect "the strict reader reads them" "$work/two.pgn: 2 games" "$(strict "$work/two.pgn")"
 
+# pgn export: a JSON object a line (as the record says, replayed), and the
+# UCI command that replays each game, which `citadel uci` takes to the
+# final position the JSON names
+"$CITADEL" pgn export --format json "$work/two.pgn" >"$work/two.json"
+expect "pgn export --format json: exit 0" 0 "$?"
+expect "... a line per game: variant, plies, result, the end" "rampart 24 $result True move-limit" \
+    "$(python3 -c 'import json,sys
+g = json.loads(open(sys.argv[1]).readline())
+print(g["variant"], len(g["moves"]), g["result"], g["over"], g["reason"], g["tags"]["Result"] == g["result"] or "tags!")' \
+        "$work/two.json" | cut -d" " -f1-5)"
+expect "... two lines" 2 "$(wc -l <"$work/two.json")"
+"$CITADEL" pgn export --format uci "$work/two.pgn" >"$work/two.uci"
+expect "pgn export --format uci: a position command a game" 2 "$(grep -c '^position fen .* moves ' "$work/two.uci")"
+replayed=$(printf 'setoption name UCI_Variant value rampart\n%s\nd\nquit\n' "$(head -n 1 "$work/two.uci")" |
+           "$CITADEL" uci | sed -n 's/^Fen: //p')
+expect "... which citadel uci replays to the JSON's final position" \
+    "$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["final"])' "$work/two.json")" \
+    "$replayed"
+printf '[Event "x"]\n\n1. a1a2 *\n' >"$work/bad.pgn"
+"$CITADEL" pgn export --format json "$work/bad.pgn" >/dev/null 2>"$work/bad.err"
+expect "pgn export: a record that does not read is named, exit 1" "1 1" "$? $(grep -c 'game 1' "$work/bad.err")"
+"$CITADEL" pgn export --format xml "$work/two.pgn" >/dev/null 2>&1
+expect "pgn export: an unknown format is a usage error" 2 "$?"
+
 # Keeps & Moats's seat match (match_seats.c) writes the same format: the four
 # players, the draw at the move limit as Outcome, the start with its settings
 # as FEN, and every ply (the opening's two included) replayed by the check.
