@@ -444,13 +444,14 @@ static void game_page(srv *s, net_http *h, const net_request *req, int64_t id, c
 }
 
 /* GET /game/export/{id}: a game's record in PGN where lichess's clients
- * ask for it (its query's options are not read: the record is always the
- * whole one, as /api/games/{id}/record gives it). */
+ * ask for it; with Accept: application/json, the game as /api/games/{id}
+ * answers it, its record in `pgn` if ?pgnInJson=true (the query's other
+ * options are not read: the record is always the whole one). */
 static void export_page(srv *s, net_http *h, const net_request *req)
 {
     const char *rest;
     int64_t id = game_id(req->path + 13, &rest);
-    char err[160], site[200];
+    char err[160], site[200], flag[8];
     if (id <= 0 || (rest[0] && strcmp(rest, ".pgn") != 0)) {
         reply_error(h, 404, "no such game");
         return;
@@ -459,6 +460,19 @@ static void export_page(srv *s, net_http *h, const net_request *req)
     char *text = records_text(s, id, site, err, sizeof err);
     if (!text) {
         reply_error(h, 404, err);
+        return;
+    }
+    if (req->accept && strstr(req->accept, "application/json") && !rest[0]) {
+        live *g = live_find(s, id);
+        json_t *j = g ? live_state(g, NULL) : records_game_json(s, id, NULL, err, sizeof err);
+        if (j && req_query_param(req->query, "pgnInJson", flag, sizeof flag) == 1 &&
+            strcmp(flag, "true") == 0)
+            json_object_set_new(j, "pgn", json_string(text));
+        free(text);
+        if (!j)
+            reply_error(h, 404, err);
+        else
+            reply_json(h, 200, j, NULL);
         return;
     }
     net_http_reply(h, 200, "application/x-chess-pgn; charset=utf-8", NULL, text, strlen(text));
@@ -476,16 +490,17 @@ static int is_json_type(const char *ct)
 /* The bodies taken other than JSON, as lichess's clients send them: a
  * form (application/x-www-form-urlencoded) with a token (a browser sends
  * no Authorization header of its own to another site, so a form from
- * another site cannot act with a token), and /api/token/test's text. */
+ * another site cannot act with a token), and /api/token/test's text, of
+ * any type (lichess's clients send it as text, or with no type at all). */
 static int other_body_ok(const net_request *req, const char *path)
 {
     const char *ct = req->content_type;
-    size_t nf = strlen("application/x-www-form-urlencoded"), nt = strlen("text/plain");
-    if (strncasecmp(ct, "application/x-www-form-urlencoded", nf) == 0 &&
-        (ct[nf] == 0 || ct[nf] == ';' || ct[nf] == ' '))
-        return strncasecmp(req->authorization, "Bearer ", 7) == 0;
-    return strcmp(path, "/token/test") == 0 && strncasecmp(ct, "text/plain", nt) == 0 &&
-           (ct[nt] == 0 || ct[nt] == ';' || ct[nt] == ' ');
+    size_t nf = strlen("application/x-www-form-urlencoded");
+    if (strcmp(path, "/token/test") == 0)
+        return 1;  /* tokens as text, whatever it is called: it reads and changes nothing */
+    return strncasecmp(ct, "application/x-www-form-urlencoded", nf) == 0 &&
+           (ct[nf] == 0 || ct[nf] == ';' || ct[nf] == ' ') &&
+           strncasecmp(req->authorization, "Bearer ", 7) == 0;
 }
 
 /* Every request that may write (a POST or DELETE) is counted per account

@@ -312,8 +312,8 @@ challenge_bot() {
     js 'd["id"]'
 }
 cid=$(challenge_bot)
-expect "a challenge to the bot waits, with its url" "created True" \
-    "$(js 'd["status"], d["url"].endswith(d["id"])')"
+expect "a challenge to the bot waits, with its url, its random side settled (finalColor)" "created True True" \
+    "$(js 'd["status"], d["url"].endswith("/play/" + d["id"]) and d["url"].startswith("http"), d["color"] == "random" and d["finalColor"] in ("white", "black")')"
 seen "$dir/bot.events" challenge
 expect "... the bot hears of it" True "$(grep -c "\"id\":\"$cid\"" "$dir/bot.events" | sed 's/^[1-9].*/True/')"
 api GET /api/challenge "" -H "$(bearer "$bot_tok")" >/dev/null
@@ -354,6 +354,10 @@ expect "... the spectators' room is not the players': 400" 400 \
     "$(api POST "/api/bot/game/$pgame/chat" '{"room":"spectator","text":"hi"}' -H "$(bearer "$bot_tok")")"
 expect "the person offers a draw (lichess's /draw/true)" 200 "$(api POST "/api/board/game/$pgame/draw/true" "" -H "$(bearer "$p_tok")")"
 for _ in $(seq 1 50); do grep -q 'draw":true' "$dir/chat.lines" && grep -q chatLine "$dir/chat.lines" && break; sleep 0.1; done
+expect "the bot declines it (/draw/0, as berserk says no)" 200 "$(api POST "/api/bot/game/$pgame/draw/0" "" -H "$(bearer "$bot_tok")")"
+for _ in $(seq 1 50); do tail -n 1 "$dir/chat.lines" | grep -q 'draw":true' || break; sleep 0.1; done
+expect "... and the offer is gone from the stream's last state" False \
+    "$(tail -n 1 "$dir/chat.lines" | $py -c 'import json,sys; d = json.load(sys.stdin); print(bool(d.get("wdraw") or d.get("bdraw")))' 2>&1)"
 expect "... the bot's game stream has the line and the offer (wdraw or bdraw)" "player $person good luck True" \
     "$($py -c 'import json,sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -365,6 +369,9 @@ expect "the person resigns through /api/board" 200 "$(api POST "/api/board/game/
 seen "$dir/bot.events" gameFinish 1 && seen "$dir/person.events" gameFinish &&
     pass "... gameFinish on both event streams" ||
     fail "... gameFinish on both event streams" "$(tail -n 3 "$dir/bot.events" "$dir/person.events")"
+expect "... and with Accept: application/json, the game, its record in pgn" "True True" \
+    "$(curl -s -H 'Accept: application/json' "$url/game/export/$pgame?pgnInJson=true" |
+       $py -c 'import json,sys; d = json.load(sys.stdin); print(len(d["moves"]) >= 0, d["pgn"].startswith("[Event"))' 2>&1)"
 pgn=$(curl -s -w '\n%{http_code} %{content_type}' "$url/game/export/$pgame")
 expect "GET /game/export/ID (lichess's path): the record in PGN" "[Event 200 application/x-chess-pgn" \
     "$(head -n 1 <<<"$pgn" | cut -c1-6) $(tail -n 1 <<<"$pgn" | cut -d';' -f1)"
@@ -393,10 +400,12 @@ expect "GET /api/bot/online: the built-in bots and the bot on its stream, titled
 users = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 names = [u["username"] for u in users]
 print("bot-random" in names, sys.argv[2] in names, all(u["title"] == "BOT" for u in users))' "$dir/body" "$name" 2>&1)"
-tt=$(curl -s -X POST -H 'Content-Type: text/plain' --data "$bot_tok,cit_nonsense0" "$url/api/token/test")
-expect "POST /api/token/test: a token's account and scopes; null for none" \
-    "${name,,} bot:play,challenge:write None None" \
-    "$($py -c 'import json,sys; d = json.loads(sys.argv[1]); t = d[sys.argv[2]]; print(t["userId"], t["scopes"], t["expires"], d["cit_nonsense0"])' "$tt" "$bot_tok" 2>&1)"
+for ct in 'Content-Type: text/plain' 'Content-Type:' 'Content-Type: application/x-www-form-urlencoded'; do
+    tt=$(curl -s -X POST -H "$ct" --data "$bot_tok,cit_nonsense0" "$url/api/token/test")
+    expect "POST /api/token/test ($ct): a token's account and scopes; null for none" \
+        "${name,,} bot:play,challenge:write None None" \
+        "$($py -c 'import json,sys; d = json.loads(sys.argv[1]); t = d[sys.argv[2]]; print(t["userId"], t["scopes"], t["expires"], d["cit_nonsense0"])' "$tt" "$bot_tok" 2>&1)"
+done
 form() {  # PATH BODY TOKEN: a form as lichess's clients send it; prints the status
     curl -s -o "$dir/body" -w '%{http_code}' -X POST -H "$(bearer "$3")" \
         -H 'Content-Type: application/x-www-form-urlencoded' --data "$2" "$url$1"
@@ -411,11 +420,19 @@ expect "a form without a token: 415 (only JSON from a session)" 415 \
 expect "berserk's challenge: clock.limit 120, clock.increment 2, white, as a form" "200 120000 2000 white" \
     "$(form /api/challenge/bot-random 'variant=rampart&clock.limit=120&clock.increment=2&color=white&rated=false' "$p_tok") $(js 'd["timeControl"]["limit"] * 1000, d["timeControl"]["increment"] * 1000, d["finalColor"]' | tr -d '(),')"
 fgame=$(js 'd["id"]')
+expect "berserk's JSON (every field, null for unset): taken" 200 \
+    "$(curl -s -o "$dir/body" -w '%{http_code}' -X POST -H "$(bearer "$p_tok")" -H 'Content-Type: application/json' \
+        --data '{"rated":false,"clock.limit":60,"clock.increment":0,"days":null,"color":null,"variant":"rampart","fen":null}' \
+        "$url/api/challenge/$name")"
+expect "... a challenge of 60+0 for a random side, settled" "60 0 random True" \
+    "$(js 'd["timeControl"]["limit"], d["timeControl"]["increment"], d["color"], d["finalColor"] in ("white", "black")' | tr -d "(),'")"
+api POST "/api/challenge/$(js 'd["id"]')/cancel" "" -H "$(bearer "$p_tok")" >/dev/null
 line=$(curl -s -N --max-time 2 -H "$(bearer "$p_tok")" "$url/api/board/game/stream/$fgame" | head -n 1)
 expect "... its game: the clock in ms, the challenger white (who moves first)" "{'initial': 120000, 'increment': 2000} True" \
     "$($py -c 'import json,sys; d = json.loads(sys.argv[1]); print(d["clock"], d["white"]["id"] == sys.argv[2].lower())' "$line" "$person" 2>&1)"
 expect "... a takeback asked: refused, 400" 400 "$(form "/api/board/game/$fgame/takeback/yes" '' "$p_tok")"
 expect "... none to answer: ok" 200 "$(form "/api/board/game/$fgame/takeback/no" '' "$p_tok")"
+expect "... a path's last slash is no part of it" 200 "$(form "/api/board/game/$fgame/takeback/no/" '' "$p_tok")"
 expect "... aborted before a move (lichess's abort)" 200 "$(form "/api/board/game/$fgame/abort" '' "$p_tok")"
 api GET "/api/games/$fgame" >/dev/null
 expect "... and it is over, aborted" "over aborted" "$(js 'd["status"], d["result"]["reason"] if d.get("result") else d' | tr -d "(),'")"

@@ -84,13 +84,15 @@ static void online_http(srv *s, net_http *h, const net_request *req)
     char nb[16];
     int max = req_query_param(req->query, "nb", nb, sizeof nb) == 1 ? atoi(nb) : 50;
     max = max < 1 ? 1 : max > 300 ? 300 : max;
+    char site[200];
+    ident_site(s, req, site, sizeof site);
     json_t *lines = json_array();
     for (int i = 0; i < s->nbots && (int)json_array_size(lines) < max; i++)
-        json_array_append_new(lines, shape_account(s, &s->bots[i]));
+        json_array_append_new(lines, shape_account(s, &s->bots[i], site));
     for (apibot *b = api_bots(s); b && (int)json_array_size(lines) < max; b = b->next) {
         client *c = api_bot_client(b);
         if (c && c->me.api_bot && b->streams)
-            json_array_append_new(lines, shape_account(s, &c->me));
+            json_array_append_new(lines, shape_account(s, &c->me, site));
     }
     size_t len = 0, cap = 256;
     char *body = malloc(cap);
@@ -126,9 +128,11 @@ void accounts_http(srv *s, net_http *h, const net_request *req, const char *path
     int get = strcmp(req->method, "GET") == 0, post = strcmp(req->method, "POST") == 0;
     ident me;
     int64_t token;
+    char site[200];
+    ident_site(s, req, site, sizeof site);
     if (strcmp(path, "/account") == 0 && get) {
         if (tokens_me(s, h, req, 0, &me, &token) == 0)
-            reply_json(h, 200, shape_account(s, &me), NULL);
+            reply_json(h, 200, shape_account(s, &me, site), NULL);
     } else if (strcmp(path, "/bot/account/upgrade") == 0 && post) {
         upgrade_http(s, h, req);
     } else if (strcmp(path, "/token/test") == 0 && post) {

@@ -16,6 +16,13 @@
 int botapi_http(srv *s, net_http *h, const net_request *req, const char *path)
 {
     int get = strcmp(req->method, "GET") == 0;
+    char trimmed[256];  /* a path's last slash is no part of it (some clients add one) */
+    size_t n = strlen(path);
+    if (n > 1 && n < sizeof trimmed && path[n - 1] == '/') {
+        memcpy(trimmed, path, n - 1);
+        trimmed[n - 1] = 0;
+        path = trimmed;
+    }
     if (strcmp(path, "/account/tokens") == 0 || strncmp(path, "/account/tokens/", 16) == 0)
         tokens_http(s, h, req, path + 15);
     else if ((strcmp(path, "/account") == 0 && get) || strcmp(path, "/bot/account/upgrade") == 0 ||

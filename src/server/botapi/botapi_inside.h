@@ -108,10 +108,11 @@ json_t *shape_game_info(srv *s, live *g, const client *c);
 /* The brief of a game's state, for telling whether a stream has had it. */
 void shape_state_said(const live *g, char *out, size_t size);
 /* A challenge (ChallengeJson) of seek k: status "created", "accepted",
- * ...; g the game it became, or NULL. */
-json_t *shape_challenge(srv *s, const seek *k, const char *status, const live *g);
-/* The account a token acts for (lichess's UserExtended). */
-json_t *shape_account(srv *s, const ident *me);
+ * ...; g the game it became, or NULL; its url on `site` (ident_site). */
+json_t *shape_challenge(srv *s, const seek *k, const char *status, const live *g,
+                        const char *site);
+/* The account a token acts for (lichess's UserExtended), its url on site. */
+json_t *shape_account(srv *s, const ident *me, const char *site);
 
 /* --- the routes (path: after "/api") ------------------------------------- */
 /* play.c: /bot/game/..., /board/game/..., /stream/event, /account/playing */

@@ -59,7 +59,12 @@ static int fields_settings(json_t *body, game_settings *set, int *color, char *e
                                         "keepAliveStream"};
     const char *key;
     json_t *val;
-    json_object_foreach(body, key, val) {
+    void *tmp;
+    json_object_foreach_safe(body, tmp, key, val) {
+        if (json_is_null(val)) {  /* lichess's clients send every field, null for unset */
+            json_object_del(body, key);
+            continue;
+        }
         size_t i = 0;
         while (i < sizeof known / sizeof known[0] && strcmp(known[i], key) != 0)
             i++;
@@ -207,6 +212,8 @@ static void challenge_act(srv *s, net_http *h, const net_request *req, client *c
         k = lobby_challenge_find(s, tok);
     }
     int show = strcmp(action, "show") == 0;
+    char site[200];
+    ident_site(s, req, site, sizeof site);
     if (!k || (strcmp(action, "cancel") == 0 ? k->by.id != me->id
                : show                        ? k->by.id != me->id && k->to.id != me->id
                                              : k->to.id != me->id && k->to.id)) {
@@ -218,9 +225,11 @@ static void challenge_act(srv *s, net_http *h, const net_request *req, client *c
         return;
     }
     if (show) {
-        reply_json(h, 200, shape_challenge(s, k, "created", NULL), NULL);
+        json_t *j = shape_challenge(s, k, "created", NULL, site);
+        json_object_set_new(j, "direction", json_string(k->by.id == me->id ? "out" : "in"));
+        reply_json(h, 200, j, NULL);
     } else if (strcmp(action, "accept") == 0) {
-        json_t *j = shape_challenge(s, k, "accepted", NULL);
+        json_t *j = shape_challenge(s, k, "accepted", NULL, site);
         int64_t by = k->by.id;
         live *g = lobby_take(s, c, k, err, sizeof err);  /* k is gone if the game began */
         if (!g) {
@@ -228,9 +237,9 @@ static void challenge_act(srv *s, net_http *h, const net_request *req, client *c
             reply_error(h, 400, err);
             return;
         }
-        char id[24], url[40];
+        char id[24], url[260];
         snprintf(id, sizeof id, "%lld", (long long)g->id);
-        snprintf(url, sizeof url, "/game/%s", id);
+        snprintf(url, sizeof url, "%s/game/%s", site, id);
         json_object_set_new(j, "game", json_string(id));
         json_object_set_new(j, "url", json_string(url));
         for (int i = 0; i < g->v->nsides; i++)
@@ -242,7 +251,7 @@ static void challenge_act(srv *s, net_http *h, const net_request *req, client *c
         int why = decline ? decline_reason(req, h) : 0;
         if (why < 0)
             return;
-        json_t *j = shape_challenge(s, k, decline ? "declined" : "canceled", NULL);
+        json_t *j = shape_challenge(s, k, decline ? "declined" : "canceled", NULL, site);
         if (decline) {
             json_object_set_new(j, "declineReason", json_string(reasons[why].text));
             json_object_set_new(j, "declineReasonKey", json_string(reasons[why].key));
@@ -259,16 +268,18 @@ static void challenge_act(srv *s, net_http *h, const net_request *req, client *c
 }
 
 /* GET /api/challenge: the challenges waiting for the player and its own. */
-static void challenge_list(srv *s, net_http *h, const ident *me)
+static void challenge_list(srv *s, net_http *h, const net_request *req, const ident *me)
 {
+    char site[200];
+    ident_site(s, req, site, sizeof site);
     json_t *in = json_array(), *out = json_array();
     for (seek *k = s->seeks; k; k = k->next) {
-        if (!k->token[0] || !k->to.id)
+        if (!k->token[0] || !k->to.id || (k->to.id != me->id && k->by.id != me->id))
             continue;
-        if (k->to.id == me->id)
-            json_array_append_new(in, shape_challenge(s, k, "created", NULL));
-        else if (k->by.id == me->id)
-            json_array_append_new(out, shape_challenge(s, k, "created", NULL));
+        json_t *j = shape_challenge(s, k, "created", NULL, site);
+        int mine = k->by.id == me->id;
+        json_object_set_new(j, "direction", json_string(mine ? "out" : "in"));
+        json_array_append_new(mine ? out : in, j);
     }
     reply_json(h, 200, json_pack("{s:o, s:o}", "in", in, "out", out), NULL);
 }
@@ -290,7 +301,7 @@ void challenges_http(srv *s, net_http *h, const net_request *req, const char *re
     if (!c)
         return;
     if (!rest[0]) {
-        challenge_list(s, h, &me);
+        challenge_list(s, h, req, &me);
         return;
     }
     if (!create) {
@@ -305,7 +316,8 @@ void challenges_http(srv *s, net_http *h, const net_request *req, const char *re
     int color;
     if (body_settings(h, req, &set, &color) != 0)
         return;
-    char err[200];
+    char err[200], site[200];
+    ident_site(s, req, site, sizeof site);
     const ident *robot = lobby_bot_by_name(s, rest);
     if (robot) {
         live *g = lobby_play_bot(s, c, &set, robot, color - 1, err, sizeof err);
@@ -313,9 +325,10 @@ void challenges_http(srv *s, net_http *h, const net_request *req, const char *re
             reply_error(h, 400, err);
             return;
         }
-        seek k = {.by = me, .to = *robot, .set = set, .color = color};
-        json_t *j = shape_challenge(s, &k, "accepted", g);
+        seek k = {.by = me, .to = *robot, .set = set, .color = color, .asked = color};
+        json_t *j = shape_challenge(s, &k, "accepted", g, site);
         json_object_set(j, "id", json_object_get(j, "game"));  /* the game is the challenge */
+        json_object_set_new(j, "direction", json_string("out"));
         reply_json(h, 200, j, NULL);
         return;
     }
@@ -334,8 +347,10 @@ void challenges_http(srv *s, net_http *h, const net_request *req, const char *re
         reply_error(h, 400, err);
         return;
     }
-    k->color = color;
-    json_t *j = shape_challenge(s, k, "created", NULL);
+    /* the side is settled now, as lichess's finalColor is: random drawn here */
+    k->asked = color;
+    k->color = color ? color : 1 + (int)rng_below(&s->rng, 2);
+    json_t *j = shape_challenge(s, k, "created", NULL, site);
     json_t *told = json_deep_copy(j);
     json_object_set_new(told, "direction", json_string("in"));
     api_tell_player(s, to.id, json_pack("{s:s, s:o}", "type", "challenge", "challenge", told));
@@ -374,6 +389,6 @@ void seeks_http(srv *s, net_http *h, const net_request *req, const char *rest)
         reply_error(h, 400, err);
         return;
     }
-    k->color = color;
+    k->color = k->asked = color;
     reply_json(h, 200, json_pack("{s:I}", "id", (json_int_t)k->id), NULL);
 }

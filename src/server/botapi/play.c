@@ -23,14 +23,17 @@ static int watching(const live *g, const client *c)
     return 0;
 }
 
+/* lichess's reading of an answer in a path: yes, true, True, 1 or on is
+ * yes; any other word is no. */
 static int is_yes(const char *word)
 {
-    return strcmp(word, "yes") == 0 || strcmp(word, "true") == 0;
+    return strcmp(word, "yes") == 0 || strcmp(word, "true") == 0 ||
+           strcmp(word, "True") == 0 || strcmp(word, "1") == 0 || strcmp(word, "on") == 0;
 }
 
 static int is_no(const char *word)
 {
-    return strcmp(word, "no") == 0 || strcmp(word, "false") == 0;
+    return word[0] && !strchr(word, '/') && !is_yes(word);
 }
 
 /* POST .../chat: {room, text} as a form or JSON; the players' room only
@@ -54,10 +57,11 @@ static json_t *chat_message(net_http *h, const net_request *req, int64_t id)
     return msg;
 }
 
-/* The message of a request `after` the game's id ("/move/a1b2"), with in
- * *wait whether its answer waits for the server's; NULL after answering. */
-static json_t *game_request(net_http *h, const net_request *req, const live *g, const char *after,
-                            int *wait)
+/* The message of player me's request `after` the game's id ("/move/a1b2"),
+ * with in *wait whether its answer waits for the server's; NULL after
+ * answering. */
+static json_t *game_request(net_http *h, const net_request *req, const live *g, int64_t me,
+                            const char *after, int *wait)
 {
     json_int_t id = (json_int_t)g->id;
     *wait = 0;
@@ -72,9 +76,17 @@ static json_t *game_request(net_http *h, const net_request *req, const live *g, 
         return json_pack("{s:s, s:I}", "type", "abort", "game", id);
     if (strncmp(after, "/draw/", 6) == 0 && is_yes(after + 6))
         return json_pack("{s:s, s:I}", "type", "draw", "game", id);
-    if ((strncmp(after, "/draw/", 6) == 0 && is_no(after + 6)) ||
-        (strncmp(after, "/takeback/", 10) == 0 && is_no(after + 10))) {
-        reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);  /* an offer lapses by itself */
+    if (strncmp(after, "/draw/", 6) == 0 && is_no(after + 6)) {
+        unsigned mine = 0;
+        for (int i = 0; i < g->v->nsides; i++)
+            mine |= (unsigned)(g->players[i].id == me) << i;
+        if (g->draw_offer & ~mine)  /* the others' offer declined; else nothing to do */
+            return json_pack("{s:s, s:I, s:b}", "type", "draw", "game", id, "decline", 1);
+        reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);
+        return NULL;
+    }
+    if (strncmp(after, "/takeback/", 10) == 0 && is_no(after + 10)) {
+        reply_json(h, 200, json_pack("{s:b}", "ok", 1), NULL);  /* none is ever proposed */
         return NULL;
     }
     if (strncmp(after, "/takeback/", 10) == 0 && is_yes(after + 10)) {
@@ -161,7 +173,7 @@ void play_game_http(srv *s, net_http *h, const net_request *req, const char *res
     if (!watching(g, c))
         live_watch(s, g, c);
     int wait;
-    json_t *msg = game_request(h, req, g, after, &wait);
+    json_t *msg = game_request(h, req, g, me.id, after, &wait);
     if (msg)
         api_request(s, h, b, msg, wait);
 }
@@ -185,10 +197,14 @@ void play_events_http(srv *s, net_http *h, const net_request *req)
             api_line(st, json_pack("{s:s, s:o}", "type", "gameStart", "game",
                                    shape_game_info(s, g, c)));
         }
+    char site[200];
+    ident_site(s, req, site, sizeof site);
     for (seek *k = s->seeks; k; k = k->next)
-        if (k->to.id == me.id)
-            api_line(st, json_pack("{s:s, s:o}", "type", "challenge", "challenge",
-                                   shape_challenge(s, k, "created", NULL)));
+        if (k->to.id == me.id) {
+            json_t *j = shape_challenge(s, k, "created", NULL, site);
+            json_object_set_new(j, "direction", json_string("in"));
+            api_line(st, json_pack("{s:s, s:o}", "type", "challenge", "challenge", j));
+        }
 }
 
 void play_playing_http(srv *s, net_http *h, const net_request *req)

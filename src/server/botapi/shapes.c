@@ -336,15 +336,16 @@ static json_t *time_control(const game_settings *set)
                      "increment", (json_int_t)(set->inc_ms / 1000), "show", show);
 }
 
-json_t *shape_challenge(srv *s, const seek *k, const char *status, const live *g)
+json_t *shape_challenge(srv *s, const seek *k, const char *status, const live *g,
+                        const char *site)
 {
-    char url[96];
+    char url[300];
     const game_variant *v = k->set.v;
     if (g)
-        snprintf(url, sizeof url, "/game/%lld", (long long)g->id);
+        snprintf(url, sizeof url, "%s/game/%lld", site, (long long)g->id);
     else
-        snprintf(url, sizeof url, "/play/%s", k->token);  /* the page's challenge link */
-    const char *color = k->color == 1 ? "white" : k->color == 2 ? "black" : "random";
+        snprintf(url, sizeof url, "%s/play/%s", site, k->token);  /* the page's challenge link */
+    const char *color = k->asked == 1 ? "white" : k->asked == 2 ? "black" : "random";
     json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:s, s:o, s:s, s:{s:s, s:s}, "
                           "s:i, s:o}",
                           "id", k->token, "url", url, "status", status, "challenger",
@@ -357,6 +358,8 @@ json_t *shape_challenge(srv *s, const seek *k, const char *status, const live *g
     for (int i = 0; i < k->set.nopts; i++)
         json_object_set_new(json_object_get(j, "options"), k->set.opts[i].name,
                             json_integer(k->set.opts[i].value));
+    if (k->color)  /* settled when it was made */
+        json_object_set_new(j, "finalColor", json_string(shape_color(k->color - 1)));
     if (g) {
         char id[24];
         json_object_set_new(j, "game", json_string(id_text(g->id, id, sizeof id)));
@@ -367,11 +370,11 @@ json_t *shape_challenge(srv *s, const seek *k, const char *status, const live *g
     return j;
 }
 
-json_t *shape_account(srv *s, const ident *me)
+json_t *shape_account(srv *s, const ident *me, const char *site)
 {
-    char id[sizeof me->name], url[300], site[200];
+    char id[sizeof me->name], url[300];
+    (void)s;
     shape_user_id(me->name, id, sizeof id);
-    snprintf(site, sizeof site, "%s", s->cfg.site[0] ? s->cfg.site : "");
     snprintf(url, sizeof url, "%s/players/%s", site, me->name);
     json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:b, s:b, s:I}", "id", id, "username", me->name,
                           "name", me->name, "url", url, "bot", me->bot || me->api_bot, "guest", me->guest,

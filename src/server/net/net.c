@@ -88,6 +88,7 @@ typedef struct headers {
     char content_type[128];
     char forwarded_for[256];
     char authorization[256];
+    char accept[256];
 } headers;
 
 typedef struct pss {
@@ -213,6 +214,7 @@ static void read_headers(struct lws *wsi, headers *hd)
     header_copy(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, hd->content_type, sizeof hd->content_type);
     forwarded_copy(wsi, hd->forwarded_for, sizeof hd->forwarded_for);
     header_copy(wsi, WSI_TOKEN_HTTP_AUTHORIZATION, hd->authorization, sizeof hd->authorization);
+    header_copy(wsi, WSI_TOKEN_HTTP_ACCEPT, hd->accept, sizeof hd->accept);
     lws_get_peer_simple(wsi, hd->peer, sizeof hd->peer);
 }
 
@@ -222,7 +224,7 @@ static net_request request_of(const pss *p, const headers *hd)
         .method = p->method, .path = p->path, .query = p->query, .cookie = hd->cookie,
         .peer = hd->peer, .origin = hd->origin, .host = hd->host,
         .content_type = hd->content_type, .forwarded_for = hd->forwarded_for,
-        .authorization = hd->authorization,
+        .authorization = hd->authorization, .accept = hd->accept,
         .body = p->body ? p->body : "", .body_len = p->body_len,
     };
     return req;

@@ -84,6 +84,7 @@ typedef struct net_request {
     const char *content_type;
     const char *forwarded_for;  /* X-Forwarded-For (its last 255 bytes if longer) */
     const char *authorization;  /* the Authorization header */
+    const char *accept;   /* the Accept header; NULL or "" if none */
     const char *body;     /* NUL-terminated; "" if none */
     size_t body_len;
 } net_request;

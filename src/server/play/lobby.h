@@ -17,6 +17,7 @@ struct seek {
     ident by;            /* its player */
     game_settings set;
     int color;           /* the owner's side: 0 a random one, 1 the first mover's, 2 the other */
+    int asked;           /* the side asked for (the same words), where color was settled */
     char token[33];      /* challenges: the link's token; "" for lobby seeks */
     /* Tables (games of more than two sides): each seat taken by a person
      * (seated[i] and who), a bot, or open. nseats 0 for two-sided seeks. */
