@@ -445,8 +445,9 @@ static void game_page(srv *s, net_http *h, const net_request *req, int64_t id, c
 
 /* GET /game/export/{id}: a game's record in PGN where lichess's clients
  * ask for it; with Accept: application/json, the game as /api/games/{id}
- * answers it, its record in `pgn` if ?pgnInJson=true (the query's other
- * options are not read: the record is always the whole one). */
+ * answers it, its record in `pgn` if ?pgnInJson=true (or True, or 1, as
+ * clients write it). The query's other options are not read: the record
+ * is always the whole one. */
 static void export_page(srv *s, net_http *h, const net_request *req)
 {
     const char *rest;
@@ -466,7 +467,7 @@ static void export_page(srv *s, net_http *h, const net_request *req)
         live *g = live_find(s, id);
         json_t *j = g ? live_state(g, NULL) : records_game_json(s, id, NULL, err, sizeof err);
         if (j && req_query_param(req->query, "pgnInJson", flag, sizeof flag) == 1 &&
-            strcmp(flag, "true") == 0)
+            (strcmp(flag, "true") == 0 || strcmp(flag, "True") == 0 || strcmp(flag, "1") == 0))
             json_object_set_new(j, "pgn", json_string(text));
         free(text);
         if (!j)

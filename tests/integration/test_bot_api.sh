@@ -370,7 +370,7 @@ seen "$dir/bot.events" gameFinish 1 && seen "$dir/person.events" gameFinish &&
     pass "... gameFinish on both event streams" ||
     fail "... gameFinish on both event streams" "$(tail -n 3 "$dir/bot.events" "$dir/person.events")"
 expect "... and with Accept: application/json, the game, its record in pgn" "True True" \
-    "$(curl -s -H 'Accept: application/json' "$url/game/export/$pgame?pgnInJson=true" |
+    "$(curl -s -H 'Accept: application/json' "$url/game/export/$pgame?pgnInJson=True" |
        $py -c 'import json,sys; d = json.load(sys.stdin); print(len(d["moves"]) >= 0, d["pgn"].startswith("[Event"))' 2>&1)"
 pgn=$(curl -s -w '\n%{http_code} %{content_type}' "$url/game/export/$pgame")
 expect "GET /game/export/ID (lichess's path): the record in PGN" "[Event 200 application/x-chess-pgn" \
