@@ -67,13 +67,17 @@ static void export_game(const pgn_record *r, const pgn_replayed *rp, int json)
     json_decref(j);
 }
 
-static int export(const char *format, const char *path)
+/* What to do with each game of a file: its number, the line it starts on
+ * (0 if it did not read), pgn_replay's answer (or -1 if it did not read)
+ * with err; returns 1 if the game counts as unsound. */
+typedef int (*game_fn)(void *ctx, int game, int line, int rc, const pgn_record *r,
+                       const pgn_replayed *rp, const char *err);
+
+/* Reads every game of the file at path, replays each and hands it to fn:
+ * 0 with the games and the unsound ones counted, or 1 if the file does not
+ * read (said on stderr). */
+static int each_game(const char *path, game_fn fn, void *ctx, int *games, int *bad)
 {
-    int json = strcmp(format, "json") == 0;
-    if (!json && strcmp(format, "uci") != 0) {
-        fprintf(stderr, "citadel: pgn export: --format json or uci, not '%s'\n", format);
-        return 2;
-    }
     char err[256] = "";
     size_t len = 0;
     char *text = file_read_all(path, PGN_FILE_MAX, &len, err, sizeof err);
@@ -85,73 +89,77 @@ static int export(const char *format, const char *path)
     pgn_record_init(&r);
     static pgn_replayed rp;
     size_t at = 0;
-    int line = 1, games = 0, bad = 0;
+    int line = 1;
+    *games = *bad = 0;
     for (;;) {
         int rc = pgn_next(text, len, &at, &line, &r, err, sizeof err);
         if (rc == 0)
             break;
-        games++;
+        int start = rc > 0 ? r.line : 0;
         if (rc > 0)
             rc = pgn_replay(&r, &rp, NULL, 0, err, sizeof err);
-        if (rc == 0) {
-            export_game(&r, &rp, json);
-        } else {
-            bad++;
-            fprintf(stderr, "citadel: game %d: %s\n", games,
-                    rc > 0 ? "hidden pieces whose start the record does not show: not exported"
-                           : err);
-        }
+        *bad += fn(ctx, ++*games, start, rc, &r, &rp, err);
     }
     pgn_record_free(&r);
     free(text);
+    return 0;
+}
+
+static int export_one(void *ctx, int game, int line, int rc, const pgn_record *r,
+                      const pgn_replayed *rp, const char *err)
+{
+    (void)line;
+    if (rc == 0) {
+        export_game(r, rp, *(const int *)ctx);
+        return 0;
+    }
+    fprintf(stderr, "citadel: game %d: %s\n", game,
+            rc > 0 ? "hidden pieces whose start the record does not show: not exported" : err);
+    return 1;
+}
+
+static int export(const char *format, const char *path)
+{
+    int json = strcmp(format, "json") == 0, games, bad;
+    if (!json && strcmp(format, "uci") != 0) {
+        fprintf(stderr, "citadel: pgn export: --format json or uci, not '%s'\n", format);
+        return 2;
+    }
+    if (each_game(path, export_one, &json, &games, &bad) != 0)
+        return 1;
     fflush(stdout);
     if (games == 0)
         fprintf(stderr, "citadel: no game in %s\n", path);
     return bad || games == 0 ? 1 : 0;
 }
 
-static int check(const char *path)
+static int check_one(void *ctx, int game, int line, int rc, const pgn_record *r,
+                     const pgn_replayed *rp, const char *err)
 {
-    char err[256] = "";
-    size_t len = 0;
-    char *text = file_read_all(path, PGN_FILE_MAX, &len, err, sizeof err);
-    if (!text) {
-        fprintf(stderr, "citadel: %s\n", err);
+    (void)ctx;
+    if (rc < 0) {
+        if (line)
+            printf("game %d (line %d): %s\n", game, line, err);
+        else
+            printf("game %d: %s\n", game, err);
         return 1;
     }
-    pgn_record r;
-    pgn_record_init(&r);
-    static pgn_replayed rp;
-    size_t at = 0;
-    int line = 1, games = 0, bad = 0;
-    for (;;) {
-        int rc = pgn_next(text, len, &at, &line, &r, err, sizeof err);
-        if (rc == 0)
-            break;
-        games++;
-        int start = r.line;
-        if (rc > 0)
-            rc = pgn_replay(&r, &rp, NULL, 0, err, sizeof err);
-        else
-            start = 0;
-        if (rc < 0) {
-            bad++;
-            if (start)
-                printf("game %d (line %d): %s\n", games, start, err);
-            else
-                printf("game %d: %s\n", games, err);
-        } else if (rc > 0) {
-            printf("game %d (line %d): ok: %s, %d moves read, not replayed (the start of a "
-                   "game with hidden pieces is shown once it is over), %s\n",
-                   games, start, rp.v->name, r.nmoves, r.result);
-        } else {
-            printf("game %d (line %d): ok: %s, %d plies, %s%s%s\n", games, start, rp.v->name,
-                   rp.nplies, r.result, rp.result.over ? ", " : "",
-                   rp.result.over ? rp.result.reason : "");
-        }
-    }
-    pgn_record_free(&r);
-    free(text);
+    if (rc > 0)
+        printf("game %d (line %d): ok: %s, %d moves read, not replayed (the start of a "
+               "game with hidden pieces is shown once it is over), %s\n",
+               game, line, rp->v->name, r->nmoves, r->result);
+    else
+        printf("game %d (line %d): ok: %s, %d plies, %s%s%s\n", game, line, rp->v->name,
+               rp->nplies, r->result, rp->result.over ? ", " : "",
+               rp->result.over ? rp->result.reason : "");
+    return 0;
+}
+
+static int check(const char *path)
+{
+    int games, bad;
+    if (each_game(path, check_one, NULL, &games, &bad) != 0)
+        return 1;
     printf("%d game%s: %d ok, %d with errors\n", games, games == 1 ? "" : "s", games - bad, bad);
     if (games == 0)
         fprintf(stderr, "citadel: no game in %s\n", path);

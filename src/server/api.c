@@ -480,14 +480,6 @@ static void export_page(srv *s, net_http *h, const net_request *req)
     free(text);
 }
 
-/* 1 if the Content-Type is JSON's ("application/json", any parameters). */
-static int is_json_type(const char *ct)
-{
-    size_t n = strlen("application/json");
-    return strncasecmp(ct, "application/json", n) == 0 &&
-           (ct[n] == 0 || ct[n] == ';' || ct[n] == ' ');
-}
-
 /* The bodies taken other than JSON, as lichess's clients send them: a
  * form (application/x-www-form-urlencoded) with a token (a browser sends
  * no Authorization header of its own to another site, so a form from
@@ -495,12 +487,9 @@ static int is_json_type(const char *ct)
  * any type (lichess's clients send it as text, or with no type at all). */
 static int other_body_ok(const net_request *req, const char *path)
 {
-    const char *ct = req->content_type;
-    size_t nf = strlen("application/x-www-form-urlencoded");
     if (strcmp(path, "/token/test") == 0)
         return 1;  /* tokens as text, whatever it is called: it reads and changes nothing */
-    return strncasecmp(ct, "application/x-www-form-urlencoded", nf) == 0 &&
-           (ct[nf] == 0 || ct[nf] == ';' || ct[nf] == ' ') &&
+    return req_type_is(req->content_type, "application/x-www-form-urlencoded") &&
            strncasecmp(req->authorization, "Bearer ", 7) == 0;
 }
 
@@ -556,7 +545,7 @@ void api_http(srv *s, net_http *h, const net_request *req)
         reply_error(h, 503, "this server cannot reach its database; try again in a moment");
         return;
     }
-    if (post && req->body_len > 0 && !is_json_type(req->content_type) &&
+    if (post && req->body_len > 0 && !req_type_is(req->content_type, "application/json") &&
         !other_body_ok(req, path)) {
         reply_error(h, 415, "send the body as application/json");
         return;

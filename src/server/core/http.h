@@ -56,6 +56,9 @@ json_t *req_body_object(const net_request *req, net_http *h);
 /* The request's body as a JSON object, a key given twice refused; NULL
  * after answering 400 "malformed JSON: why" (an empty body included). */
 json_t *req_body_strict(const net_request *req, net_http *h);
+/* 1 if a Content-Type is `type` (any case, with any parameters:
+ * "application/json; charset=utf-8" is application/json). */
+int req_type_is(const char *ct, const char *type);
 /* The fields of a request's body: a JSON object, or a form
  * (application/x-www-form-urlencoded: every value a string), {} if empty;
  * NULL after answering 400 (malformed, a form's field given twice). */

@@ -168,12 +168,10 @@ json_t *req_body_object(const net_request *req, net_http *h)
     return body;
 }
 
-/* 1 if the Content-Type is a form's (application/x-www-form-urlencoded). */
-static int is_form_type(const char *ct)
+int req_type_is(const char *ct, const char *type)
 {
-    size_t n = strlen("application/x-www-form-urlencoded");
-    return ct && strncasecmp(ct, "application/x-www-form-urlencoded", n) == 0 &&
-           (ct[n] == 0 || ct[n] == ';' || ct[n] == ' ');
+    size_t n = strlen(type);
+    return ct && strncasecmp(ct, type, n) == 0 && (ct[n] == 0 || ct[n] == ';' || ct[n] == ' ');
 }
 
 /* Decodes one form word (from..to: '+' a space, %XX a byte) into out
@@ -200,7 +198,7 @@ static int form_word(const char *from, const char *to, char *out)
 
 json_t *req_body_fields(const net_request *req, net_http *h)
 {
-    if (!is_form_type(req->content_type))
+    if (!req_type_is(req->content_type, "application/x-www-form-urlencoded"))
         return req_body_object(req, h);
     json_t *body = json_object();
     char *buf = malloc(req->body_len + 2);  /* a key and its value, each ended */
