@@ -412,6 +412,13 @@ form() {  # PATH BODY TOKEN: a form as lichess's clients send it; prints the sta
 }
 expect "a form naming a field neither lichess nor Citadel has: 400, naming it" "400 True" \
     "$(form /api/challenge/bot-random 'variant=rampart&colour=white' "$p_tok") $(js '"colour" in d["error"]')"
+expect "a form with a broken %-escape: 400, said plainly" "400 True" \
+    "$(form /api/challenge/bot-random 'variant=ram%zzpart' "$p_tok") $(js '"%" in d["error"]')"
+expect "a form naming a field twice: 400" "400 True" \
+    "$(form /api/challenge/bot-random 'variant=rampart&variant=stratego' "$p_tok") $(js '"twice" in d["error"]')"
+many=$(printf 'cit_x%03d,' $(seq 1 101))
+expect "POST /api/token/test with 101 tokens: 400 (at most 100)" 400 \
+    "$(curl -s -o /dev/null -w '%{http_code}' -X POST --data "$many" "$url/api/token/test")"
 expect "days (correspondence): 400, said plainly" "400 True" \
     "$(form /api/challenge/bot-random 'variant=rampart&days=3' "$p_tok") $(js '"days" in d["error"]')"
 expect "a form without a token: 415 (only JSON from a session)" 415 \
